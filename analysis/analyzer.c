@@ -1,0 +1,452 @@
+/* Orchestration and the incremental cache. Findings are kept per top-level statement (child of
+ * the module). An edit drops the entries whose lines it touches and shifts those after it; a run
+ * reuses every entry whose statement still spans exactly the same bytes, unless the file-wide
+ * fingerprint (imports, class names and bases, decorators, top-level bindings of print) or the
+ * options changed. */
+#include "analyzer.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiled_regions.h"
+#include "python_parser.h"
+#include "region.h"
+#include "region_walk.h"
+#include "suppression.h"
+#include "symbols.h"
+#include "syntax.h"
+#include "syntax_errors.h"
+
+#define GM_ANALYZE_SOURCE_TIMEOUT_MICROS (10u * 1000u * 1000u)
+
+void gm_analysis_options_default(gm_analysis_options *options) {
+    options->forward_is_compiled = true;
+    options->training = false;
+    options->report_syntax_errors = true;
+}
+
+typedef struct {
+    uint32_t start_byte, end_byte; /* the statement */
+    /* From the start of the statement's first line to the end of its last line: suppression
+     * comments and the "alone on its line" checks of mends look there. */
+    uint32_t dep_start, dep_end;
+    uint32_t start_row;
+    TSSymbol symbol;
+    uint64_t contribution;       /* its part of the file-wide fingerprint (GM_HASH_INIT: none) */
+    bool dead;                   /* an edit touched it; freed at the next run */
+    int64_t pending_bytes;       /* shifts noted since the findings were last adjusted */
+    int64_t pending_rows;
+    gm_finding *findings; /* owned, sorted */
+    size_t count;
+} cache_entry;
+
+typedef struct {
+    cache_entry *items;
+    size_t count, capacity;
+} entry_list;
+
+/* Per module child during a run: the cached entry it matches (or -1) and its fingerprint part. */
+typedef struct {
+    ptrdiff_t match;
+    uint64_t contribution;
+    bool statement; /* a named child other than a comment or an ERROR node */
+} child_info;
+
+struct gm_analyzer {
+    gm_syntax syntax;
+    entry_list entries;
+    entry_list spare; /* the next run builds its entries here, then the two swap */
+    bool have_state; /* fingerprint, options and symbols describe the cached entries */
+    uint64_t fingerprint;
+    gm_analysis_options options;
+    gm_symbols symbols;
+    gm_finding_list result;  /* shallow copies of the entries' findings (+ syntax_finding) */
+    gm_finding syntax_finding; /* owned */
+    TSNode *children;
+    child_info *info;
+    size_t children_capacity;
+    gm_analyzer_stats stats;
+};
+
+static void entry_free(cache_entry *e) {
+    for (size_t i = 0; i < e->count; i++)
+        gm_finding_free(&e->findings[i]);
+    free(e->findings);
+    e->findings = NULL;
+    e->count = 0;
+}
+
+static void entries_clear(entry_list *list) {
+    for (size_t i = 0; i < list->count; i++)
+        entry_free(&list->items[i]);
+    list->count = 0;
+}
+
+gm_analyzer *gm_analyzer_new(void) {
+    gm_analyzer *a = calloc(1, sizeof *a);
+    if (!a)
+        return NULL;
+    if (gm_syntax_init(&a->syntax, gm_python_language()) != 0) {
+        free(a);
+        return NULL;
+    }
+    gm_symbols_init(&a->symbols);
+    gm_finding_list_init(&a->result);
+    return a;
+}
+
+void gm_analyzer_free(gm_analyzer *analyzer) {
+    if (!analyzer)
+        return;
+    entries_clear(&analyzer->entries);
+    free(analyzer->entries.items);
+    free(analyzer->spare.items);
+    gm_symbols_free(&analyzer->symbols);
+    free(analyzer->result.items); /* shallow: the members belong to the entries */
+    gm_finding_free(&analyzer->syntax_finding);
+    free(analyzer->children);
+    free(analyzer->info);
+    free(analyzer);
+}
+
+void gm_analyzer_reset(gm_analyzer *analyzer) {
+    for (size_t i = 0; i < analyzer->entries.count; i++)
+        analyzer->entries.items[i].dead = true;
+    analyzer->have_state = false;
+}
+
+void gm_analyzer_note_edit(gm_analyzer *analyzer, const TSInputEdit *edit) {
+    int64_t bytes = (int64_t)edit->new_end_byte - (int64_t)edit->old_end_byte;
+    int64_t rows = (int64_t)edit->new_end_point.row - (int64_t)edit->old_end_point.row;
+    for (size_t i = 0; i < analyzer->entries.count; i++) {
+        cache_entry *e = &analyzer->entries.items[i];
+        if (e->dead || edit->start_byte > e->dep_end)
+            continue; /* before the edit: unchanged */
+        if (edit->old_end_byte < e->dep_start) {
+            /* After the edit, which ends on an earlier line: only bytes and rows move. */
+            e->start_byte = (uint32_t)(e->start_byte + bytes);
+            e->end_byte = (uint32_t)(e->end_byte + bytes);
+            e->dep_start = (uint32_t)(e->dep_start + bytes);
+            e->dep_end = (uint32_t)(e->dep_end + bytes);
+            e->start_row = (uint32_t)(e->start_row + rows);
+            e->pending_bytes += bytes;
+            e->pending_rows += rows;
+        } else {
+            e->dead = true; /* findings may be in the last result: freed at the next run */
+        }
+    }
+}
+
+static int entries_reserve(entry_list *list, size_t n) {
+    if (n <= list->capacity)
+        return 0;
+    size_t cap = list->capacity ? list->capacity : 16;
+    while (cap < n)
+        cap *= 2;
+    cache_entry *items = realloc(list->items, cap * sizeof *items);
+    if (!items)
+        return -1;
+    list->items = items;
+    list->capacity = cap;
+    return 0;
+}
+
+static int collect_children(gm_analyzer *a, TSNode root, size_t *count) {
+    size_t n = 0;
+    TSTreeCursor cursor = ts_tree_cursor_new(root);
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+        do {
+            if (n == a->children_capacity) {
+                size_t cap = a->children_capacity ? a->children_capacity * 2 : 256;
+                TSNode *items = realloc(a->children, cap * sizeof *items);
+                if (items)
+                    a->children = items;
+                child_info *info = items ? realloc(a->info, cap * sizeof *info) : NULL;
+                if (!info) {
+                    ts_tree_cursor_delete(&cursor);
+                    return -1;
+                }
+                a->info = info;
+                a->children_capacity = cap;
+            }
+            a->children[n++] = ts_tree_cursor_current_node(&cursor);
+        } while (ts_tree_cursor_goto_next_sibling(&cursor));
+    }
+    ts_tree_cursor_delete(&cursor);
+    *count = n;
+    return 0;
+}
+
+static bool options_equal(const gm_analysis_options *a, const gm_analysis_options *b) {
+    return a->forward_is_compiled == b->forward_is_compiled && a->training == b->training &&
+           a->report_syntax_errors == b->report_syntax_errors;
+}
+
+/* A top-level comment alone on its line may carry `# graphmend: ignore-file[...]`. */
+static void note_file_ignore(const gm_syntax *syn, const char *text, TSNode comment,
+                             gm_rule_set *ignored) {
+    (void)syn;
+    uint32_t start = ts_node_start_byte(comment);
+    uint32_t col = ts_node_start_point(comment).column;
+    for (uint32_t p = start - col; p < start; p++)
+        if (text[p] != ' ' && text[p] != '\t')
+            return;
+    gm_slice s = gm_node_slice(comment, text);
+    gm_parse_ignore_comment(s.ptr, s.len, true, ignored);
+}
+
+static int analyze_region(void *payload, const gm_region_site *site) {
+    gm_stmt_ctx *stmt = payload;
+    gm_region_analyze(stmt, site);
+    return stmt->oom ? -1 : 0;
+}
+
+static int analyze_statement(gm_analyzer *a, TSNode top, TSNode next, const char *text,
+                             uint32_t len, cache_entry *entry) {
+    gm_finding_list out;
+    gm_finding_list_init(&out);
+    gm_stmt_ctx st = {
+        .syntax = &a->syntax,
+        .symbols = &a->symbols,
+        .options = &a->options,
+        .text = text,
+        .len = len,
+        .top = top,
+        .next = next,
+        .out = &out,
+    };
+    gm_compiled_regions_each(&a->symbols, &a->syntax, text, &a->options, top, analyze_region, &st);
+    memset(entry, 0, sizeof *entry);
+    entry->start_byte = ts_node_start_byte(top);
+    entry->end_byte = ts_node_end_byte(top);
+    entry->start_row = ts_node_start_point(top).row;
+    entry->dep_start = entry->start_byte - ts_node_start_point(top).column;
+    entry->dep_end = gm_line_end(text, len, entry->end_byte);
+    entry->symbol = ts_node_symbol(top);
+    entry->findings = out.items;
+    entry->count = out.count;
+    return st.oom ? -1 : 0;
+}
+
+static bool entry_matches(const cache_entry *e, TSNode child, TSSymbol symbol) {
+    return !e->dead && e->symbol == symbol && e->start_byte == ts_node_start_byte(child) &&
+           e->end_byte == ts_node_end_byte(child) &&
+           e->start_row == ts_node_start_point(child).row && !ts_node_has_error(child);
+}
+
+static int result_push(gm_finding_list *list, const gm_finding *f) {
+    if (list->count == list->capacity) {
+        size_t cap = list->capacity ? list->capacity * 2 : 64;
+        gm_finding *items = realloc(list->items, cap * sizeof *items);
+        if (!items)
+            return -1;
+        list->items = items;
+        list->capacity = cap;
+    }
+    list->items[list->count++] = *f;
+    return 0;
+}
+
+/* The GM001 finding, placed after the findings that start before or at it. */
+static int add_syntax_error(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
+                            const gm_rule_set *ignored) {
+    TSNode error;
+    if (!gm_first_syntax_error(root, &error))
+        return 0;
+    gm_finding f;
+    if (gm_syntax_error_finding(error, text, len, &f) != 0)
+        return -1;
+    TSNode scopes[1] = {root};
+    if (gm_rule_set_has(ignored, f.rule) ||
+        gm_line_suppresses(&a->syntax, text, len, f.span.start_byte, f.span.start.column, scopes,
+                           1, f.rule)) {
+        gm_finding_free(&f);
+        return 0;
+    }
+    if (result_push(&a->result, &f) != 0) {
+        gm_finding_free(&f);
+        return -1;
+    }
+    a->syntax_finding = f;
+    gm_finding *items = a->result.items;
+    size_t at = a->result.count - 1;
+    while (at > 0 && items[at - 1].span.start_byte > f.span.start_byte) {
+        items[at] = items[at - 1];
+        at--;
+    }
+    items[at] = f;
+    return 0;
+}
+
+
+static uint64_t mix(uint64_t fingerprint, uint64_t part) {
+    return gm_hash_bytes(fingerprint, &part, sizeof part);
+}
+
+static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
+               const gm_analysis_options *options) {
+    const gm_syntax *syn = &a->syntax;
+    size_t nchildren;
+    if (collect_children(a, root, &nchildren) != 0)
+        return -1;
+    memset(&a->stats, 0, sizeof a->stats);
+
+    /* Pass 1, over the module's children only: match them with the surviving entries (both in
+     * byte order), and compute the file-wide fingerprint from the cached parts of matched
+     * statements and fresh parts of the others. Also collect file-level ignore comments. */
+    entry_list *old = &a->entries;
+    uint64_t fingerprint = GM_HASH_INIT;
+    gm_rule_set ignored = {0};
+    size_t j = 0;
+    for (size_t i = 0; i < nchildren; i++) {
+        TSNode c = a->children[i];
+        child_info *info = &a->info[i];
+        TSSymbol symbol = ts_node_symbol(c);
+        info->match = -1;
+        info->contribution = GM_HASH_INIT;
+        info->statement = false;
+        if (symbol == syn->sym.comment) {
+            note_file_ignore(syn, text, c, &ignored);
+            continue;
+        }
+        if (symbol == syn->sym.error || !ts_node_is_named(c))
+            continue;
+        info->statement = true;
+        a->stats.statements++;
+        uint32_t start = ts_node_start_byte(c);
+        while (j < old->count && (old->items[j].dead || old->items[j].start_byte < start))
+            j++;
+        if (j < old->count && entry_matches(&old->items[j], c, symbol)) {
+            info->match = (ptrdiff_t)j;
+            info->contribution = old->items[j].contribution;
+            j++;
+        } else if (gm_symbols_scan_top(NULL, syn, text, c, &info->contribution) != 0) {
+            return -1;
+        }
+        if (info->contribution != GM_HASH_INIT)
+            fingerprint = mix(fingerprint, info->contribution);
+    }
+
+    /* Something other statements depend on changed: rebuild the symbols, reuse nothing. */
+    if (!a->have_state || fingerprint != a->fingerprint || !options_equal(options, &a->options)) {
+        a->stats.recomputed_all = true;
+        for (size_t i = 0; i < nchildren; i++)
+            a->info[i].match = -1;
+        gm_symbols_free(&a->symbols);
+        for (size_t i = 0; i < nchildren; i++) {
+            uint64_t unused = GM_HASH_INIT;
+            if (a->info[i].statement &&
+                gm_symbols_scan_top(&a->symbols, syn, text, a->children[i], &unused) != 0)
+                return -1;
+        }
+        if (gm_symbols_finish(&a->symbols) != 0)
+            return -1;
+        a->fingerprint = fingerprint;
+        a->options = *options;
+        a->have_state = true;
+    }
+
+    /* Pass 2: the new entry list, moving reused entries over and analysing the rest. */
+    entry_list *fresh = &a->spare;
+    fresh->count = 0;
+    if (entries_reserve(fresh, a->stats.statements) != 0)
+        return -1;
+    int rc = 0;
+    for (size_t i = 0; i < nchildren && rc == 0; i++) {
+        TSNode c = a->children[i];
+        if (!a->info[i].statement)
+            continue;
+        cache_entry *slot = &fresh->items[fresh->count++];
+        if (a->info[i].match >= 0) {
+            cache_entry *e = &old->items[a->info[i].match];
+            if (e->pending_bytes || e->pending_rows) {
+                for (size_t k = 0; k < e->count; k++)
+                    gm_finding_shift(&e->findings[k], e->pending_bytes, e->pending_rows);
+                e->pending_bytes = e->pending_rows = 0;
+            }
+            *slot = *e;
+            e->findings = NULL; /* moved */
+            e->count = 0;
+            a->stats.reused++;
+            continue;
+        }
+        TSNode next = i + 1 < nchildren ? a->children[i + 1] : (TSNode){0};
+        rc = analyze_statement(a, c, next, text, len, slot);
+        slot->contribution = a->info[i].contribution;
+    }
+    entries_clear(old); /* what was not moved: dropped, replaced or dead */
+    entry_list built = *fresh;
+    a->spare = *old;
+    a->entries = built;
+    fresh = &a->entries;
+    if (rc != 0)
+        return -1;
+
+    bool any_ignored = ignored.all;
+    for (size_t w = 0; w < GM_RULE_SET_WORDS; w++)
+        any_ignored |= ignored.bits[w] != 0;
+    for (size_t i = 0; i < fresh->count; i++) {
+        const cache_entry *e = &fresh->items[i];
+        for (size_t k = 0; k < e->count; k++)
+            if ((!any_ignored || !gm_rule_set_has(&ignored, e->findings[k].rule)) &&
+                result_push(&a->result, &e->findings[k]) != 0)
+                return -1;
+    }
+    if (options->report_syntax_errors && add_syntax_error(a, root, text, len, &ignored) != 0)
+        return -1;
+    return 0;
+}
+
+const gm_finding_list *gm_analyzer_run(gm_analyzer *analyzer, const TSTree *tree, const char *text,
+                                       size_t len, const gm_analysis_options *options) {
+    gm_analysis_options defaults;
+    if (!options) {
+        gm_analysis_options_default(&defaults);
+        options = &defaults;
+    }
+    analyzer->result.count = 0;
+    gm_finding_free(&analyzer->syntax_finding);
+    if (!tree || len > UINT32_MAX) {
+        gm_analyzer_reset(analyzer);
+        return &analyzer->result;
+    }
+    if (run(analyzer, ts_tree_root_node(tree), text, (uint32_t)len, options) != 0) {
+        /* Out of memory: report what was gathered and recompute everything next time. */
+        gm_analyzer_reset(analyzer);
+    }
+    return &analyzer->result;
+}
+
+void gm_analyzer_last_stats(const gm_analyzer *analyzer, gm_analyzer_stats *stats) {
+    *stats = analyzer->stats;
+}
+
+int gm_analyze_source(const char *text, size_t len, const gm_analysis_options *options,
+                      gm_finding_list *list) {
+    TSParser *parser = gm_python_parser_new(GM_ANALYZE_SOURCE_TIMEOUT_MICROS);
+    if (!parser)
+        return -1;
+    TSTree *tree = gm_python_parse(parser, NULL, text, len);
+    ts_parser_delete(parser);
+    if (!tree)
+        return -1;
+    gm_analyzer *analyzer = gm_analyzer_new();
+    if (!analyzer) {
+        ts_tree_delete(tree);
+        return -1;
+    }
+    const gm_finding_list *found = gm_analyzer_run(analyzer, tree, text, len, options);
+    int rc = 0;
+    for (size_t i = 0; i < found->count && rc == 0; i++) {
+        gm_finding copy;
+        if (gm_finding_copy_shifted(&found->items[i], &copy, 0, 0) != 0) {
+            rc = -1;
+        } else if (gm_finding_list_push(list, &copy) != 0) {
+            gm_finding_free(&copy);
+            rc = -1;
+        }
+    }
+    gm_analyzer_free(analyzer);
+    ts_tree_delete(tree);
+    return rc;
+}

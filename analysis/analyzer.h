@@ -1,0 +1,56 @@
+/* Python source -> findings. The analyzer keeps results per top-level statement so that after an
+ * edit only the statements the edit touched are analysed again (unless something file-wide, such
+ * as the imports, changed). */
+#ifndef GM_ANALYSIS_ANALYZER_H
+#define GM_ANALYSIS_ANALYZER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <tree_sitter/api.h>
+
+#include "findings.h"
+
+typedef struct {
+    bool forward_is_compiled; /* nn.Module.forward counts as a compiled region (default true) */
+    bool training;            /* self.training folds to this (default false: eval) */
+    bool report_syntax_errors; /* emit GM001 for the first syntax error (default true) */
+} gm_analysis_options;
+
+void gm_analysis_options_default(gm_analysis_options *options);
+
+typedef struct gm_analyzer gm_analyzer;
+
+gm_analyzer *gm_analyzer_new(void); /* caller frees with gm_analyzer_free */
+void gm_analyzer_free(gm_analyzer *analyzer);
+
+/* Tells the analyzer about an edit applied to the text (the same TSInputEdit given to
+ * ts_tree_edit), so cached results can be shifted or dropped. Every change of the text between
+ * two runs must be noted (or gm_analyzer_reset called). The list of the last run stays as it
+ * was until the next run. */
+void gm_analyzer_note_edit(gm_analyzer *analyzer, const TSInputEdit *edit);
+
+/* Forgets every cached result, so that the next run analyses everything: for a change of the
+ * text that was not described with gm_analyzer_note_edit (a whole-document replacement). */
+void gm_analyzer_reset(gm_analyzer *analyzer);
+
+/* Analyses the tree of text. The list is owned by the analyzer and stays valid until the next
+ * gm_analyzer_run or gm_analyzer_free. */
+const gm_finding_list *gm_analyzer_run(gm_analyzer *analyzer, const TSTree *tree, const char *text,
+                                       size_t len, const gm_analysis_options *options);
+
+/* What the last gm_analyzer_run did: top-level statements it saw, and how many of them it took
+ * from the cache instead of analysing them again. */
+typedef struct {
+    size_t statements;
+    size_t reused;
+    bool recomputed_all; /* the fingerprint or the options changed (or there was no cache) */
+} gm_analyzer_stats;
+
+void gm_analyzer_last_stats(const gm_analyzer *analyzer, gm_analyzer_stats *stats);
+
+/* One-shot: parse and analyse text into list (caller frees list). Returns 0, or -1 when the
+ * parser could not be created or timed out. */
+int gm_analyze_source(const char *text, size_t len, const gm_analysis_options *options,
+                      gm_finding_list *list);
+
+#endif

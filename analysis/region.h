@@ -1,0 +1,60 @@
+/* The state shared by the passes that analyse one compiled region: the statement being analysed
+ * (for line lookups and output), the region's site, value kinds of its names, and the lexical
+ * context (loops, try/with) of the construct being looked at. */
+#ifndef GM_ANALYSIS_REGION_H
+#define GM_ANALYSIS_REGION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <tree_sitter/api.h>
+
+#include "analyzer.h"
+#include "compiled_regions.h"
+#include "findings.h"
+#include "symbols.h"
+#include "syntax.h"
+
+/* One top-level statement under analysis. */
+typedef struct {
+    const gm_syntax *syntax;
+    const gm_symbols *symbols;
+    const gm_analysis_options *options;
+    const char *text;
+    uint32_t len;
+    TSNode top;  /* the module child being analysed */
+    TSNode next; /* the module child after it (null at the end): a trailing comment's home */
+    gm_finding_list *out; /* receives this statement's findings */
+    bool oom;
+} gm_stmt_ctx;
+
+typedef enum { GM_KIND_UNKNOWN, GM_KIND_STATIC, GM_KIND_SCALAR, GM_KIND_TENSOR } gm_kind;
+
+/* An expression's kind, and its truth value when torch.compile folds it to a constant
+ * (is_compiling(), self.training, True): constant is -1 when not a constant, else 0 or 1. */
+typedef struct {
+    gm_kind kind;
+    int constant;
+} gm_value;
+
+typedef struct {
+    gm_slice name;
+    gm_kind kind;
+} gm_binding;
+
+typedef struct {
+    gm_binding *items;
+    size_t count, capacity;
+} gm_kind_env;
+
+typedef struct {
+    gm_stmt_ctx *stmt;
+    gm_region_site site;
+    gm_slice self_name; /* first parameter of a method, or empty */
+    gm_kind_env env;
+    unsigned loop_depth; /* enclosing for/while bodies (and comprehensions) within the region */
+    unsigned try_depth;  /* enclosing try blocks and non-torch with blocks */
+    int print_shadowed;  /* -1 not yet looked up, else whether the region binds print */
+} gm_region;
+
+#endif

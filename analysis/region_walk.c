@@ -1,0 +1,266 @@
+#include "region_walk.h"
+
+#include "rules.h"
+#include "value_kinds.h"
+
+#define GM_MAX_NESTING 200
+
+static void walk_block(gm_region *r, TSNode block, int depth);
+static void scan_expr(gm_region *r, TSNode n, int depth);
+
+static const gm_syntax *syn_of(const gm_region *r) {
+    return r->stmt->syntax;
+}
+
+static bool is_comprehension(const gm_syntax *syn, TSSymbol t) {
+    return t == syn->sym.list_comprehension || t == syn->sym.set_comprehension ||
+           t == syn->sym.dictionary_comprehension || t == syn->sym.generator_expression;
+}
+
+/* Visits the calls and conditional expressions of an expression (not lambdas). */
+static void scan_expr(gm_region *r, TSNode n, int depth) {
+    const gm_syntax *syn = syn_of(r);
+    if (ts_node_is_null(n) || depth > GM_MAX_NESTING || r->stmt->oom)
+        return;
+    TSSymbol t = ts_node_symbol(n);
+    if (t == syn->sym.lambda || t == syn->sym.function_definition ||
+        t == syn->sym.class_definition)
+        return;
+    if (t == syn->sym.call) {
+        gm_rule_print_call(r, n);
+    } else if (t == syn->sym.conditional_expression && ts_node_named_child_count(n) >= 3) {
+        TSNode cond = ts_node_named_child(n, 1);
+        gm_value v = gm_value_of(r, cond);
+        gm_rule_data_dependent_branch(r, cond, v, "conditional expression");
+        scan_expr(r, cond, depth + 1);
+        if (v.constant != 0)
+            scan_expr(r, ts_node_named_child(n, 0), depth + 1);
+        if (v.constant != 1)
+            scan_expr(r, ts_node_named_child(n, 2), depth + 1);
+        return;
+    } else if (t == syn->sym.named_expression) {
+        gm_value_of(r, n); /* binds the walrus target */
+    }
+    bool loop = is_comprehension(syn, t);
+    r->loop_depth += loop;
+    TSTreeCursor cursor = ts_tree_cursor_new(n);
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+        do {
+            TSNode c = ts_tree_cursor_current_node(&cursor);
+            if (ts_node_is_named(c))
+                scan_expr(r, c, depth + 1);
+        } while (ts_tree_cursor_goto_next_sibling(&cursor));
+    }
+    ts_tree_cursor_delete(&cursor);
+    r->loop_depth -= loop;
+}
+
+/* A condition of if/elif/while: the branch rule, then the calls inside it. */
+static gm_value visit_condition(gm_region *r, TSNode cond, const char *construct, int depth) {
+    gm_value v = gm_value_of(r, cond);
+    gm_rule_data_dependent_branch(r, cond, v, construct);
+    scan_expr(r, cond, depth + 1);
+    return v;
+}
+
+static void walk_if(gm_region *r, TSNode n, int depth) {
+    const gm_syntax *syn = syn_of(r);
+    gm_value v = visit_condition(r, gm_child(n, syn->field.condition), "if", depth);
+    if (v.constant != 0)
+        walk_block(r, gm_child(n, syn->field.consequence), depth + 1);
+    if (v.constant == 1)
+        return; /* the alternatives are dead code under torch.compile */
+    TSTreeCursor cursor = ts_tree_cursor_new(n);
+    bool done = false;
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+        do {
+            if (ts_tree_cursor_current_field_id(&cursor) != syn->field.alternative)
+                continue;
+            TSNode alt = ts_tree_cursor_current_node(&cursor);
+            if (gm_is(alt, syn->sym.elif_clause)) {
+                gm_value ev = visit_condition(r, gm_child(alt, syn->field.condition), "elif", depth);
+                if (ev.constant != 0)
+                    walk_block(r, gm_child(alt, syn->field.consequence), depth + 1);
+                done = ev.constant == 1;
+            } else if (gm_is(alt, syn->sym.else_clause)) {
+                walk_block(r, gm_child(alt, syn->field.body), depth + 1);
+            }
+        } while (!done && ts_tree_cursor_goto_next_sibling(&cursor));
+    }
+    ts_tree_cursor_delete(&cursor);
+}
+
+static void walk_else(gm_region *r, TSNode stmt, int depth) {
+    TSNode alt = gm_child(stmt, syn_of(r)->field.alternative);
+    if (gm_is(alt, syn_of(r)->sym.else_clause))
+        walk_block(r, gm_child(alt, syn_of(r)->field.body), depth + 1);
+}
+
+static void walk_while(gm_region *r, TSNode n, int depth) {
+    const gm_syntax *syn = syn_of(r);
+    r->loop_depth++;
+    gm_value v = visit_condition(r, gm_child(n, syn->field.condition), "while", depth);
+    if (v.constant != 0)
+        walk_block(r, gm_child(n, syn->field.body), depth + 1);
+    r->loop_depth--;
+    walk_else(r, n, depth);
+}
+
+static void walk_for(gm_region *r, TSNode n, int depth) {
+    const gm_syntax *syn = syn_of(r);
+    TSNode left = gm_child(n, syn->field.left), right = gm_child(n, syn->field.right);
+    scan_expr(r, right, depth + 1);
+    gm_kinds_bind_for(r, left, right);
+    r->loop_depth++;
+    walk_block(r, gm_child(n, syn->field.body), depth + 1);
+    r->loop_depth--;
+    walk_else(r, n, depth);
+}
+
+static void walk_try(gm_region *r, TSNode n, int depth) {
+    const gm_syntax *syn = syn_of(r);
+    TSTreeCursor cursor = ts_tree_cursor_new(n);
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+        do {
+            TSNode c = ts_tree_cursor_current_node(&cursor);
+            TSSymbol t = ts_node_symbol(c);
+            if (t == syn->sym.block) {
+                r->try_depth++;
+                walk_block(r, c, depth + 1);
+                r->try_depth--;
+            } else if (t == syn->sym.except_clause || t == syn->sym.except_group_clause ||
+                       t == syn->sym.finally_clause) {
+                /* Handlers and finally run inside the try's exception-table entry too. */
+                r->try_depth++;
+                uint32_t count = ts_node_named_child_count(c);
+                for (uint32_t i = 0; i < count; i++) {
+                    TSNode part = ts_node_named_child(c, i);
+                    if (gm_is(part, syn->sym.block))
+                        walk_block(r, part, depth + 1);
+                    else if (gm_is(part, syn->sym.as_pattern) && ts_node_named_child_count(part) > 0)
+                        scan_expr(r, ts_node_named_child(part, 0), depth + 1);
+                    else
+                        scan_expr(r, part, depth + 1);
+                }
+                r->try_depth--;
+            } else if (t == syn->sym.else_clause) {
+                walk_block(r, gm_child(c, syn->field.body), depth + 1);
+            }
+        } while (ts_tree_cursor_goto_next_sibling(&cursor));
+    }
+    ts_tree_cursor_delete(&cursor);
+}
+
+static void walk_with(gm_region *r, TSNode n, int depth) {
+    const gm_syntax *syn = syn_of(r);
+    bool resumable = true;
+    TSTreeCursor cursor = ts_tree_cursor_new(n);
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+        do {
+            TSNode clause = ts_tree_cursor_current_node(&cursor);
+            if (!gm_is(clause, syn->sym.with_clause))
+                continue;
+            uint32_t count = ts_node_named_child_count(clause);
+            for (uint32_t i = 0; i < count; i++) {
+                TSNode item = ts_node_named_child(clause, i);
+                if (!gm_is(item, syn->sym.with_item))
+                    continue;
+                TSNode value = gm_child(item, syn->field.value);
+                TSNode target = {0};
+                if (gm_is(value, syn->sym.as_pattern) && ts_node_named_child_count(value) > 0) {
+                    target = gm_child(value, syn->field.alias);
+                    value = ts_node_named_child(value, 0);
+                }
+                scan_expr(r, value, depth + 1);
+                if (!gm_is_torch_context_manager(r, value))
+                    resumable = false;
+                if (!ts_node_is_null(target) && ts_node_named_child_count(target) > 0)
+                    gm_kinds_bind(r, ts_node_named_child(target, 0), GM_KIND_UNKNOWN);
+            }
+        } while (ts_tree_cursor_goto_next_sibling(&cursor));
+    }
+    ts_tree_cursor_delete(&cursor);
+    r->try_depth += !resumable;
+    walk_block(r, gm_child(n, syn->field.body), depth + 1);
+    r->try_depth -= !resumable;
+}
+
+static void walk_expression_statement(gm_region *r, TSNode n, int depth) {
+    const gm_syntax *syn = syn_of(r);
+    uint32_t count = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode e = ts_node_named_child(n, i);
+        if (gm_is(e, syn->sym.assignment)) {
+            TSNode left = gm_child(e, syn->field.left), right = gm_child(e, syn->field.right);
+            scan_expr(r, right, depth + 1);
+            scan_expr(r, left, depth + 1); /* calls in subscript targets */
+            gm_kinds_assign(r, left, right);
+        } else if (gm_is(e, syn->sym.augmented_assignment)) {
+            TSNode left = gm_child(e, syn->field.left), right = gm_child(e, syn->field.right);
+            scan_expr(r, right, depth + 1);
+            scan_expr(r, left, depth + 1);
+            gm_kinds_augment(r, left, right);
+        } else {
+            scan_expr(r, e, depth + 1);
+        }
+    }
+}
+
+static void walk_statement(gm_region *r, TSNode n, int depth) {
+    const gm_syntax *syn = syn_of(r);
+    if (depth > GM_MAX_NESTING || r->stmt->oom)
+        return;
+    TSSymbol t = ts_node_symbol(n);
+    if (t == syn->sym.expression_statement)
+        walk_expression_statement(r, n, depth);
+    else if (t == syn->sym.if_statement)
+        walk_if(r, n, depth);
+    else if (t == syn->sym.while_statement)
+        walk_while(r, n, depth);
+    else if (t == syn->sym.for_statement)
+        walk_for(r, n, depth);
+    else if (t == syn->sym.try_statement)
+        walk_try(r, n, depth);
+    else if (t == syn->sym.with_statement)
+        walk_with(r, n, depth);
+    else if (t == syn->sym.function_definition || t == syn->sym.class_definition ||
+             t == syn->sym.decorated_definition || t == syn->sym.comment)
+        return; /* nested definitions are separate frames, not part of this region */
+    else {
+        /* return, assert, raise, del, match, ...: their expressions, and any blocks. */
+        TSTreeCursor cursor = ts_tree_cursor_new(n);
+        if (ts_tree_cursor_goto_first_child(&cursor)) {
+            do {
+                TSNode c = ts_tree_cursor_current_node(&cursor);
+                if (!ts_node_is_named(c))
+                    continue;
+                if (gm_is(c, syn->sym.block))
+                    walk_block(r, c, depth + 1); /* match's case clauses come through here */
+                else
+                    scan_expr(r, c, depth + 1);
+            } while (ts_tree_cursor_goto_next_sibling(&cursor));
+        }
+        ts_tree_cursor_delete(&cursor);
+    }
+}
+
+static void walk_block(gm_region *r, TSNode block, int depth) {
+    if (ts_node_is_null(block) || depth > GM_MAX_NESTING)
+        return;
+    TSTreeCursor cursor = ts_tree_cursor_new(block);
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+        do {
+            TSNode c = ts_tree_cursor_current_node(&cursor);
+            if (ts_node_is_named(c))
+                walk_statement(r, c, depth + 1);
+        } while (!r->stmt->oom && ts_tree_cursor_goto_next_sibling(&cursor));
+    }
+    ts_tree_cursor_delete(&cursor);
+}
+
+void gm_region_analyze(gm_stmt_ctx *stmt, const gm_region_site *site) {
+    gm_region region = {.stmt = stmt, .site = *site, .print_shadowed = -1};
+    gm_kinds_seed_parameters(&region);
+    walk_block(&region, gm_child(site->function, stmt->syntax->field.body), 0);
+    gm_kind_env_free(&region.env);
+}

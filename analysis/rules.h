@@ -1,0 +1,16 @@
+/* The rules. Each is called by the region walker at the construct it looks at and reports
+ * through gm_emit_finding. */
+#ifndef GM_ANALYSIS_RULES_H
+#define GM_ANALYSIS_RULES_H
+
+#include "region.h"
+
+/* GM101: condition of an if/elif/while or conditional expression, with its value. construct
+ * names it for the message ("if", "elif", "while", "conditional expression"). */
+void gm_rule_data_dependent_branch(gm_region *region, TSNode condition, gm_value value,
+                                   const char *construct);
+
+/* GM401: every call in the region. */
+void gm_rule_print_call(gm_region *region, TSNode call);
+
+#endif

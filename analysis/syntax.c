@@ -1,0 +1,36 @@
+#include "syntax.h"
+
+#include <string.h>
+
+int gm_syntax_init(gm_syntax *syntax, const TSLanguage *language) {
+    memset(syntax, 0, sizeof *syntax);
+#define GM_SYNTAX_RESOLVE_SYMBOL(member, name)                                                   \
+    syntax->sym.member =                                                                         \
+        ts_language_symbol_for_name(language, name, (uint32_t)strlen(name), true);               \
+    if (syntax->sym.member == 0)                                                                 \
+        return -1;
+    GM_SYNTAX_SYMBOLS(GM_SYNTAX_RESOLVE_SYMBOL)
+#undef GM_SYNTAX_RESOLVE_SYMBOL
+#define GM_SYNTAX_RESOLVE_FIELD(member, name)                                                    \
+    syntax->field.member = ts_language_field_id_for_name(language, name, (uint32_t)strlen(name)); \
+    if (syntax->field.member == 0)                                                               \
+        return -1;
+    GM_SYNTAX_FIELDS(GM_SYNTAX_RESOLVE_FIELD)
+#undef GM_SYNTAX_RESOLVE_FIELD
+    return 0;
+}
+
+bool gm_slice_is(gm_slice slice, const char *word) {
+    size_t n = strlen(word);
+    return slice.len == n && memcmp(slice.ptr, word, n) == 0;
+}
+
+bool gm_node_text_is(TSNode node, const char *text, const char *word) {
+    return gm_slice_is(gm_node_slice(node, text), word);
+}
+
+TSNode gm_unparen(const gm_syntax *syntax, TSNode node) {
+    while (gm_is(node, syntax->sym.parenthesized_expression) && ts_node_named_child_count(node) == 1)
+        node = ts_node_named_child(node, 0);
+    return node;
+}

@@ -1,0 +1,712 @@
+#include "value_kinds.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GM_MAX_EXPR_DEPTH 200
+
+/* ---- tables ---------------------------------------------------------------------------- */
+
+/* Attributes whose value dynamo knows while tracing, whatever they are read from. */
+static const char *const static_attributes[] = {
+    "shape",   "dtype",  "device", "ndim",   "is_cuda",  "requires_grad", "is_leaf",
+    "is_sparse", "is_quantized", "is_meta", "is_cpu", "is_mps", "layout", "names",
+    "itemsize", "nbytes", "is_nested", NULL};
+
+/* Attributes of a tensor that are tensors. */
+static const char *const tensor_attributes[] = {"T", "mT", "H", "mH", "data", "grad", "real",
+                                                "imag", NULL};
+
+/* Tensor methods returning data-dependent Python values. */
+static const char *const scalar_methods[] = {"item",    "tolist",  "__bool__", "__int__",
+                                             "__float__", "__index__", "equal", "allclose",
+                                             "is_nonzero", NULL};
+
+/* Tensor methods returning metadata dynamo knows while tracing. */
+static const char *const static_methods[] = {
+    "dim",       "ndimension", "size",   "numel", "nelement", "element_size",
+    "is_floating_point", "is_complex", "is_contiguous", "is_pinned", "is_shared",
+    "is_inference", "stride", "storage_offset", "get_device", "type", "__len__",
+    "has_names", "is_signed", "dim_order", NULL};
+
+/* Tensor methods returning neither tensors nor metadata. */
+static const char *const other_methods[] = {"data_ptr", "untyped_storage", "storage", "numpy",
+                                            "backward", "register_hook", "retain_grad",
+                                            "is_set_to", NULL};
+
+/* Methods only tensors have among common receivers: calling one is evidence of a tensor. */
+static const char *const tensor_reductions[] = {
+    "sum", "mean", "max", "min", "any", "all", "norm", "abs", "std", "var", "prod",
+    "argmax", "argmin", "amax", "amin", "count_nonzero", NULL};
+
+/* torch functions that return something other than a tensor. */
+static const char *const torch_static_functions[] = {
+    "torch.is_tensor", "torch.is_storage", "torch.is_floating_point", "torch.is_complex",
+    "torch.numel", "torch.is_grad_enabled", "torch.is_inference_mode_enabled",
+    "torch.is_autocast_enabled", "torch.get_autocast_gpu_dtype", "torch.get_autocast_dtype",
+    "torch.get_default_dtype", "torch.get_default_device", "torch.device", "torch.dtype",
+    "torch.Size", "torch.finfo", "torch.iinfo", "torch.typename", "torch.promote_types",
+    "torch.result_type", "torch.can_cast", "torch.broadcast_shapes", "torch.get_num_threads",
+    "torch.are_deterministic_algorithms_enabled",
+    "torch.is_deterministic_algorithms_warn_only_enabled", "torch.sym_int", "torch.sym_float",
+    "torch.sym_max", "torch.sym_min", "torch.sym_not", "torch.sym_ite", "torch.sym_sum",
+    "torch.no_grad", "torch.enable_grad", "torch.set_grad_enabled", "torch.inference_mode",
+    "torch.autocast", "torch.manual_seed", "torch.seed", "torch.initial_seed",
+    "torch.set_default_dtype", "torch.set_default_device", "torch.set_printoptions",
+    "torch.set_num_threads", "torch.use_deterministic_algorithms", "torch.compile",
+    "torch.save", "torch.load", "torch.Generator", "torch.Stream", "torch.Event", NULL};
+
+static const char *const torch_scalar_functions[] = {"torch.equal", "torch.allclose",
+                                                     "torch.is_nonzero", NULL};
+
+/* torch namespaces whose functions do not return tensors (torch.nn.functional is handled
+ * before these: its functions do). */
+static const char *const torch_static_prefixes[] = {
+    "torch.compiler.", "torch.jit.", "torch.cuda.", "torch.backends.", "torch._dynamo.",
+    "torch.distributed.", "torch.utils.", "torch.onnx.", "torch.fx.", "torch.library.",
+    "torch.testing.", "torch.profiler.", "torch.autograd.profiler.", "torch.autograd.graph.",
+    "torch.mps.", "torch.xpu.", "torch.cpu.", "torch.amp.", "torch.hub.", "torch.overrides.",
+    "torch.export.", "torch.optim.", "torch.distributions.", "torch._C.", "torch.types.",
+    "torch.serialization.", "torch.random.", "torch.multiprocessing.", "torch.package.",
+    "torch.ao.", "torch.quantization.", "torch._check", "torch._assert", "torch._logging.",
+    "torch._inductor.", "torch.nn.", NULL};
+
+/* Calls torch.compile folds to a constant: 1 (True while tracing) or 0. */
+static const struct {
+    const char *name;
+    int value;
+} compile_constants[] = {
+    {"torch.compiler.is_compiling", 1},  {"torch.compiler.is_dynamo_compiling", 1},
+    {"torch._dynamo.is_compiling", 1},   {"torch._utils.is_compiling", 1},
+    {"torch.jit.is_scripting", 0},       {"torch.jit.is_tracing", 0},
+    {"torch.compiler.is_exporting", 0},  {"torch.onnx.is_in_onnx_export", 0},
+};
+
+/* Context managers dynamo re-enters around a graph break instead of falling back. */
+static const char *const torch_context_managers[] = {
+    "torch.no_grad", "torch.enable_grad", "torch.inference_mode", "torch.set_grad_enabled",
+    "torch.autocast", "torch.amp.autocast", "torch.cuda.amp.autocast", "torch.cpu.amp.autocast",
+    "torch.autograd.no_grad", "torch.autograd.enable_grad", "torch.autograd.set_grad_enabled",
+    "torch.autograd.inference_mode", "torch.autograd.grad_mode.no_grad",
+    "torch.autograd.grad_mode.enable_grad", "torch.autograd.grad_mode.set_grad_enabled",
+    "torch.autograd.grad_mode.inference_mode", "torch.device", "torch.cuda.device",
+    "torch.cuda.stream", "torch.cuda.StreamContext", "torch.nn.attention.sdpa_kernel",
+    "torch.backends.cuda.sdp_kernel", "torch.autograd.profiler.record_function",
+    "torch.profiler.record_function", NULL};
+
+/* Builtins whose result is a Python value known while tracing. */
+static const char *const static_builtins[] = {"len",  "isinstance", "issubclass", "hasattr",
+                                              "callable", "type", "id", "range", "str",
+                                              "repr", "format", "hash", NULL};
+
+static bool in_list(const char *const *list, const char *word) {
+    for (; *list; list++)
+        if (strcmp(*list, word) == 0)
+            return true;
+    return false;
+}
+
+static bool slice_in_list(const char *const *list, gm_slice s) {
+    for (; *list; list++)
+        if (gm_slice_is(s, *list))
+            return true;
+    return false;
+}
+
+static bool has_prefix_in(const char *const *list, const char *name) {
+    for (; *list; list++)
+        if (strncmp(name, *list, strlen(*list)) == 0)
+            return true;
+    return false;
+}
+
+/* ---- environment --------------------------------------------------------------------- */
+
+void gm_kind_env_free(gm_kind_env *env) {
+    free(env->items);
+    env->items = NULL;
+    env->count = env->capacity = 0;
+}
+
+static gm_binding *env_find(const gm_kind_env *env, gm_slice name) {
+    for (size_t i = env->count; i-- > 0;) {
+        gm_binding *b = &env->items[i];
+        if (b->name.len == name.len && memcmp(b->name.ptr, name.ptr, name.len) == 0)
+            return b;
+    }
+    return NULL;
+}
+
+static void env_set(gm_region *r, gm_slice name, gm_kind kind) {
+    gm_binding *b = env_find(&r->env, name);
+    if (b) {
+        b->kind = kind;
+        return;
+    }
+    gm_kind_env *env = &r->env;
+    if (env->count == env->capacity) {
+        size_t cap = env->capacity ? env->capacity * 2 : 16;
+        gm_binding *items = realloc(env->items, cap * sizeof *items);
+        if (!items) {
+            r->stmt->oom = true;
+            return;
+        }
+        env->items = items;
+        env->capacity = cap;
+    }
+    env->items[env->count].name = name;
+    env->items[env->count].kind = kind;
+    env->count++;
+}
+
+/* ---- helpers ------------------------------------------------------------------------- */
+
+static gm_value value(gm_kind kind) {
+    gm_value v = {kind, -1};
+    return v;
+}
+
+static gm_value constant(int truth) {
+    gm_value v = {GM_KIND_STATIC, truth ? 1 : 0};
+    return v;
+}
+
+/* The kind of an operation combining operands: tensors win, then data-dependent scalars;
+ * static only when every operand is. */
+static gm_kind combine(gm_kind a, gm_kind b) {
+    if (a == GM_KIND_TENSOR || b == GM_KIND_TENSOR)
+        return GM_KIND_TENSOR;
+    if (a == GM_KIND_SCALAR || b == GM_KIND_SCALAR)
+        return GM_KIND_SCALAR;
+    if (a == GM_KIND_STATIC && b == GM_KIND_STATIC)
+        return GM_KIND_STATIC;
+    return GM_KIND_UNKNOWN;
+}
+
+static const gm_syntax *syn_of(const gm_region *r) {
+    return r->stmt->syntax;
+}
+
+static const char *text_of(const gm_region *r) {
+    return r->stmt->text;
+}
+
+/* The head identifier of an attribute chain (x in x.a.b), or a null node. */
+static TSNode chain_head(const gm_syntax *syn, TSNode n) {
+    n = gm_unparen(syn, n);
+    while (gm_is(n, syn->sym.attribute))
+        n = gm_unparen(syn, gm_child(n, syn->field.object));
+    if (gm_is(n, syn->sym.identifier))
+        return n;
+    TSNode null = {0};
+    return null;
+}
+
+static bool is_self(const gm_region *r, TSNode n) {
+    if (r->self_name.len == 0 || !gm_is(n, syn_of(r)->sym.identifier))
+        return false;
+    gm_slice s = gm_node_slice(n, text_of(r));
+    return s.len == r->self_name.len && memcmp(s.ptr, r->self_name.ptr, s.len) == 0;
+}
+
+/* Whether the head of the chain is a name of the function (a local or self), as opposed to a
+ * module, class or function the file imports or defines. */
+static bool head_is_local(const gm_region *r, TSNode head) {
+    if (ts_node_is_null(head))
+        return false;
+    gm_slice s = gm_node_slice(head, text_of(r));
+    return is_self(r, head) || env_find(&r->env, s) != NULL;
+}
+
+/* Whether the region's class defines a method called name (so self.name(...) is a method call,
+ * not a submodule call). */
+static bool class_defines(const gm_region *r, gm_slice name) {
+    const gm_syntax *syn = syn_of(r);
+    if (ts_node_is_null(r->site.class_node))
+        return false;
+    TSNode body = gm_child(r->site.class_node, syn->field.body);
+    if (ts_node_is_null(body))
+        return false;
+    bool found = false;
+    TSTreeCursor cursor = ts_tree_cursor_new(body);
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+        do {
+            TSNode m = ts_tree_cursor_current_node(&cursor);
+            if (gm_is(m, syn->sym.decorated_definition))
+                m = gm_child(m, syn->field.definition);
+            if (gm_is(m, syn->sym.function_definition)) {
+                TSNode n = gm_child(m, syn->field.name);
+                gm_slice s = gm_node_slice(n, text_of(r));
+                found = !ts_node_is_null(n) && s.len == name.len &&
+                        memcmp(s.ptr, name.ptr, name.len) == 0;
+            }
+        } while (!found && ts_tree_cursor_goto_next_sibling(&cursor));
+    }
+    ts_tree_cursor_delete(&cursor);
+    return found;
+}
+
+/* self.<attr> where attr is not a method of the class: a submodule in a Module's region. */
+static bool is_submodule(const gm_region *r, TSNode n) {
+    const gm_syntax *syn = syn_of(r);
+    n = gm_unparen(syn, n);
+    if (!r->site.module_class || !gm_is(n, syn->sym.attribute))
+        return false;
+    TSNode object = gm_unparen(syn, gm_child(n, syn->field.object));
+    TSNode attr = gm_child(n, syn->field.attribute);
+    return is_self(r, object) && !ts_node_is_null(attr) &&
+           !class_defines(r, gm_node_slice(attr, text_of(r)));
+}
+
+/* ---- calls --------------------------------------------------------------------------- */
+
+static gm_value classify_torch_function(const char *name) {
+    if (strncmp(name, "torch.nn.functional.", 20) == 0)
+        return value(GM_KIND_TENSOR);
+    if (in_list(torch_scalar_functions, name))
+        return value(GM_KIND_SCALAR);
+    if (in_list(torch_static_functions, name) || has_prefix_in(torch_static_prefixes, name))
+        return value(GM_KIND_STATIC);
+    const char *dot = strrchr(name, '.');
+    const char *last = dot ? dot + 1 : name;
+    if (isupper((unsigned char)last[0])) {
+        size_t n = strlen(last);
+        /* torch.Tensor(...), torch.FloatTensor(...) build tensors; other classes do not. */
+        return value(n >= 6 && strcmp(last + n - 6, "Tensor") == 0 ? GM_KIND_TENSOR
+                                                                   : GM_KIND_UNKNOWN);
+    }
+    return value(GM_KIND_TENSOR);
+}
+
+static TSNode first_argument(const gm_region *r, TSNode call) {
+    TSNode args = gm_child(call, syn_of(r)->field.arguments);
+    if (!ts_node_is_null(args) && gm_is(args, syn_of(r)->sym.argument_list) &&
+        ts_node_named_child_count(args) > 0) {
+        TSNode a = ts_node_named_child(args, 0);
+        if (!gm_is(a, syn_of(r)->sym.keyword_argument))
+            return a;
+    }
+    TSNode null = {0};
+    return null;
+}
+
+static gm_value eval(gm_region *r, TSNode n, int depth);
+
+static gm_value eval_builtin(gm_region *r, const char *name, TSNode call, int depth) {
+    if (in_list(static_builtins, name))
+        return value(GM_KIND_STATIC);
+    TSNode arg = first_argument(r, call);
+    if (ts_node_is_null(arg))
+        return value(GM_KIND_UNKNOWN);
+    if (strcmp(name, "int") == 0 || strcmp(name, "float") == 0 || strcmp(name, "bool") == 0 ||
+        strcmp(name, "complex") == 0) {
+        gm_kind k = eval(r, arg, depth + 1).kind;
+        return value(k == GM_KIND_TENSOR ? GM_KIND_SCALAR : k);
+    }
+    if (strcmp(name, "abs") == 0)
+        return value(eval(r, arg, depth + 1).kind);
+    return value(GM_KIND_UNKNOWN);
+}
+
+static gm_value eval_method(gm_region *r, TSNode receiver, gm_slice method, int depth) {
+    gm_kind recv = eval(r, receiver, depth + 1).kind;
+    switch (recv) {
+    case GM_KIND_TENSOR:
+        if (slice_in_list(scalar_methods, method))
+            return value(GM_KIND_SCALAR);
+        if (slice_in_list(static_methods, method))
+            return value(GM_KIND_STATIC);
+        if (slice_in_list(other_methods, method))
+            return value(GM_KIND_UNKNOWN);
+        return value(GM_KIND_TENSOR);
+    case GM_KIND_SCALAR:
+        return value(GM_KIND_SCALAR);
+    case GM_KIND_STATIC:
+        return value(GM_KIND_STATIC);
+    case GM_KIND_UNKNOWN:
+        break;
+    }
+    return value(slice_in_list(tensor_reductions, method) ? GM_KIND_TENSOR : GM_KIND_UNKNOWN);
+}
+
+static gm_value eval_call(gm_region *r, TSNode call, int depth) {
+    const gm_syntax *syn = syn_of(r);
+    TSNode fn = gm_unparen(syn, gm_child(call, syn->field.function));
+    if (ts_node_is_null(fn))
+        return value(GM_KIND_UNKNOWN);
+    TSNode head = chain_head(syn, fn);
+    if (!ts_node_is_null(head) && !head_is_local(r, head)) {
+        char name[GM_NAME_MAX];
+        if (gm_symbols_resolve(r->stmt->symbols, syn, text_of(r), fn, name, sizeof name)) {
+            for (size_t i = 0; i < sizeof compile_constants / sizeof compile_constants[0]; i++)
+                if (strcmp(name, compile_constants[i].name) == 0)
+                    return constant(compile_constants[i].value);
+            if (gm_name_last_is(name, "is_torchdynamo_compiling"))
+                return constant(1);
+            if (strncmp(name, "torch.", 6) == 0)
+                return classify_torch_function(name);
+            if (gm_is(fn, syn->sym.identifier)) {
+                if (gm_symbols_is_imported(r->stmt->symbols, gm_node_slice(fn, text_of(r))))
+                    return value(GM_KIND_UNKNOWN);
+                return eval_builtin(r, name, call, depth);
+            }
+            /* A function of another imported module (np.sum, math.prod): no evidence. */
+            if (gm_symbols_is_imported(r->stmt->symbols, gm_node_slice(head, text_of(r))))
+                return value(GM_KIND_UNKNOWN);
+        }
+    }
+    if (gm_is(fn, syn->sym.attribute)) {
+        if (is_submodule(r, fn))
+            return value(GM_KIND_TENSOR);
+        TSNode attr = gm_child(fn, syn->field.attribute);
+        if (ts_node_is_null(attr))
+            return value(GM_KIND_UNKNOWN);
+        return eval_method(r, gm_child(fn, syn->field.object), gm_node_slice(attr, text_of(r)),
+                           depth);
+    }
+    /* self.layers[i](x): an entry of a submodule container. */
+    if (gm_is(fn, syn->sym.subscript) && is_submodule(r, gm_child(fn, syn->field.value)))
+        return value(GM_KIND_TENSOR);
+    return value(GM_KIND_UNKNOWN);
+}
+
+/* ---- expressions --------------------------------------------------------------------- */
+
+static gm_value eval_attribute(gm_region *r, TSNode n, int depth) {
+    const gm_syntax *syn = syn_of(r);
+    TSNode attr = gm_child(n, syn->field.attribute);
+    TSNode object = gm_unparen(syn, gm_child(n, syn->field.object));
+    if (ts_node_is_null(attr))
+        return value(GM_KIND_UNKNOWN);
+    gm_slice name = gm_node_slice(attr, text_of(r));
+    if (slice_in_list(static_attributes, name))
+        return value(GM_KIND_STATIC);
+    if (is_self(r, object) && gm_slice_is(name, "training"))
+        return constant(r->stmt->options->training);
+    TSNode head = chain_head(syn, n);
+    if (!ts_node_is_null(head) && !head_is_local(r, head)) {
+        char full[GM_NAME_MAX];
+        if (gm_symbols_resolve(r->stmt->symbols, syn, text_of(r), n, full, sizeof full) &&
+            strncmp(full, "torch.", 6) == 0)
+            return value(GM_KIND_STATIC); /* torch.float32, torch.pi, ... */
+    }
+    gm_kind k = eval(r, object, depth + 1).kind;
+    if (k == GM_KIND_TENSOR && slice_in_list(tensor_attributes, name))
+        return value(GM_KIND_TENSOR);
+    return value(GM_KIND_UNKNOWN);
+}
+
+static gm_value eval_boolean(gm_region *r, TSNode n, int depth) {
+    const gm_syntax *syn = syn_of(r);
+    TSNode op = gm_child(n, syn->field.operator);
+    bool is_and = !ts_node_is_null(op) && strcmp(ts_node_type(op), "and") == 0;
+    gm_value left = eval(r, gm_child(n, syn->field.left), depth + 1);
+    /* Short-circuit folding: `False and x` is False, `True and x` is x (and dually for or). */
+    if (left.constant >= 0) {
+        if (left.constant == (is_and ? 0 : 1))
+            return left;
+        return eval(r, gm_child(n, syn->field.right), depth + 1);
+    }
+    gm_value right = eval(r, gm_child(n, syn->field.right), depth + 1);
+    return value(combine(left.kind, right.kind));
+}
+
+static gm_value eval_comparison(gm_region *r, TSNode n, int depth) {
+    const gm_syntax *syn = syn_of(r);
+    bool identity_only = true;
+    gm_kind kind = GM_KIND_STATIC;
+    TSTreeCursor cursor = ts_tree_cursor_new(n);
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+        do {
+            TSNode c = ts_tree_cursor_current_node(&cursor);
+            if (ts_tree_cursor_current_field_id(&cursor) == syn->field.operators) {
+                const char *t = ts_node_type(c);
+                if (strcmp(t, "is") != 0 && strcmp(t, "is not") != 0)
+                    identity_only = false;
+            } else if (ts_node_is_named(c) && !gm_is(c, syn->sym.comment)) {
+                kind = combine(kind, eval(r, c, depth + 1).kind);
+            }
+        } while (ts_tree_cursor_goto_next_sibling(&cursor));
+    }
+    ts_tree_cursor_delete(&cursor);
+    /* `x is None` compares identities, which dynamo knows for tensors too. */
+    return value(identity_only ? GM_KIND_STATIC : kind);
+}
+
+static gm_value eval(gm_region *r, TSNode n, int depth) {
+    const gm_syntax *syn = syn_of(r);
+    if (ts_node_is_null(n) || depth > GM_MAX_EXPR_DEPTH)
+        return value(GM_KIND_UNKNOWN);
+    TSSymbol t = ts_node_symbol(n);
+    const gm_syntax_symbols *s = &syn->sym;
+    if (t == s->parenthesized_expression) {
+        n = gm_unparen(syn, n);
+        return gm_is(n, s->parenthesized_expression) ? value(GM_KIND_UNKNOWN)
+                                                     : eval(r, n, depth + 1);
+    }
+    if (t == s->identifier) {
+        const gm_binding *b = env_find(&r->env, gm_node_slice(n, text_of(r)));
+        return value(b ? b->kind : GM_KIND_UNKNOWN);
+    }
+    if (t == s->true_literal || t == s->false_literal)
+        return constant(t == s->true_literal);
+    if (t == s->none || t == s->integer || t == s->float_literal || t == s->string ||
+        t == s->concatenated_string)
+        return value(GM_KIND_STATIC);
+    if (t == s->call)
+        return eval_call(r, n, depth);
+    if (t == s->attribute)
+        return eval_attribute(r, n, depth);
+    if (t == s->subscript) {
+        gm_kind k = eval(r, gm_child(n, syn->field.value), depth + 1).kind;
+        return value(k == GM_KIND_UNKNOWN ? GM_KIND_UNKNOWN : k);
+    }
+    if (t == s->not_operator) {
+        gm_value v = eval(r, gm_child(n, syn->field.argument), depth + 1);
+        if (v.constant >= 0)
+            return constant(!v.constant);
+        return value(v.kind);
+    }
+    if (t == s->boolean_operator)
+        return eval_boolean(r, n, depth);
+    if (t == s->comparison_operator)
+        return eval_comparison(r, n, depth);
+    if (t == s->binary_operator) {
+        TSNode left = gm_child(n, syn->field.left);
+        if (gm_is(left, s->string) || gm_is(left, s->concatenated_string))
+            return value(GM_KIND_STATIC); /* "%d" % x formats a string */
+        return value(combine(eval(r, left, depth + 1).kind,
+                             eval(r, gm_child(n, syn->field.right), depth + 1).kind));
+    }
+    if (t == s->unary_operator) {
+        gm_value v = eval(r, gm_child(n, syn->field.argument), depth + 1);
+        return value(v.kind);
+    }
+    if (t == s->conditional_expression && ts_node_named_child_count(n) >= 3) {
+        gm_value cond = eval(r, ts_node_named_child(n, 1), depth + 1);
+        if (cond.constant >= 0)
+            return eval(r, ts_node_named_child(n, cond.constant ? 0 : 2), depth + 1);
+        return value(combine(eval(r, ts_node_named_child(n, 0), depth + 1).kind,
+                             eval(r, ts_node_named_child(n, 2), depth + 1).kind));
+    }
+    if (t == s->named_expression) {
+        gm_value v = eval(r, gm_child(n, syn->field.value), depth + 1);
+        TSNode name = gm_child(n, syn->field.name);
+        if (gm_is(name, s->identifier))
+            env_set(r, gm_node_slice(name, text_of(r)), v.kind);
+        return v;
+    }
+    if (t == s->assignment)
+        return eval(r, gm_child(n, syn->field.right), depth + 1);
+    return value(GM_KIND_UNKNOWN);
+}
+
+gm_value gm_value_of(gm_region *region, TSNode expr) {
+    return eval(region, expr, 0);
+}
+
+/* ---- assignments --------------------------------------------------------------------- */
+
+static bool is_target_pattern(const gm_syntax *syn, TSNode n) {
+    return gm_is(n, syn->sym.pattern_list) || gm_is(n, syn->sym.tuple_pattern) ||
+           gm_is(n, syn->sym.list_pattern);
+}
+
+static bool is_sequence_literal(const gm_syntax *syn, TSNode n) {
+    return gm_is(n, syn->sym.expression_list) || gm_is(n, syn->sym.tuple) ||
+           gm_is(n, syn->sym.list);
+}
+
+static bool has_splat(const gm_syntax *syn, TSNode n) {
+    uint32_t count = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode c = ts_node_named_child(n, i);
+        if (gm_is(c, syn->sym.list_splat_pattern) || strcmp(ts_node_type(c), "list_splat") == 0)
+            return true;
+    }
+    return false;
+}
+
+static void bind(gm_region *r, TSNode target, gm_kind kind, int depth) {
+    const gm_syntax *syn = syn_of(r);
+    if (ts_node_is_null(target) || depth > 64)
+        return;
+    if (gm_is(target, syn->sym.identifier)) {
+        env_set(r, gm_node_slice(target, text_of(r)), kind);
+        return;
+    }
+    if (gm_is(target, syn->sym.list_splat_pattern)) {
+        bind(r, ts_node_named_child(target, 0), GM_KIND_UNKNOWN, depth + 1);
+        return;
+    }
+    if (is_target_pattern(syn, target) || gm_is(target, syn->sym.parenthesized_expression)) {
+        uint32_t count = ts_node_named_child_count(target);
+        for (uint32_t i = 0; i < count; i++)
+            bind(r, ts_node_named_child(target, i), kind, depth + 1);
+    }
+}
+
+void gm_kinds_bind(gm_region *region, TSNode target, gm_kind kind) {
+    bind(region, target, kind, 0);
+}
+
+static void assign(gm_region *r, TSNode target, TSNode rhs, int depth) {
+    const gm_syntax *syn = syn_of(r);
+    if (ts_node_is_null(target) || ts_node_is_null(rhs) || depth > 64)
+        return;
+    if (gm_is(rhs, syn->sym.assignment)) {
+        /* a = b = v: bind b first, then a to v. */
+        assign(r, gm_child(rhs, syn->field.left), gm_child(rhs, syn->field.right), depth + 1);
+        assign(r, target, gm_child(rhs, syn->field.right), depth + 1);
+        return;
+    }
+    if (is_target_pattern(syn, target) && is_sequence_literal(syn, rhs) &&
+        ts_node_named_child_count(target) == ts_node_named_child_count(rhs) &&
+        !has_splat(syn, target) && !has_splat(syn, rhs)) {
+        uint32_t count = ts_node_named_child_count(target);
+        for (uint32_t i = 0; i < count; i++)
+            assign(r, ts_node_named_child(target, i), ts_node_named_child(rhs, i), depth + 1);
+        return;
+    }
+    /* Unpacking a tensor yields tensors, a shape yields ints, unknown yields unknown. */
+    bind(r, target, eval(r, rhs, 0).kind, 0);
+}
+
+void gm_kinds_assign(gm_region *region, TSNode target, TSNode rhs) {
+    assign(region, target, rhs, 0);
+}
+
+void gm_kinds_augment(gm_region *region, TSNode target, TSNode rhs) {
+    if (!gm_is(target, syn_of(region)->sym.identifier))
+        return;
+    gm_kind k = combine(eval(region, target, 0).kind, eval(region, rhs, 0).kind);
+    bind(region, target, k, 0);
+}
+
+static bool is_builtin_call(gm_region *r, TSNode n, const char *name) {
+    const gm_syntax *syn = syn_of(r);
+    n = gm_unparen(syn, n);
+    if (!gm_is(n, syn->sym.call))
+        return false;
+    TSNode fn = gm_child(n, syn->field.function);
+    if (!gm_is(fn, syn->sym.identifier) || !gm_node_text_is(fn, text_of(r), name))
+        return false;
+    gm_slice s = gm_node_slice(fn, text_of(r));
+    return !env_find(&r->env, s) && !gm_symbols_is_imported(r->stmt->symbols, s);
+}
+
+static gm_kind element_kind(gm_region *r, TSNode iterable) {
+    if (is_builtin_call(r, iterable, "range"))
+        return GM_KIND_STATIC;
+    gm_kind k = eval(r, iterable, 0).kind;
+    return k == GM_KIND_TENSOR || k == GM_KIND_STATIC ? k : GM_KIND_UNKNOWN;
+}
+
+void gm_kinds_bind_for(gm_region *region, TSNode target, TSNode iterable) {
+    const gm_syntax *syn = syn_of(region);
+    if ((gm_is(target, syn->sym.pattern_list) || gm_is(target, syn->sym.tuple_pattern)) &&
+        ts_node_named_child_count(target) == 2 && is_builtin_call(region, iterable, "enumerate")) {
+        TSNode arg = first_argument(region, gm_unparen(syn, iterable));
+        bind(region, ts_node_named_child(target, 0), GM_KIND_STATIC, 0);
+        bind(region, ts_node_named_child(target, 1),
+             ts_node_is_null(arg) ? GM_KIND_UNKNOWN : element_kind(region, arg), 0);
+        return;
+    }
+    bind(region, target, element_kind(region, iterable), 0);
+}
+
+/* ---- parameters ---------------------------------------------------------------------- */
+
+static bool name_is_tensor_type(const char *name) {
+    if (strcmp(name, "Tensor") == 0)
+        return true;
+    if (strncmp(name, "torch.", 6) != 0)
+        return false;
+    size_t n = strlen(name);
+    return n >= 6 && strcmp(name + n - 6, "Tensor") == 0; /* torch.Tensor, torch.LongTensor */
+}
+
+/* torch.Tensor, Tensor, Optional[Tensor], Tensor | None. */
+static bool is_tensor_annotation(gm_region *r, TSNode type, int depth) {
+    const gm_syntax *syn = syn_of(r);
+    if (ts_node_is_null(type) || depth > 8)
+        return false;
+    if (gm_is(type, syn->sym.type) && ts_node_named_child_count(type) > 0)
+        return is_tensor_annotation(r, ts_node_named_child(type, 0), depth + 1);
+    char name[GM_NAME_MAX];
+    if (gm_is(type, syn->sym.identifier) || gm_is(type, syn->sym.attribute))
+        return gm_symbols_resolve(r->stmt->symbols, syn, text_of(r), type, name, sizeof name) &&
+               name_is_tensor_type(name);
+    if (gm_is(type, syn->sym.generic_type) && ts_node_named_child_count(type) == 2) {
+        TSNode outer = ts_node_named_child(type, 0);
+        TSNode params = ts_node_named_child(type, 1);
+        if (!gm_symbols_resolve(r->stmt->symbols, syn, text_of(r), outer, name, sizeof name) ||
+            !gm_name_last_is(name, "Optional") || ts_node_named_child_count(params) != 1)
+            return false;
+        return is_tensor_annotation(r, ts_node_named_child(params, 0), depth + 1);
+    }
+    if (gm_is(type, syn->sym.binary_operator)) {
+        TSNode left = gm_child(type, syn->field.left), right = gm_child(type, syn->field.right);
+        bool lt = is_tensor_annotation(r, left, depth + 1);
+        bool rt = is_tensor_annotation(r, right, depth + 1);
+        return (lt || rt) && (lt || gm_is(left, syn->sym.none)) && (rt || gm_is(right, syn->sym.none));
+    }
+    return false;
+}
+
+static bool is_static_annotation(gm_region *r, TSNode type) {
+    const gm_syntax *syn = syn_of(r);
+    if (gm_is(type, syn->sym.type) && ts_node_named_child_count(type) > 0)
+        type = ts_node_named_child(type, 0);
+    if (!gm_is(type, syn->sym.identifier))
+        return false;
+    gm_slice s = gm_node_slice(type, text_of(r));
+    return gm_slice_is(s, "int") || gm_slice_is(s, "bool") || gm_slice_is(s, "float") ||
+           gm_slice_is(s, "str");
+}
+
+void gm_kinds_seed_parameters(gm_region *region) {
+    const gm_syntax *syn = syn_of(region);
+    TSNode params = gm_child(region->site.function, syn->field.parameters);
+    uint32_t count = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode p = ts_node_named_child(params, i);
+        TSNode name = {0}, type = {0};
+        if (gm_is(p, syn->sym.identifier)) {
+            name = p;
+        } else if (gm_is(p, syn->sym.typed_parameter)) {
+            if (ts_node_named_child_count(p) > 0 &&
+                gm_is(ts_node_named_child(p, 0), syn->sym.identifier))
+                name = ts_node_named_child(p, 0);
+            type = gm_child(p, syn->field.type);
+        } else if (gm_is(p, syn->sym.typed_default_parameter) ||
+                   gm_is(p, syn->sym.default_parameter)) {
+            name = gm_child(p, syn->field.name);
+            type = gm_child(p, syn->field.type);
+        }
+        if (i == 0 && !ts_node_is_null(region->site.class_node) && gm_is(name, syn->sym.identifier)) {
+            region->self_name = gm_node_slice(name, text_of(region));
+            continue;
+        }
+        if (!gm_is(name, syn->sym.identifier) || ts_node_is_null(type))
+            continue;
+        if (is_tensor_annotation(region, type, 0))
+            env_set(region, gm_node_slice(name, text_of(region)), GM_KIND_TENSOR);
+        else if (is_static_annotation(region, type))
+            env_set(region, gm_node_slice(name, text_of(region)), GM_KIND_STATIC);
+    }
+}
+
+/* ---- context managers ---------------------------------------------------------------- */
+
+bool gm_is_torch_context_manager(gm_region *region, TSNode expr) {
+    const gm_syntax *syn = syn_of(region);
+    expr = gm_unparen(syn, expr);
+    if (gm_is(expr, syn->sym.call))
+        expr = gm_child(expr, syn->field.function);
+    char name[GM_NAME_MAX];
+    if (!gm_symbols_resolve(region->stmt->symbols, syn, text_of(region), expr, name, sizeof name))
+        return false;
+    return in_list(torch_context_managers, name);
+}

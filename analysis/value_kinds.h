@@ -1,0 +1,36 @@
+/* Value kinds inside a compiled region: whether an expression is a tensor, a data-dependent
+ * Python scalar (t.item()), a static value TorchDynamo knows while tracing (shapes, dtypes,
+ * literals, compile-time constants), or unknown. Flow-insensitive per function: names take the
+ * kind of their latest assignment in statement order. An unannotated parameter is unknown until
+ * the code gives evidence (a tensor-only method called on it). */
+#ifndef GM_ANALYSIS_VALUE_KINDS_H
+#define GM_ANALYSIS_VALUE_KINDS_H
+
+#include "region.h"
+
+void gm_kind_env_free(gm_kind_env *env);
+
+/* Seeds the region's names from its parameters (tensor annotations) and sets self_name. */
+void gm_kinds_seed_parameters(gm_region *region);
+
+/* The kind (and compile-time truth value) of expr. */
+gm_value gm_value_of(gm_region *region, TSNode expr);
+
+/* Records the kinds an assignment `target = rhs` gives to the names in target (tuple targets
+ * element-wise when rhs is a tuple of the same length). */
+void gm_kinds_assign(gm_region *region, TSNode target, TSNode rhs);
+
+/* `target op= rhs`. */
+void gm_kinds_augment(gm_region *region, TSNode target, TSNode rhs);
+
+/* Binds every name in target to kind. */
+void gm_kinds_bind(gm_region *region, TSNode target, gm_kind kind);
+
+/* Binds the target of `for target in iterable`. */
+void gm_kinds_bind_for(gm_region *region, TSNode target, TSNode iterable);
+
+/* Whether the call is to a torch context manager that dynamo can resume around a break
+ * (torch.no_grad(), autocast, set_grad_enabled, torch.device(...), ...). */
+bool gm_is_torch_context_manager(gm_region *region, TSNode expr);
+
+#endif

@@ -1,0 +1,297 @@
+#include "cli_commands.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analyzer.h"
+#include "cli_files.h"
+#include "cli_report.h"
+#include "text_edit.h"
+#include "unified_diff.h"
+
+/* Mends applied per pass; several passes resolve fixes that overlapped in the previous one. */
+#define MAX_FIX_PASSES 8
+
+typedef struct {
+    gm_output_format format;
+    bool unsafe_fixes;
+    bool diff;
+    gm_path_list files;
+    bool path_error;
+} cli_options;
+
+static void print_usage(FILE *out, const char *command) {
+    if (strcmp(command, "check") == 0) {
+        fprintf(out, "usage: graphmend check [--output-format text|json|sarif] PATHS...\n");
+    } else {
+        fprintf(out, "usage: graphmend fix [--unsafe-fixes] [--diff] PATHS...\n");
+    }
+}
+
+/* Returns 0, or 2 after printing the problem. */
+static int parse_options(int argc, char **argv, bool fix, cli_options *options) {
+    memset(options, 0, sizeof *options);
+    int paths = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (!fix && strcmp(arg, "--output-format") == 0 && i + 1 < argc) {
+            if (gm_output_format_parse(argv[++i], &options->format) != 0) {
+                fprintf(stderr, "graphmend: unknown output format '%s' (text, json, sarif)\n",
+                        argv[i]);
+                return 2;
+            }
+        } else if (!fix && strncmp(arg, "--output-format=", 16) == 0) {
+            if (gm_output_format_parse(arg + 16, &options->format) != 0) {
+                fprintf(stderr, "graphmend: unknown output format '%s' (text, json, sarif)\n",
+                        arg + 16);
+                return 2;
+            }
+        } else if (fix && strcmp(arg, "--unsafe-fixes") == 0) {
+            options->unsafe_fixes = true;
+        } else if (fix && strcmp(arg, "--diff") == 0) {
+            options->diff = true;
+        } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            print_usage(stdout, argv[0]);
+            exit(0);
+        } else if (arg[0] == '-' && arg[1] != '\0') {
+            fprintf(stderr, "graphmend %s: unknown option '%s'\n", argv[0], arg);
+            print_usage(stderr, argv[0]);
+            return 2;
+        } else {
+            paths++;
+            if (gm_collect_python_files(arg, &options->files) != 0) {
+                options->path_error = true;
+            }
+        }
+    }
+    if (paths == 0) {
+        fprintf(stderr, "graphmend %s: no paths given\n", argv[0]);
+        print_usage(stderr, argv[0]);
+        return 2;
+    }
+    return 0;
+}
+
+static void free_report(gm_file_report *report) {
+    free((char *)report->text);
+    gm_line_index_free(&report->lines);
+    gm_finding_list_free(&report->findings);
+}
+
+/* Reads and analyses one file into report (text owned by the report). Returns 0, or -1. */
+static int analyse_file(const char *path, gm_file_report *report) {
+    memset(report, 0, sizeof *report);
+    report->path = path;
+    gm_line_index_init(&report->lines);
+    gm_finding_list_init(&report->findings);
+    size_t len = 0;
+    char *text = gm_read_file(path, &len);
+    if (!text) {
+        fprintf(stderr, "graphmend: cannot read %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    report->text = text;
+    report->len = len;
+    gm_analysis_options options;
+    gm_analysis_options_default(&options);
+    if (gm_line_index_build(&report->lines, text, len) != 0 ||
+        gm_analyze_source(text, len, &options, &report->findings) != 0) {
+        fprintf(stderr, "graphmend: could not analyse %s (too large or parse timed out)\n", path);
+        return -1;
+    }
+    return 0;
+}
+
+int gm_cli_check(int argc, char **argv) {
+    cli_options options;
+    int status = parse_options(argc, argv, false, &options);
+    if (status != 0) {
+        gm_path_list_free(&options.files);
+        return status;
+    }
+    gm_file_report *reports = calloc(options.files.count + 1, sizeof *reports);
+    size_t analysed = 0, total = 0, files_with_findings = 0;
+    bool error = options.path_error || !reports;
+    for (size_t i = 0; reports && i < options.files.count; i++) {
+        if (analyse_file(options.files.paths[i], &reports[analysed]) != 0) {
+            free_report(&reports[analysed]);
+            error = true;
+            continue;
+        }
+        total += reports[analysed].findings.count;
+        files_with_findings += reports[analysed].findings.count > 0;
+        analysed++;
+    }
+    if (reports) {
+        gm_print_reports(stdout, reports, analysed, options.format);
+    }
+    fflush(stdout);
+    if (total > 0) {
+        fprintf(stderr, "Found %zu predicted graph break%s in %zu file%s (%zu checked).\n", total,
+                total == 1 ? "" : "s", files_with_findings, files_with_findings == 1 ? "" : "s",
+                analysed);
+    } else {
+        fprintf(stderr, "No predicted graph breaks (%zu file%s checked).\n", analysed,
+                analysed == 1 ? "" : "s");
+    }
+    for (size_t i = 0; i < analysed; i++) {
+        free_report(&reports[i]);
+    }
+    free(reports);
+    gm_path_list_free(&options.files);
+    return error ? 2 : total > 0 ? 1 : 0;
+}
+
+static bool fix_wanted(const gm_fix *fix, bool unsafe) {
+    return fix->kind == GM_FIX_KIND_MEND &&
+           (fix->applicability == GM_FIX_SAFE ||
+            (unsafe && fix->applicability == GM_FIX_UNSAFE));
+}
+
+/* Applies wanted mends to text until none applies; returns the new text (malloc'ed) or NULL.
+ * *applied counts the mends. */
+static char *mend_text(const char *text, size_t len, bool unsafe, size_t *out_len,
+                       size_t *applied) {
+    char *current = malloc(len + 1);
+    if (!current) {
+        return NULL;
+    }
+    memcpy(current, text, len + 1);
+    size_t current_len = len;
+    gm_analysis_options options;
+    gm_analysis_options_default(&options);
+    for (int pass = 0; pass < MAX_FIX_PASSES; pass++) {
+        gm_finding_list findings;
+        gm_finding_list_init(&findings);
+        if (gm_analyze_source(current, current_len, &options, &findings) != 0) {
+            gm_finding_list_free(&findings);
+            break;
+        }
+        const gm_fix **fixes = calloc(findings.count + 1, sizeof *fixes);
+        size_t fix_count = 0;
+        for (size_t i = 0; fixes && i < findings.count; i++) {
+            for (size_t j = 0; j < findings.items[i].fix_count; j++) {
+                if (fix_wanted(&findings.items[i].fixes[j], unsafe)) {
+                    fixes[fix_count++] = &findings.items[i].fixes[j];
+                    break;
+                }
+            }
+        }
+        gm_text_edit *edits = NULL;
+        size_t edit_count = 0;
+        char *next = NULL;
+        size_t next_len = 0;
+        if (fix_count > 0 && gm_collect_non_overlapping(fixes, fix_count, &edits, &edit_count) == 0 &&
+            edit_count > 0) {
+            next = gm_apply_text_edits(current, current_len, edits, edit_count, &next_len);
+        }
+        /* Count fixes, not edits: a fix may carry several edits. */
+        size_t taken = 0;
+        for (size_t i = 0; next && i < fix_count; i++) {
+            for (size_t e = 0; e < edit_count; e++) {
+                if (fixes[i]->edit_count > 0 &&
+                    edits[e].start_byte == fixes[i]->edits[0].start_byte &&
+                    edits[e].replacement == fixes[i]->edits[0].replacement) {
+                    taken++;
+                    break;
+                }
+            }
+        }
+        free(edits);
+        free(fixes);
+        gm_finding_list_free(&findings);
+        if (!next) {
+            break;
+        }
+        free(current);
+        current = next;
+        current_len = next_len;
+        *applied += taken;
+    }
+    *out_len = current_len;
+    return current;
+}
+
+static int write_file_atomically(const char *path, const char *text, size_t len) {
+    size_t n = strlen(path) + 32;
+    char *temp = malloc(n);
+    if (!temp) {
+        return -1;
+    }
+    snprintf(temp, n, "%s.graphmend-%ld", path, (long)getpid());
+    FILE *file = fopen(temp, "wb");
+    int status = -1;
+    if (file) {
+        bool ok = fwrite(text, 1, len, file) == len;
+        ok = (fclose(file) == 0) && ok;
+        if (ok && rename(temp, path) == 0) {
+            status = 0;
+        } else {
+            unlink(temp);
+        }
+    }
+    free(temp);
+    return status;
+}
+
+int gm_cli_fix(int argc, char **argv) {
+    cli_options options;
+    int status = parse_options(argc, argv, true, &options);
+    if (status != 0) {
+        gm_path_list_free(&options.files);
+        return status;
+    }
+    bool error = options.path_error;
+    size_t fixed = 0, remaining = 0;
+    for (size_t i = 0; i < options.files.count; i++) {
+        const char *path = options.files.paths[i];
+        size_t len = 0, new_len = 0, applied = 0;
+        char *text = gm_read_file(path, &len);
+        if (!text) {
+            fprintf(stderr, "graphmend: cannot read %s: %s\n", path, strerror(errno));
+            error = true;
+            continue;
+        }
+        char *mended = mend_text(text, len, options.unsafe_fixes, &new_len, &applied);
+        if (!mended) {
+            fprintf(stderr, "graphmend: out of memory fixing %s\n", path);
+            error = true;
+            free(text);
+            continue;
+        }
+        bool changed = new_len != len || memcmp(text, mended, len) != 0;
+        if (changed && options.diff) {
+            gm_print_unified_diff(stdout, path, text, len, mended, new_len);
+        } else if (changed && write_file_atomically(path, mended, new_len) != 0) {
+            fprintf(stderr, "graphmend: cannot write %s: %s\n", path, strerror(errno));
+            error = true;
+        }
+        fixed += applied;
+        gm_finding_list left;
+        gm_finding_list_init(&left);
+        gm_analysis_options analysis;
+        gm_analysis_options_default(&analysis);
+        if (gm_analyze_source(mended, new_len, &analysis, &left) == 0) {
+            remaining += left.count;
+        }
+        gm_finding_list_free(&left);
+        free(mended);
+        free(text);
+    }
+    fflush(stdout);
+    fprintf(stderr, "%s %zu graph break%s; %zu remaining%s.\n",
+            options.diff ? "Would mend" : "Mended", fixed, fixed == 1 ? "" : "s", remaining,
+            !options.unsafe_fixes && remaining ? " (some may be mended with --unsafe-fixes)" : "");
+    gm_path_list_free(&options.files);
+    if (error) {
+        return 2;
+    }
+    if (options.diff) {
+        return fixed > 0 ? 1 : 0;
+    }
+    return remaining > 0 ? 1 : 0;
+}

@@ -1,0 +1,31 @@
+/* The language server's state machine, independent of I/O: bytes in, framed messages out.
+ * The libuv transport (stdio_transport.c), the unit tests and the fuzz target all drive it
+ * through this interface. Everything runs on one thread. */
+#ifndef GM_SERVER_LSP_SERVER_H
+#define GM_SERVER_LSP_SERVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct gm_server gm_server;
+
+/* Receives one complete framed message (header + body) to write to the client. */
+typedef void (*gm_server_write_fn)(void *context, const char *data, size_t len);
+
+/* Returns a new server (caller frees with gm_server_free). */
+gm_server *gm_server_new(gm_server_write_fn write, void *context);
+void gm_server_free(gm_server *server);
+
+/* Feeds bytes read from the client. Complete messages are handled in order; queued requests are
+ * answered before this returns (a $/cancelRequest in the same chunk cancels them first), and
+ * diagnostics of documents changed by the chunk are published once at the end. */
+void gm_server_feed(gm_server *server, const char *data, size_t len);
+
+/* The client's stream ended. */
+void gm_server_eof(gm_server *server);
+
+/* True once the server should stop (exit notification or EOF); *exit_code is 0 after an orderly
+ * shutdown + exit, 1 otherwise. */
+bool gm_server_finished(const gm_server *server, int *exit_code);
+
+#endif

@@ -1,0 +1,134 @@
+/* The server's state object and the interfaces between its handler files. Everything here runs
+ * on the one loop thread. */
+#ifndef GM_SERVER_SERVER_INTERNAL_H
+#define GM_SERVER_SERVER_INTERNAL_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analyzer.h"
+#include "document_store.h"
+#include "framing.h"
+#include "jsonrpc.h"
+#include "lsp_server.h"
+#include "position.h"
+#include "settings.h"
+
+typedef enum {
+    GM_LIFECYCLE_UNINITIALIZED,
+    GM_LIFECYCLE_RUNNING,
+    GM_LIFECYCLE_SHUTDOWN, /* shutdown answered, waiting for exit */
+} gm_lifecycle;
+
+/* What the client declared in initialize that changes how the server talks to it. */
+typedef struct {
+    bool pull_diagnostics;       /* textDocument.diagnostic: client pulls, server does not push */
+    bool document_changes;       /* workspace.workspaceEdit.documentChanges */
+    bool configuration;          /* workspace.configuration: server may ask for settings */
+    bool code_description;       /* publishDiagnostics.codeDescriptionSupport */
+    bool markdown_hover;         /* hover.contentFormat contains "markdown" */
+    bool diagnostic_refresh;     /* workspace.diagnostics.refreshSupport */
+} gm_client_capabilities;
+
+/* An incoming message waiting in the queue of one gm_server_feed call. */
+typedef struct {
+    gm_rpc_message message;
+    bool cancelled;
+} gm_queued_message;
+
+/* A request the server sent to the client, waiting for its response. */
+typedef struct {
+    int64_t id;
+    char method[48];
+} gm_outgoing_request;
+
+struct gm_server {
+    gm_server_write_fn write;
+    void *write_context;
+    gm_frame_reader *reader;
+
+    gm_lifecycle lifecycle;
+    bool finished;
+    int exit_code;
+
+    gm_position_encoding encoding;
+    gm_client_capabilities client;
+    gm_settings settings;
+    gm_document_store documents;
+
+    gm_queued_message *queue;
+    size_t queue_count;
+    size_t queue_capacity;
+
+    gm_outgoing_request *outgoing;
+    size_t outgoing_count;
+    size_t outgoing_capacity;
+    int64_t next_outgoing_id;
+};
+
+/* A request handler returns the result (new reference; json_null() for null) or NULL after
+ * filling *error_code and error (the message). */
+typedef json_t *(*gm_request_handler)(gm_server *server, json_t *params, int *error_code,
+                                      char *error, size_t error_size);
+typedef void (*gm_notification_handler)(gm_server *server, json_t *params);
+
+/* --- sending (lsp_server.c) --- */
+void gm_server_send(gm_server *server, json_t *message); /* steals message */
+void gm_server_notify(gm_server *server, const char *method, json_t *params); /* steals params */
+/* Sends a request to the client; its response is routed by method name to
+ * gm_server_handle_client_response. */
+void gm_server_request(gm_server *server, const char *method, json_t *params); /* steals */
+/* window/logMessage (and stderr). type: 1 error, 2 warning, 3 info, 4 log. printf-style. */
+void gm_server_log(gm_server *server, int type, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+/* window/showMessage, for what the user must see. */
+void gm_server_show(gm_server *server, int type, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* --- lifecycle (lsp_lifecycle.c) --- */
+json_t *gm_handle_initialize(gm_server *, json_t *, int *, char *, size_t);
+json_t *gm_handle_shutdown(gm_server *, json_t *, int *, char *, size_t);
+void gm_handle_initialized(gm_server *, json_t *);
+void gm_handle_exit(gm_server *, json_t *);
+
+/* --- text synchronisation (lsp_text_sync.c) --- */
+void gm_handle_did_open(gm_server *, json_t *);
+void gm_handle_did_change(gm_server *, json_t *);
+void gm_handle_did_close(gm_server *, json_t *);
+void gm_handle_did_save(gm_server *, json_t *);
+
+/* --- diagnostics (lsp_diagnostics.c) --- */
+/* Current findings of a document (analysed on demand; never NULL). */
+const gm_finding_list *gm_server_findings(gm_server *server, gm_document *doc);
+json_t *gm_diagnostic_json(gm_server *server, const gm_document *doc, const gm_finding *finding);
+void gm_publish_diagnostics(gm_server *server, gm_document *doc);
+void gm_publish_empty_diagnostics(gm_server *server, const char *uri);
+/* Publishes every document whose diagnostics are dirty (push clients only). */
+void gm_publish_dirty_diagnostics(gm_server *server);
+/* Marks every document for re-analysis (settings changed) and refreshes the client. */
+void gm_invalidate_all_diagnostics(gm_server *server);
+json_t *gm_handle_document_diagnostic(gm_server *, json_t *, int *, char *, size_t);
+
+/* --- code actions (lsp_code_actions.c) and hover (lsp_hover.c) --- */
+json_t *gm_handle_code_action(gm_server *, json_t *, int *, char *, size_t);
+json_t *gm_handle_hover(gm_server *, json_t *, int *, char *, size_t);
+
+/* --- configuration (lsp_configuration.c) --- */
+void gm_handle_did_change_configuration(gm_server *, json_t *);
+void gm_request_configuration(gm_server *server);
+void gm_handle_configuration_response(gm_server *server, json_t *result);
+
+/* --- conversions (lsp_convert.c) --- */
+/* LSP range of bytes [start, end) of the document, in the negotiated encoding. */
+json_t *gm_range_json(const gm_server *server, const gm_document *doc, size_t start, size_t end);
+/* WorkspaceEdit for edits of one document (documentChanges or changes, as the client allows). */
+json_t *gm_workspace_edit_json(const gm_server *server, const gm_document *doc,
+                               const gm_text_edit *edits, size_t count);
+
+/* Opened document for params.textDocument.uri, or NULL after setting a -32602 error. */
+gm_document *gm_document_for_params(gm_server *server, json_t *params, int *error_code,
+                                    char *error, size_t error_size);
+
+#endif

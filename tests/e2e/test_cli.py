@@ -1,0 +1,259 @@
+"""graphmend check / fix on files and directories."""
+
+import ast
+import json
+import os
+import re
+
+import pytest
+
+from conftest import run_cli
+from samples import (CLEAN, MODEL, MODEL_FINDINGS, NON_ASCII, NON_ASCII_PRINT, PRINT_ONLY,
+                     SUPPRESSED, SYNTAX_ERROR)
+
+LINE = re.compile(r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): (?P<code>GM\d{3}) (?P<msg>.+)$")
+
+
+def findings(stdout: bytes):
+    out = []
+    for line in stdout.decode("utf-8").splitlines():
+        m = LINE.match(line)
+        if m:
+            out.append((m["path"], int(m["line"]), int(m["col"]), m["code"], m["msg"]))
+    return out
+
+
+def one_based(text, needle, occurrence=0):
+    index = -1
+    for _ in range(occurrence + 1):
+        index = text.index(needle, index + 1)
+    line = text.count("\n", 0, index) + 1
+    col = index - (text.rfind("\n", 0, index) + 1) + 1
+    return line, col
+
+
+def end_one_based(text, needle, occurrence=0):
+    line, col = one_based(text, needle, occurrence)
+    return line, col + len(needle)
+
+
+def same_file(printed, path):
+    return os.path.realpath(printed) == os.path.realpath(path)
+
+
+@pytest.fixture
+def files(tmp_path):
+    def write(name, text):
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        return path
+    return write
+
+
+def test_check_text_output(binary, files, tmp_path):
+    path = files("model.py", MODEL)
+    proc = run_cli(binary, "check", "model.py", cwd=tmp_path)
+    assert proc.returncode == 1, proc
+    got = findings(proc.stdout)
+    assert sorted((line, col, code) for _, line, col, code, _ in got) == sorted(
+        one_based(MODEL, needle, occ) + (code,) for code, needle, occ in MODEL_FINDINGS)
+    for printed, *_ in got:
+        assert same_file(os.path.join(tmp_path, printed), path)
+    assert all(msg.strip() for *_, msg in got)
+
+
+def test_check_clean_exits_zero(binary, files, tmp_path):
+    files("clean.py", CLEAN)
+    proc = run_cli(binary, "check", "clean.py", cwd=tmp_path)
+    assert proc.returncode == 0, proc
+    assert findings(proc.stdout) == []
+
+
+def test_check_columns_are_characters(binary, files, tmp_path):
+    files("nonascii.py", NON_ASCII)
+    proc = run_cli(binary, "check", "nonascii.py", cwd=tmp_path)
+    assert proc.returncode == 1
+    [(_, line, col, code, _)] = findings(proc.stdout)
+    assert (line, col, code) == one_based(NON_ASCII, NON_ASCII_PRINT) + ("GM401",)
+    assert col == 15
+
+
+def test_check_respects_suppression(binary, files, tmp_path):
+    files("s.py", SUPPRESSED)
+    proc = run_cli(binary, "check", "s.py", cwd=tmp_path)
+    assert [(l, c) for _, l, c, _, _ in findings(proc.stdout)] == \
+        [one_based(SUPPRESSED, 'print("b")')]
+
+
+def test_check_walks_directories(binary, files, tmp_path):
+    files("pkg/a.py", PRINT_ONLY)
+    files("pkg/sub/b.py", MODEL)
+    files("pkg/sub/clean.py", CLEAN)
+    files("pkg/broken.py", SYNTAX_ERROR)
+    files("pkg/notes.txt", PRINT_ONLY)
+    files("pkg/script.pyw.txt", PRINT_ONLY)
+    proc = run_cli(binary, "check", "pkg", cwd=tmp_path)
+    assert proc.returncode == 1, proc
+    got = findings(proc.stdout)
+    by_file = {}
+    for printed, _, _, code, _ in got:
+        by_file.setdefault(os.path.relpath(os.path.realpath(os.path.join(tmp_path, printed)),
+                                           os.path.realpath(tmp_path)), []).append(code)
+    assert sorted(by_file) == ["pkg/a.py", "pkg/broken.py", "pkg/sub/b.py"]
+    assert by_file["pkg/a.py"] == ["GM401"]
+    assert "GM001" in by_file["pkg/broken.py"]
+    assert sorted(by_file["pkg/sub/b.py"]) == sorted(c for c, _, _ in MODEL_FINDINGS)
+
+
+def test_check_several_paths(binary, files, tmp_path):
+    files("a.py", PRINT_ONLY)
+    files("b.py", CLEAN)
+    proc = run_cli(binary, "check", "a.py", "b.py", cwd=tmp_path)
+    assert proc.returncode == 1
+    assert [os.path.basename(p) for p, *_ in findings(proc.stdout)] == ["a.py"]
+
+
+def test_syntax_error_is_reported_not_fatal(binary, files, tmp_path):
+    files("broken.py", SYNTAX_ERROR)
+    files("ok.py", PRINT_ONLY)
+    proc = run_cli(binary, "check", "broken.py", "ok.py", cwd=tmp_path)
+    assert proc.returncode == 1, proc
+    codes = {(os.path.basename(p), code) for p, _, _, code, _ in findings(proc.stdout)}
+    assert ("broken.py", "GM001") in codes and ("ok.py", "GM401") in codes
+
+
+@pytest.mark.parametrize("args", [["check", "missing.py"], ["check", "--no-such-option", "a.py"],
+                                  ["check", "--output-format", "xml", "a.py"],
+                                  ["check", "--output-format"], ["no-such-command"],
+                                  ["fix", "missing.py"]])
+def test_errors_exit_two(binary, files, tmp_path, args):
+    files("a.py", PRINT_ONLY)
+    proc = run_cli(binary, *args, cwd=tmp_path)
+    assert proc.returncode == 2, (args, proc)
+    assert proc.stderr.strip()
+
+
+def test_missing_file_among_good_ones_exits_two(binary, files, tmp_path):
+    files("a.py", PRINT_ONLY)
+    proc = run_cli(binary, "check", "a.py", "missing.py", cwd=tmp_path)
+    assert proc.returncode == 2
+    assert b"missing.py" in proc.stderr
+
+
+@pytest.mark.parametrize("flag", ["--help", "--version"])
+def test_help_and_version(binary, flag):
+    proc = run_cli(binary, flag)
+    assert proc.returncode == 0
+    assert proc.stdout.strip()
+    if flag == "--version":
+        assert b"graphmend" in proc.stdout.lower() or re.search(rb"\d+\.\d+", proc.stdout)
+    else:
+        for word in (b"check", b"fix", b"serve"):
+            assert word in proc.stdout
+
+
+def test_json_output(binary, files, tmp_path):
+    files("model.py", MODEL)
+    proc = run_cli(binary, "check", "--output-format", "json", "model.py", cwd=tmp_path)
+    assert proc.returncode == 1
+    items = json.loads(proc.stdout)
+    assert isinstance(items, list) and len(items) == len(MODEL_FINDINGS)
+    want = sorted((code,) + one_based(MODEL, n, o) + end_one_based(MODEL, n, o)
+                  for code, n, o in MODEL_FINDINGS)
+    got = sorted((i["code"], i["location"]["row"], i["location"]["column"],
+                  i["end_location"]["row"], i["end_location"]["column"]) for i in items)
+    assert got == want
+    for item in items:
+        assert os.path.basename(item["filename"]) == "model.py"
+        assert item["message"] and item["url"].startswith("https://")
+        fix = item["fix"]
+        assert fix is None or isinstance(fix, dict)
+        if fix:
+            assert fix["applicability"] in ("safe", "unsafe", "display-only")
+            assert isinstance(fix["message"], (str, type(None)))
+            for edit in fix["edits"]:
+                assert isinstance(edit["content"], str)
+                assert edit["location"]["row"] >= 1 and edit["location"]["column"] >= 1
+                assert edit["end_location"]["row"] >= edit["location"]["row"]
+    prints = [i for i in items if i["code"] == "GM401"]
+    assert any(i["fix"] and i["fix"]["applicability"] == "unsafe" for i in prints)
+
+
+def test_json_output_clean_is_empty_array(binary, files, tmp_path):
+    files("clean.py", CLEAN)
+    proc = run_cli(binary, "check", "--output-format", "json", "clean.py", cwd=tmp_path)
+    assert proc.returncode == 0
+    assert json.loads(proc.stdout) == []
+
+
+def test_json_columns_are_characters(binary, files, tmp_path):
+    files("nonascii.py", NON_ASCII)
+    proc = run_cli(binary, "check", "--output-format=json", "nonascii.py", cwd=tmp_path)
+    [item] = json.loads(proc.stdout)
+    assert (item["location"]["row"], item["location"]["column"]) == (6, 15)
+    assert (item["end_location"]["row"], item["end_location"]["column"]) == \
+        end_one_based(NON_ASCII, NON_ASCII_PRINT)
+
+
+def test_sarif_output(binary, files, tmp_path):
+    files("model.py", MODEL)
+    files("broken.py", SYNTAX_ERROR)
+    proc = run_cli(binary, "check", "--output-format", "sarif", "model.py", "broken.py",
+                   cwd=tmp_path)
+    assert proc.returncode == 1
+    sarif = json.loads(proc.stdout)
+    assert sarif["version"] == "2.1.0"
+    run = sarif["runs"][0]
+    assert run["tool"]["driver"]["name"] == "graphmend"
+    results = run["results"]
+    model_results = [r for r in results if r["locations"][0]["physicalLocation"]
+                     ["artifactLocation"]["uri"].endswith("model.py")]
+    got = sorted((r["ruleId"], r["locations"][0]["physicalLocation"]["region"]["startLine"])
+                 for r in model_results)
+    assert got == sorted((code, one_based(MODEL, n, o)[0]) for code, n, o in MODEL_FINDINGS)
+    for r in results:
+        assert r["level"] in ("error", "warning", "note")
+        assert r["message"]["text"]
+    assert {r["level"] for r in model_results} == {"warning"}
+    assert any(r["ruleId"] == "GM001" and r["level"] == "error" for r in results)
+
+
+def test_fix_safe_only_leaves_unsafe_mends(binary, files, tmp_path):
+    path = files("p.py", PRINT_ONLY)
+    proc = run_cli(binary, "fix", "p.py", cwd=tmp_path)
+    assert proc.returncode in (0, 1), proc
+    assert path.read_text(encoding="utf-8") == PRINT_ONLY
+
+
+def test_fix_unsafe_applies_print_mend(binary, files, tmp_path):
+    path = files("p.py", PRINT_ONLY)
+    proc = run_cli(binary, "fix", "--unsafe-fixes", "p.py", cwd=tmp_path)
+    assert proc.returncode in (0, 1), proc
+    text = path.read_text(encoding="utf-8")
+    assert text != PRINT_ONLY
+    ast.parse(text)
+    assert "print(y)" in text  # still prints in eager mode
+    check = run_cli(binary, "check", "p.py", cwd=tmp_path)
+    assert check.returncode == 0, check.stdout
+
+
+def test_fix_diff_writes_nothing(binary, files, tmp_path):
+    path = files("p.py", PRINT_ONLY)
+    proc = run_cli(binary, "fix", "--unsafe-fixes", "--diff", "p.py", cwd=tmp_path)
+    assert proc.returncode in (0, 1), proc
+    out = proc.stdout.decode("utf-8")
+    assert re.search(r"^--- .*p\.py", out, re.M) and re.search(r"^\+\+\+ .*p\.py", out, re.M)
+    assert re.search(r"^@@ -\d+(,\d+)? \+\d+(,\d+)? @@", out, re.M)
+    assert re.search(r"^-    print\(y\)$", out, re.M)
+    assert path.read_text(encoding="utf-8") == PRINT_ONLY
+
+
+def test_fix_directory_with_unparsable_file(binary, files, tmp_path):
+    broken = files("d/broken.py", SYNTAX_ERROR)
+    good = files("d/p.py", PRINT_ONLY)
+    proc = run_cli(binary, "fix", "--unsafe-fixes", "d", cwd=tmp_path)
+    assert proc.returncode in (0, 1), proc
+    assert broken.read_text(encoding="utf-8") == SYNTAX_ERROR
+    assert good.read_text(encoding="utf-8") != PRINT_ONLY
+    ast.parse(good.read_text(encoding="utf-8"))

@@ -1,0 +1,153 @@
+"""Quick fixes and fix-all: inline edits that, applied by the client, make findings go away."""
+
+import ast
+
+import pytest
+
+from lsp_client import range_of
+from samples import CLEAN, MODEL, MODEL_FINDINGS, NON_ASCII, PRINT_ONLY
+
+
+def find(diagnostics, code):
+    found = [d for d in diagnostics if d["code"] == code]
+    assert found, f"no {code} in {diagnostics}"
+    return found[0]
+
+
+def titled(actions, prefix):
+    found = [a for a in actions if a["title"].startswith(prefix)]
+    assert len(found) == 1, f"expected one action titled {prefix!r} in {[a['title'] for a in actions]}"
+    return found[0]
+
+
+def check_edit_shape(session, action, uri):
+    edit = action["edit"]
+    if session.uses_document_changes:
+        assert "documentChanges" in edit, edit
+        for dc in edit["documentChanges"]:
+            assert dc["textDocument"]["uri"] == uri
+            assert dc["textDocument"]["version"] == session.docs[uri]["version"]
+    else:
+        assert "changes" in edit and "documentChanges" not in edit, edit
+        assert list(edit["changes"]) == [uri]
+
+
+def test_print_quickfixes(session):
+    uri = session.open("model.py", MODEL)
+    diagnostics = session.diagnostics(uri)
+    d = find(diagnostics, "GM401")
+    actions = session.code_actions(uri, d["range"], [d])
+    assert actions and all(a["kind"] == "quickfix" for a in actions), actions
+    suppress = titled(actions, "Suppress GM401 on this line")
+    mend = titled(actions, "Mend graph break: run print only in eager mode")
+    assert not mend.get("isPreferred", False)  # unsafe: never preferred
+    for action in (suppress, mend):
+        assert "command" not in action or "edit" in action
+        check_edit_shape(session, action, uri)
+        if "diagnostics" in action:
+            assert action["diagnostics"][0]["code"] == "GM401"
+
+
+@pytest.mark.parametrize("title", ["Suppress GM401 on this line",
+                                   "Mend graph break: run print only in eager mode"])
+def test_applying_a_print_quickfix_removes_that_diagnostic(session, title):
+    uri = session.open("model.py", MODEL)
+    diagnostics = session.diagnostics(uri)
+    d = [x for x in diagnostics if x["code"] == "GM401"][0]
+    action = titled(session.code_actions(uri, d["range"], [d]), title)
+    session.apply_action(uri, action)
+    text = session.text(uri)
+    ast.parse(text)  # still valid Python
+    after = session.diagnostics(uri)
+    assert [x["code"] for x in after].count("GM401") == 1  # only the other print remains
+    assert all(x["code"] != "GM001" for x in after)
+    assert len(after) == len(MODEL_FINDINGS) - 1
+    if title.startswith("Suppress"):
+        assert "graphmend: ignore[GM401]" in text
+
+
+def test_suppress_data_dependent_branch(session):
+    uri = session.open("model.py", MODEL)
+    d = find(session.diagnostics(uri), "GM101")
+    actions = session.code_actions(uri, d["range"], [d])
+    suppress = titled(actions, "Suppress GM101 on this line")
+    check_edit_shape(session, suppress, uri)
+    session.apply_action(uri, suppress)
+    ast.parse(session.text(uri))
+    after = session.diagnostics(uri)
+    assert len(after) == len(MODEL_FINDINGS) - 1
+    assert not [x for x in after if x["range"]["start"]["line"] == d["range"]["start"]["line"]]
+
+
+def test_actions_without_context_diagnostics(session):
+    uri = session.open("print.py", PRINT_ONLY)
+    [d] = session.diagnostics(uri)
+    actions = session.code_actions(uri, d["range"], [])
+    titled(actions, "Suppress GM401 on this line")
+    titled(actions, "Mend graph break: run print only in eager mode")
+
+
+def test_actions_for_a_cursor_inside_the_range(session):
+    uri = session.open("print.py", PRINT_ONLY)
+    [d] = session.diagnostics(uri)
+    pos = {"line": d["range"]["start"]["line"], "character": d["range"]["start"]["character"] + 2}
+    actions = session.code_actions(uri, {"start": pos, "end": pos}, [])
+    titled(actions, "Suppress GM401 on this line")
+
+
+def test_no_quickfixes_away_from_findings(session):
+    uri = session.open("print.py", PRINT_ONLY)
+    session.diagnostics(uri)
+    actions = session.code_actions(uri, {"start": {"line": 0, "character": 0},
+                                         "end": {"line": 0, "character": 5}}, [])
+    assert [a for a in actions if a.get("kind") == "quickfix"] == []
+
+
+def test_quickfix_after_non_ascii_text(session):
+    uri = session.open("nonascii.py", NON_ASCII)
+    [d] = session.diagnostics(uri)
+    for title in ("Suppress GM401 on this line",
+                  "Mend graph break: run print only in eager mode"):
+        action = titled(session.code_actions(uri, d["range"], [d]), title)
+        session.apply_action(uri, action)
+        ast.parse(session.text(uri))
+        assert session.diagnostics(uri) == []
+        assert "é😀" in session.text(uri) and "ü😀" in session.text(uri)
+        session.change(uri, [{"text": NON_ASCII}])
+        [d] = session.diagnostics(uri)
+
+
+def test_fix_all_returns_no_quickfixes(session):
+    uri = session.open("model.py", MODEL)
+    session.diagnostics(uri)
+    whole = {"start": {"line": 0, "character": 0},
+             "end": {"line": MODEL.count("\n"), "character": 0}}
+    actions = session.code_actions(uri, whole, [], only=["source.fixAll"])
+    assert all(a["kind"] == "source.fixAll.graphmend" for a in actions), actions
+    for action in actions:
+        check_edit_shape(session, action, uri)
+        session.apply_action(uri, action)
+        ast.parse(session.text(uri))
+        # Fix-all applies safe mends only: the unsafe print mend is not part of it.
+        assert session.text(uri).count("print(") == MODEL.count("print(")
+
+
+def test_fix_all_without_safe_mends_is_empty(session):
+    uri = session.open("print.py", PRINT_ONLY)
+    [d] = session.diagnostics(uri)
+    assert session.code_actions(uri, d["range"], [d], only=["source.fixAll"]) == []
+    assert session.code_actions(uri, d["range"], [], only=["source.fixAll.graphmend"]) == []
+
+
+def test_only_quickfix_returns_no_source_actions(session):
+    uri = session.open("model.py", MODEL)
+    d = find(session.diagnostics(uri), "GM401")
+    actions = session.code_actions(uri, d["range"], [d], only=["quickfix"])
+    assert actions and all(a["kind"] == "quickfix" for a in actions)
+
+
+def test_clean_file_has_no_actions(session):
+    uri = session.open("clean.py", CLEAN)
+    assert session.diagnostics(uri) == []
+    rng = range_of(CLEAN, "return x * 2", session.encoding)
+    assert [a for a in session.code_actions(uri, rng, []) if a.get("kind") == "quickfix"] == []

@@ -1,0 +1,112 @@
+"""Settings: pulled with workspace/configuration, pushed with didChangeConfiguration."""
+
+from lsp_client import Session
+from samples import MODEL, MODEL_FINDINGS, MODEL_FORWARD_FINDINGS, TRAINING
+
+NON_FORWARD = [f for f in MODEL_FINDINGS if f not in MODEL_FORWARD_FINDINGS]
+
+
+def codes_by_text(session, uri, diagnostics):
+    from lsp_client import text_in_range
+    return sorted((d["code"], text_in_range(session.text(uri), d["range"], session.encoding))
+                  for d in diagnostics)
+
+
+def settled(session, uri, mark, wanted):
+    items = session.diagnostics_until(
+        uri, lambda ds: codes_by_text(session, uri, ds) == wanted, mark)
+    return codes_by_text(session, uri, items)
+
+
+def expect(findings):
+    return sorted((code, needle) for code, needle, _ in findings)
+
+
+def test_server_asks_for_configuration_after_initialized(servers, client_name):
+    session = servers.session(client_name, initialize=False)
+    client = session.client
+    session.client.result("initialize", session.init_params)
+    client.barrier()
+    assert client.server_requests("workspace/configuration") == []  # not before initialized
+    client.notify("initialized", {})
+    request = client.wait_server_request("workspace/configuration")
+    sections = [item.get("section") for item in request["params"]["items"]]
+    assert "graphmend" in sections
+
+
+def test_no_configuration_request_without_the_capability(servers):
+    session = servers.session(params={"processId": None, "rootUri": None, "capabilities": {}})
+    uri = session.open("m.py", MODEL)
+    session.diagnostics(uri)
+    session.client.barrier()
+    assert session.client.server_requests("workspace/configuration") == []
+
+
+def test_defaults_when_client_answers_null(servers, client_name):
+    session = servers.session(client_name, config={})  # section "graphmend" -> null
+    uri = session.open("m.py", MODEL)
+    assert codes_by_text(session, uri, session.diagnostics(uri)) == expect(MODEL_FINDINGS)
+
+
+def test_compile_forward_false_from_configuration_request(servers, client_name):
+    session = servers.session(client_name, initialize=False,
+                              config={"graphmend": {"compileForward": False}})
+    session.initialize(initialized=False)
+    session.client.notify("initialized", {})
+    session.client.wait_server_request("workspace/configuration")
+    uri = session.open("m.py", MODEL)
+    assert codes_by_text(session, uri, session.diagnostics(uri)) == expect(NON_FORWARD)
+
+
+def test_did_change_configuration_republishes(servers, client_name):
+    session = servers.session(client_name)
+    session.client.wait_server_request("workspace/configuration")
+    uri = session.open("m.py", MODEL)
+    assert codes_by_text(session, uri, session.diagnostics(uri)) == expect(MODEL_FINDINGS)
+    mark = session.client.mark()
+    # A server may read the pushed settings or pull them again: both say the same.
+    session.client.config = {"graphmend": {"compileForward": False}}
+    session.client.notify("workspace/didChangeConfiguration",
+                          {"settings": {"graphmend": {"compileForward": False}}})
+    assert settled(session, uri, mark, expect(NON_FORWARD)) == expect(NON_FORWARD)
+    mark = session.client.mark()
+    session.client.config = {"graphmend": {"compileForward": True}}
+    session.client.notify("workspace/didChangeConfiguration",
+                          {"settings": {"graphmend": {"compileForward": True}}})
+    assert settled(session, uri, mark, expect(MODEL_FINDINGS)) == expect(MODEL_FINDINGS)
+
+
+def test_did_change_configuration_without_configuration_capability(servers):
+    session = servers.session(params={"processId": None, "rootUri": None, "capabilities": {}})
+    uri = session.open("m.py", MODEL)
+    assert len(session.diagnostics(uri)) == len(MODEL_FINDINGS)
+    mark = session.client.mark()
+    session.client.notify("workspace/didChangeConfiguration",
+                          {"settings": {"graphmend": {"compileForward": False}}})
+    assert settled(session, uri, mark, expect(NON_FORWARD)) == expect(NON_FORWARD)
+
+
+def test_training_setting(servers):
+    session = servers.session("eglot")
+    session.client.wait_server_request("workspace/configuration")
+    uri = session.open("t.py", TRAINING)
+    assert session.diagnostics(uri) == []  # eval by default: the training branch is not traced
+    mark = session.client.mark()
+    session.client.config = {"graphmend": {"training": True}}
+    session.client.notify("workspace/didChangeConfiguration",
+                          {"settings": {"graphmend": {"training": True}}})
+    items = session.diagnostics_until(uri, lambda ds: len(ds) > 0, mark)
+    assert [d["code"] for d in items] == ["GM401"]
+
+
+def test_invalid_settings_do_not_crash(servers):
+    session = servers.session("vscode")
+    uri = session.open("m.py", MODEL)
+    session.diagnostics(uri)
+    for settings in ({"graphmend": {"compileForward": "yes"}}, {"graphmend": 3}, None, [],
+                     {"graphmend": {"unknownKey": 1}}):
+        session.client.config = {"graphmend": {"compileForward": "yes"}}
+        session.client.notify("workspace/didChangeConfiguration", {"settings": settings})
+    session.client.barrier()
+    assert session.client.proc.poll() is None
+    assert isinstance(session, Session)

@@ -1,0 +1,81 @@
+"""Hover on a finding explains it; elsewhere there is nothing."""
+
+import re
+
+from lsp_client import position_of
+from samples import MODEL, NON_ASCII, NON_ASCII_PRINT
+
+
+def hover(session, uri, pos):
+    return session.client.result("textDocument/hover", {"textDocument": {"uri": uri},
+                                                        "position": pos})
+
+
+def check_contents(result, code, diagnostic):
+    assert result is not None
+    contents = result["contents"]
+    assert contents["kind"] == "markdown"
+    value = contents["value"]
+    assert code in value
+    links = re.findall(r"https://[^\s)\]>]+", value)
+    assert links, value
+    if "codeDescription" in diagnostic:
+        assert diagnostic["codeDescription"]["href"] in value
+    # An explanation, not just the id and a link.
+    prose = re.sub(r"https://\S+", "", value).replace(code, "")
+    assert len(re.findall(r"[A-Za-z]{3,}", prose)) >= 5, value
+    if "range" in result:
+        assert result["range"] == diagnostic["range"]
+
+
+def test_hover_on_each_finding(session):
+    uri = session.open("model.py", MODEL)
+    diagnostics = session.diagnostics(uri)
+    assert diagnostics
+    for d in diagnostics:
+        start = d["range"]["start"]
+        inside = {"line": start["line"], "character": start["character"] + 1}
+        check_contents(hover(session, uri, inside), d["code"], d)
+        check_contents(hover(session, uri, start), d["code"], d)
+
+
+def test_hover_texts_differ_by_rule(session):
+    uri = session.open("model.py", MODEL)
+    diagnostics = session.diagnostics(uri)
+    by_code = {}
+    for d in diagnostics:
+        by_code[d["code"]] = hover(session, uri, d["range"]["start"])["contents"]["value"]
+    assert set(by_code) == {"GM101", "GM401"}
+    assert by_code["GM101"] != by_code["GM401"]
+    assert "GM401" not in by_code["GM101"]
+
+
+def test_hover_elsewhere_is_null(session):
+    uri = session.open("model.py", MODEL)
+    session.diagnostics(uri)
+    for needle in ("import torch", "super().__init__()", 'print("building")', "x.shape[0]",
+                   "return self.lin(x)"):
+        assert hover(session, uri, position_of(MODEL, needle, session.encoding, offset=1)) \
+            is None, needle
+
+
+def test_hover_after_non_ascii_in_encoding_units(session):
+    uri = session.open("nonascii.py", NON_ASCII)
+    [d] = session.diagnostics(uri)
+    enc = session.encoding
+    # The first character of the call and the emoji inside it are in the range ...
+    check_contents(hover(session, uri, position_of(NON_ASCII, NON_ASCII_PRINT, enc)), "GM401", d)
+    check_contents(hover(session, uri, position_of(NON_ASCII, "😀", enc, occurrence=1)),
+                   "GM401", d)
+    # ... and the ";" just before the call is not. A server that reads the column in another
+    # unit than the negotiated one gets at least one of these three wrong.
+    assert hover(session, uri, position_of(NON_ASCII, ";", enc)) is None
+
+
+def test_hover_on_unopened_document_is_null_or_error(session):
+    response = session.client.request("textDocument/hover", {
+        "textDocument": {"uri": session.uri("never_opened.py")},
+        "position": {"line": 0, "character": 0}})
+    assert response.get("result") is None
+    if "error" in response:
+        assert response["error"]["code"] in (-32602, -32603, -32803)

@@ -1,0 +1,439 @@
+/* The incremental analyzer against fresh analyses, over thousands of random edits: each edit is
+ * applied to the text, the tree is edited and reparsed with the old tree, the analyzer is told
+ * of the edit and run; its result must equal a new analyzer's on the same tree, and a fresh
+ * gm_analyze_source of the text whenever the fresh parse gives the same tree. Set
+ * GM_TEST_SEED to vary the run, GM_TEST_EDITS to change the count. */
+#include "check.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "analysis_test.h"
+
+static const char model[] =
+    "import math\n"
+    "import torch\n"
+    "import torch.nn as nn\n"
+    "import torch.nn.functional as F\n"
+    "from torch import Tensor\n"
+    "\n"
+    "\n"
+    "class Attention(nn.Module):\n"
+    "    def __init__(self, dim, heads=8):\n"
+    "        super().__init__()\n"
+    "        self.heads = heads\n"
+    "        self.qkv = nn.Linear(dim, dim * 3)\n"
+    "        self.out = nn.Linear(dim, dim)\n"
+    "        print('built', dim)\n"
+    "\n"
+    "    def forward(self, x: Tensor, mask=None):\n"
+    "        b, n, d = x.shape\n"
+    "        q, k, v = self.qkv(x).chunk(3, dim=-1)\n"
+    "        att = q @ k.transpose(-2, -1) / math.sqrt(d)\n"
+    "        if mask is not None:\n"
+    "            att = att.masked_fill(mask == 0, float('-inf'))\n"
+    "        if att.max() > 1e4:  # graphmend: ignore[GM101]\n"
+    "            print('overflow')\n"
+    "        att = F.softmax(att, dim=-1)\n"
+    "        y = att @ v\n"
+    "        if not torch.compiler.is_compiling():\n"
+    "            print(y.shape)\n"
+    "        return self.out(y)\n"
+    "\n"
+    "\n"
+    "class Block(nn.Module):\n"
+    "    def __init__(self, dim):\n"
+    "        super().__init__()\n"
+    "        self.attn = Attention(dim)\n"
+    "        self.mlp = nn.Sequential(nn.Linear(dim, dim), nn.GELU())\n"
+    "\n"
+    "    def forward(self, x):\n"
+    "        h = x + self.attn(x)\n"
+    "        for i in range(2):\n"
+    "            if h.sum() > 0:\n"
+    "                h = h * 0.5\n"
+    "        try:\n"
+    "            print(h.mean())\n"
+    "        except RuntimeError:\n"
+    "            pass\n"
+    "        with torch.no_grad():\n"
+    "            s = h.std()\n"
+    "        while s > 1:\n"
+    "            s = s / 2\n"
+    "        return h + self.mlp(h)\n"
+    "\n"
+    "\n"
+    "class Deep(Block):\n"
+    "    def forward(self, x):\n"
+    "        print(x)  # trace\n"
+    "        return super().forward(x)\n"
+    "\n"
+    "\n"
+    "@torch.compile(mode='max-autotune')\n"
+    "def step(model, x: torch.Tensor):\n"
+    "    out = model(x)\n"
+    "    loss = out.pow(2).mean()\n"
+    "    if loss > 10:\n"
+    "        print('big loss', loss)\n"
+    "    return loss\n"
+    "\n"
+    "\n"
+    "def helper(x):\n"
+    "    print(x)\n"
+    "    return x\n";
+
+static const char *const snippets[] = {
+    "print(x)\n",
+    "if x.sum() > 0:\n",
+    "import torch as th\n",
+    "    print(h)\n",
+    "        if h.mean() > 0:\n            pass\n",
+    "\n",
+    "    ",
+    "#",
+    "# graphmend: ignore\n",
+    "  # graphmend: ignore[GM401]",
+    "# graphmend: ignore-file[GM401]\n",
+    "class A(nn.Module):\n",
+    "class Block(Attention):\n",
+    "def forward(self, x):\n",
+    "@torch.compile\n",
+    "\"\"\"",
+    "'",
+    "(",
+    ")",
+    ":",
+    "torch",
+    "print",
+    "x",
+    "not ",
+    "\t",
+    "from torch import nn\n",
+    "def print(*a): pass\n",
+    ";",
+    "\\\n",
+};
+
+static uint64_t rng_state;
+
+static uint32_t rnd(uint32_t n) {
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return n ? (uint32_t)(rng_state % n) : 0;
+}
+
+static TSPoint point_at(const char *text, uint32_t byte) {
+    TSPoint p = {0, 0};
+    for (uint32_t i = 0; i < byte; i++) {
+        if (text[i] == '\n') {
+            p.row++;
+            p.column = 0;
+        } else {
+            p.column++;
+        }
+    }
+    return p;
+}
+
+static bool fixes_equal(const gm_fix *a, const gm_fix *b) {
+    if (a->kind != b->kind || a->applicability != b->applicability ||
+        strcmp(a->title, b->title) != 0 || a->edit_count != b->edit_count)
+        return false;
+    for (size_t i = 0; i < a->edit_count; i++)
+        if (a->edits[i].start_byte != b->edits[i].start_byte ||
+            a->edits[i].end_byte != b->edits[i].end_byte ||
+            strcmp(a->edits[i].replacement, b->edits[i].replacement) != 0)
+            return false;
+    return true;
+}
+
+static bool lists_equal(const gm_finding_list *a, const gm_finding_list *b) {
+    if (a->count != b->count)
+        return false;
+    for (size_t i = 0; i < a->count; i++) {
+        const gm_finding *x = &a->items[i], *y = &b->items[i];
+        if (x->rule != y->rule || memcmp(&x->span, &y->span, sizeof x->span) != 0 ||
+            strcmp(x->message, y->message) != 0 || x->fix_count != y->fix_count)
+            return false;
+        for (size_t j = 0; j < x->fix_count; j++)
+            if (!fixes_equal(&x->fixes[j], &y->fixes[j]))
+                return false;
+    }
+    return true;
+}
+
+typedef struct {
+    char *text;
+    uint32_t len;
+} doc;
+
+/* Replaces [start, end) of d with ins; fills the TSInputEdit. */
+static void doc_edit(doc *d, uint32_t start, uint32_t end, const char *ins, TSInputEdit *e) {
+    uint32_t ins_len = (uint32_t)strlen(ins);
+    e->start_byte = start;
+    e->old_end_byte = end;
+    e->new_end_byte = start + ins_len;
+    e->start_point = point_at(d->text, start);
+    e->old_end_point = point_at(d->text, end);
+    char *t = malloc(d->len - (end - start) + ins_len + 1);
+    memcpy(t, d->text, start);
+    memcpy(t + start, ins, ins_len);
+    memcpy(t + start + ins_len, d->text + end, d->len - end);
+    d->len = d->len - (end - start) + ins_len;
+    t[d->len] = '\0';
+    free(d->text);
+    d->text = t;
+    e->new_end_point = point_at(d->text, start + ins_len);
+}
+
+/* Whole lines, inserted at a line start with some indentation: they keep the text mostly
+ * parseable, so that the rules keep firing while the structure changes. */
+static const char *const lines[] = {
+    "print(x)\n",
+    "print(h)  # graphmend: ignore[GM401]\n",
+    "if x.sum() > 0:\n",
+    "if h.mean() > 0:\n",
+    "while h.any():\n",
+    "y = x.mean()\n",
+    "pass\n",
+    "return x\n",
+    "for i in range(2):\n",
+    "try:\n",
+    "except Exception:\n",
+    "with open('f'):\n",
+    "if not torch.compiler.is_compiling():\n",
+    "# graphmend: ignore\n",
+    "@torch.compile\n",
+    "def forward(self, x):\n",
+    "class A(nn.Module):\n",
+    "import torch as th\n",
+    "\n",
+};
+
+static uint32_t line_start_near(const doc *d, uint32_t pos) {
+    while (pos > 0 && d->text[pos - 1] != '\n')
+        pos--;
+    return pos;
+}
+
+static void random_edit(doc *d, TSInputEdit *e) {
+    uint32_t op = rnd(100);
+    if (d->len > 3 * sizeof model || op < 4) {
+        doc_edit(d, 0, d->len, model, e); /* back to the original text, as one edit */
+        return;
+    }
+    uint32_t start = rnd(d->len + 1);
+    const char *snippet = snippets[rnd(sizeof snippets / sizeof snippets[0])];
+    if (op < 40) {
+        static const char *const indents[] = {"", "    ", "        ", "            "};
+        char buf[128];
+        snprintf(buf, sizeof buf, "%s%s", indents[rnd(4)], lines[rnd(sizeof lines / sizeof lines[0])]);
+        start = line_start_near(d, start);
+        doc_edit(d, start, start, buf, e);
+    } else if (op < 52) {
+        start = line_start_near(d, start);
+        uint32_t end = start;
+        while (end < d->len && d->text[end] != '\n')
+            end++;
+        doc_edit(d, start, end < d->len ? end + 1 : end, "", e);
+    } else if (op < 70) {
+        char one[2] = {0, 0};
+        if (rnd(3) == 0) {
+            one[0] = (char)(' ' + rnd(95));
+            snippet = one;
+        }
+        doc_edit(d, start, start, snippet, e);
+    } else if (op < 85) {
+        uint32_t n = 1 + rnd(op < 80 ? 3 : 40);
+        uint32_t end = start + n > d->len ? d->len : start + n;
+        doc_edit(d, start, end, "", e);
+    } else {
+        uint32_t end = start + rnd(5);
+        if (end > d->len)
+            end = d->len;
+        doc_edit(d, start, end, snippet, e);
+    }
+}
+
+static void random_edits(void) {
+    const char *seed_env = getenv("GM_TEST_SEED");
+    const char *edits_env = getenv("GM_TEST_EDITS");
+    rng_state = seed_env ? strtoull(seed_env, NULL, 10) : 0x9E3779B97F4A7C15ull;
+    if (rng_state == 0)
+        rng_state = 1;
+    long edits = edits_env ? strtol(edits_env, NULL, 10) : 3500;
+
+    doc d = {strdup(model), (uint32_t)strlen(model)};
+    TSParser *parser = gm_python_parser_new(0);
+    TSTree *tree = gm_python_parse(parser, NULL, d.text, d.len);
+    gm_analyzer *inc = gm_analyzer_new();
+    gm_analysis_options opts;
+    gm_analysis_options_default(&opts);
+    gm_analyzer_run(inc, tree, d.text, d.len, &opts);
+
+    long mismatches = 0, parse_divergences = 0, compared = 0, with_findings = 0;
+    long with_rules = 0, scratch_compared = 0;
+    size_t statements = 0, reused = 0;
+    for (long i = 0; i < edits; i++) {
+        TSInputEdit e;
+        random_edit(&d, &e);
+        ts_tree_edit(tree, &e);
+        TSTree *next = gm_python_parse(parser, tree, d.text, d.len);
+        ts_tree_delete(tree);
+        tree = next;
+        gm_analyzer_note_edit(inc, &e);
+        if (rnd(50) == 0)
+            opts.training = !opts.training;
+        if (rnd(80) == 0)
+            opts.forward_is_compiled = !opts.forward_is_compiled;
+        /* Sometimes several edits before one run. */
+        if (rnd(8) == 0 && i + 1 < edits)
+            continue;
+        const gm_finding_list *got = gm_analyzer_run(inc, tree, d.text, d.len, &opts);
+
+        gm_analyzer *fresh = gm_analyzer_new();
+        const gm_finding_list *want = gm_analyzer_run(fresh, tree, d.text, d.len, &opts);
+        bool same = lists_equal(got, want);
+        CHECK(same);
+        if (!same && mismatches++ < 3) {
+            fprintf(stderr, "edit %ld: incremental differs from a fresh analyzer\n---- text:\n%s"
+                            "---- incremental:\n", i, d.text);
+            at_dump(d.text, got);
+            fprintf(stderr, "---- fresh:\n");
+            at_dump(d.text, want);
+        }
+        with_findings += want->count > 0;
+        with_rules += at_count(want, "GM101") + at_count(want, "GM401") > 0;
+        gm_analyzer_stats stats;
+        gm_analyzer_last_stats(inc, &stats);
+        statements += stats.statements;
+        reused += stats.reused;
+        gm_analyzer_free(fresh);
+        compared++;
+        /* Parsing garbage from scratch is the slow part of this test: every third run. */
+        if (compared % 3 != 0)
+            continue;
+        scratch_compared++;
+
+        /* Against parsing from scratch: equal whenever the two parses agree. */
+        gm_finding_list scratch;
+        gm_finding_list_init(&scratch);
+        CHECK_EQ_INT(gm_analyze_source(d.text, d.len, &opts, &scratch), 0);
+        if (!lists_equal(got, &scratch)) {
+            TSTree *t2 = gm_python_parse(parser, NULL, d.text, d.len);
+            char *s1 = ts_node_string(ts_tree_root_node(tree));
+            char *s2 = ts_node_string(ts_tree_root_node(t2));
+            bool trees_equal = strcmp(s1, s2) == 0;
+            CHECK(!trees_equal);
+            parse_divergences += !trees_equal;
+            if (trees_equal && mismatches++ < 3)
+                fprintf(stderr, "edit %ld: differs from gm_analyze_source\n", i);
+            free(s1);
+            free(s2);
+            ts_tree_delete(t2);
+        }
+        gm_finding_list_free(&scratch);
+    }
+    fprintf(stderr,
+            "incremental: %ld edits, %ld runs compared (%ld with findings, %ld with GM101/GM401), "
+            "%zu of %zu statements reused; %ld compared with a parse from scratch, %ld of them "
+            "parsed differently\n",
+            edits, compared, with_findings, with_rules, reused, statements, scratch_compared,
+            parse_divergences);
+    CHECK(compared > edits / 2);
+    CHECK(with_rules > compared / 4); /* the edits keep the text interesting */
+    CHECK(reused > statements / 2);   /* and the cache is used */
+    gm_analyzer_free(inc);
+    ts_tree_delete(tree);
+    ts_parser_delete(parser);
+    free(d.text);
+}
+
+/* Targeted cases: an edit inside one statement re-analyses it; an import edit (fingerprint)
+ * changes the results of other statements; edits in trailing comments are noticed. */
+static void targeted(void) {
+    const char *steps[][2] = {
+        /* before, after */
+        {"import torch\nimport torch.nn as nn\nclass M(nn.Module):\n    def forward(self, x):\n"
+         "        print(x)\n",
+         "import torch\nimport torch.nn as xx\nclass M(nn.Module):\n    def forward(self, x):\n"
+         "        print(x)\n"},
+        {"import torch\nimport torch.nn as nn\nclass M(nn.Module):\n    def forward(self, x):\n"
+         "        print(x)\n",
+         "import torch\nimport torch.nn as nn\nclass M(nn.Module):\n    def forward(self, x):\n"
+         "        print(x)  # graphmend: ignore\n"},
+        {"import torch.nn as nn\nclass B(nn.Module):\n    pass\nclass M(B):\n"
+         "    def forward(self, x):\n        print(x)\n",
+         "import torch.nn as nn\nclass B(object):\n    pass\nclass M(B):\n"
+         "    def forward(self, x):\n        print(x)\n"},
+        {"import torch\n@torch.compile\ndef f(x):\n    print(x)\n",
+         "import torch\n@torch.compile\ndef f(x):\n    print(x)\ndef print(*a):\n    pass\n"},
+        {"import torch\n@torch.compile\ndef f(x):\n    print(x)\n",
+         "\n\nimport torch\n@torch.compile\ndef f(x):\n    print(x)\n"},
+        {"import torch\n@torch.compile\ndef f(x):\n    print(x)\n",
+         "import torch\n@torch.compile\ndef f(x):\n    print(x)\n# graphmend: ignore-file\n"},
+    };
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        const char *a = steps[i][0], *b = steps[i][1];
+        /* One edit replacing the differing middle. */
+        uint32_t la = (uint32_t)strlen(a), lb = (uint32_t)strlen(b), pre = 0, suf = 0;
+        while (pre < la && pre < lb && a[pre] == b[pre])
+            pre++;
+        while (suf < la - pre && suf < lb - pre && a[la - 1 - suf] == b[lb - 1 - suf])
+            suf++;
+        TSInputEdit e = {pre, la - suf, lb - suf, point_at(a, pre), point_at(a, la - suf),
+                         point_at(b, lb - suf)};
+        TSParser *p = gm_python_parser_new(0);
+        TSTree *t = gm_python_parse(p, NULL, a, la);
+        gm_analyzer *an = gm_analyzer_new();
+        gm_analyzer_run(an, t, a, la, NULL);
+        ts_tree_edit(t, &e);
+        TSTree *t2 = gm_python_parse(p, t, b, lb);
+        gm_analyzer_note_edit(an, &e);
+        const gm_finding_list *got = gm_analyzer_run(an, t2, b, lb, NULL);
+        gm_finding_list want = at_analyze(b);
+        CHECK(lists_equal(got, &want));
+        if (!lists_equal(got, &want)) {
+            fprintf(stderr, "targeted case %zu differs\n", i);
+            at_dump(b, got);
+            at_dump(b, &want);
+        }
+        gm_finding_list_free(&want);
+        gm_analyzer_free(an);
+        ts_tree_delete(t);
+        ts_tree_delete(t2);
+        ts_parser_delete(p);
+    }
+}
+
+/* The result of a run stays readable after note_edit, until the next run. */
+static void result_survives_note_edit(void) {
+    const char *a = "import torch\n@torch.compile\ndef f(x):\n    print(x)\n";
+    TSParser *p = gm_python_parser_new(0);
+    TSTree *t = gm_python_parse(p, NULL, a, strlen(a));
+    gm_analyzer *an = gm_analyzer_new();
+    const gm_finding_list *l = gm_analyzer_run(an, t, a, strlen(a), NULL);
+    CHECK_EQ_INT(l->count, 1);
+    TSInputEdit e = {0, (uint32_t)strlen(a), 0, {0, 0}, point_at(a, (uint32_t)strlen(a)), {0, 0}};
+    gm_analyzer_note_edit(an, &e);
+    CHECK_EQ_INT(l->count, 1);
+    CHECK(l->count == 1 && strcmp(l->items[0].message, "") != 0); /* not freed (ASan checks) */
+    CHECK_EQ_INT(l->count ? l->items[0].span.start.row : 0, 3);
+    ts_tree_delete(t);
+    t = gm_python_parse(p, NULL, "", 0);
+    l = gm_analyzer_run(an, t, "", 0, NULL);
+    CHECK_EQ_INT(l->count, 0);
+    l = gm_analyzer_run(an, NULL, "", 0, NULL);
+    CHECK_EQ_INT(l->count, 0);
+    gm_analyzer_free(an);
+    ts_tree_delete(t);
+    ts_parser_delete(p);
+}
+
+int main(void) {
+    targeted();
+    result_survives_note_edit();
+    random_edits();
+    return check_exit_code("analysis/analyzer_incremental");
+}

@@ -1,0 +1,135 @@
+/* Symbols (imports, aliases, classes) and which functions are compiled regions. A region is
+ * detected through the print rule: a print inside it is reported, outside it is not. */
+#include "check.h"
+
+#include "analysis_test.h"
+#include "symbols.h"
+#include "syntax.h"
+
+/* Parses src, scans its top level into symbols and resolves the dotted expression that forms
+ * the last line of src. */
+static void expect_resolves(const char *src, const char *expected) {
+    gm_syntax syn;
+    CHECK_EQ_INT(gm_syntax_init(&syn, gm_python_language()), 0);
+    TSParser *p = gm_python_parser_new(0);
+    TSTree *t = gm_python_parse(p, NULL, src, strlen(src));
+    TSNode root = ts_tree_root_node(t);
+    gm_symbols s;
+    gm_symbols_init(&s);
+    uint64_t h = GM_HASH_INIT;
+    uint32_t n = ts_node_named_child_count(root);
+    for (uint32_t i = 0; i < n; i++)
+        CHECK_EQ_INT(gm_symbols_scan_top(&s, &syn, src, ts_node_named_child(root, i), &h), 0);
+    CHECK_EQ_INT(gm_symbols_finish(&s), 0);
+    TSNode last = ts_node_named_child(ts_node_named_child(root, n - 1), 0);
+    char buf[GM_NAME_MAX];
+    bool ok = gm_symbols_resolve(&s, &syn, src, last, buf, sizeof buf);
+    CHECK(ok);
+    if (ok)
+        CHECK_EQ_STR(buf, expected);
+    gm_symbols_free(&s);
+    ts_tree_delete(t);
+    ts_parser_delete(p);
+}
+
+static void aliases(void) {
+    expect_resolves("import torch as th\nth.compile\n", "torch.compile");
+    expect_resolves("import torch\ntorch.compile\n", "torch.compile");
+    expect_resolves("import torch.nn as nn\nnn.Module\n", "torch.nn.Module");
+    expect_resolves("from torch import nn\nnn.Module\n", "torch.nn.Module");
+    expect_resolves("from torch.nn import Module\nModule\n", "torch.nn.Module");
+    expect_resolves("from torch import compile\ncompile\n", "torch.compile");
+    expect_resolves("import torch._dynamo\ntorch._dynamo.optimize\n", "torch._dynamo.optimize");
+    expect_resolves("import torch.nn.functional as F\nF.relu\n", "torch.nn.functional.relu");
+    expect_resolves("from torch.nn import functional as F\nF.relu\n", "torch.nn.functional.relu");
+    expect_resolves("import numpy as np\nnp.sum\n", "numpy.sum");
+    expect_resolves("x.y.z\n", "x.y.z");
+    expect_resolves("import torch as th\nimport numpy as th\nth.sum\n", "numpy.sum"); /* last wins */
+    expect_resolves("try:\n    import torch as th\nexcept ImportError:\n    pass\nth.zeros\n",
+                    "torch.zeros");
+    expect_resolves("from . import torch as t\nt.x\n", ".torch.x");
+}
+
+#define PRINT_BODY "        print(x)\n"
+
+static void regions(void) {
+    /* Decorated functions in every spelling. */
+    AT_EXPECT("import torch\n@torch.compile\ndef f(x):\n    print(x)\n", "GM401", 1);
+    AT_EXPECT("import torch\n@torch.compile(mode=\"max-autotune\")\ndef f(x):\n    print(x)\n",
+              "GM401", 1);
+    AT_EXPECT("import torch as th\n@th.compile()\ndef f(x):\n    print(x)\n", "GM401", 1);
+    AT_EXPECT("from torch import compile\n@compile\ndef f(x):\n    print(x)\n", "GM401", 1);
+    AT_EXPECT("import torch\n@torch._dynamo.optimize(\"inductor\")\ndef f(x):\n    print(x)\n",
+              "GM401", 1);
+    AT_EXPECT("import torch._dynamo\n@torch._dynamo.optimize(\"eager\")\ndef f(x):\n    print(x)\n",
+              "GM401", 1);
+    AT_EXPECT("import functools, torch\n@functools.partial(torch.compile, fullgraph=True)\n"
+              "def f(x):\n    print(x)\n",
+              "GM401", 1);
+    AT_EXPECT("import torch\n@other\n@torch.compile\ndef f(x):\n    print(x)\n", "GM401", 1);
+    /* Not compiled: the builtin compile, other decorators, none, disable. */
+    AT_EXPECT("@compile\ndef f(x):\n    print(x)\n", "GM401", 0);
+    AT_EXPECT("import torch\n@torch.no_grad()\ndef f(x):\n    print(x)\n", "GM401", 0);
+    AT_EXPECT("import torch\ndef f(x):\n    print(x)\n", "GM401", 0);
+    AT_EXPECT("import torch\nimport torch.nn as nn\nclass M(nn.Module):\n"
+              "    @torch.compiler.disable\n    def forward(self, x):\n" PRINT_BODY,
+              "GM401", 0);
+
+    /* forward of Module subclasses, in every spelling of the base. */
+    AT_EXPECT("import torch.nn as nn\nclass M(nn.Module):\n    def forward(self, x):\n" PRINT_BODY,
+              "GM401", 1);
+    AT_EXPECT("import torch\nclass M(torch.nn.Module):\n    def forward(self, x):\n" PRINT_BODY,
+              "GM401", 1);
+    AT_EXPECT("from torch import nn\nclass M(nn.Module):\n    def forward(self, x):\n" PRINT_BODY,
+              "GM401", 1);
+    AT_EXPECT("from torch.nn import Module\nclass M(Module):\n    def forward(self, x):\n" PRINT_BODY,
+              "GM401", 1);
+    AT_EXPECT("import torch.nn as nn\nclass M(nn.Sequential):\n    def forward(self, x):\n" PRINT_BODY,
+              "GM401", 1);
+    /* Through a same-file Module subclass, defined before or after. */
+    AT_EXPECT("import torch.nn as nn\nclass Base(nn.Module):\n    pass\n"
+              "class Child(Base):\n    def forward(self, x):\n" PRINT_BODY,
+              "GM401", 1);
+    AT_EXPECT("import torch.nn as nn\nclass Child(Mid):\n    def forward(self, x):\n" PRINT_BODY
+              "class Mid(Base):\n    pass\nclass Base(nn.Module):\n    pass\n",
+              "GM401", 1);
+    /* Decorated forward is still forward. */
+    AT_EXPECT("import torch\nimport torch.nn as nn\nclass M(nn.Module):\n    @torch.no_grad()\n"
+              "    def forward(self, x):\n" PRINT_BODY,
+              "GM401", 1);
+    /* Not Modules. */
+    AT_EXPECT("class P:\n    def forward(self, x):\n" PRINT_BODY, "GM401", 0);
+    AT_EXPECT("class P(object):\n    def forward(self, x):\n" PRINT_BODY, "GM401", 0);
+    AT_EXPECT("import torch.nn as nn\nclass P(nn.Parameter):\n    def forward(self, x):\n" PRINT_BODY,
+              "GM401", 0);
+    AT_EXPECT("class Base:\n    pass\nclass Child(Base):\n    def forward(self, x):\n" PRINT_BODY,
+              "GM401", 0);
+    /* Other methods of a Module are not regions; compiled methods of any class are. */
+    AT_EXPECT("import torch.nn as nn\nclass M(nn.Module):\n    def __init__(self):\n"
+              "        super().__init__()\n        print('init')\n"
+              "    def helper(self, x):\n" PRINT_BODY,
+              "GM401", 0);
+    AT_EXPECT("import torch\nclass P:\n    @torch.compile\n    def step(self, x):\n" PRINT_BODY,
+              "GM401", 1);
+    {
+        const char *src = "import torch\nimport torch.nn as nn\nclass M(nn.Module):\n"
+                          "    def forward(self, x):\n" PRINT_BODY "    @torch.compile\n"
+                          "    def step(self, x):\n" PRINT_BODY;
+        gm_analysis_options o;
+        gm_analysis_options_default(&o);
+        o.forward_is_compiled = false;
+        gm_finding_list l = at_analyze_with(src, &o);
+        CHECK_EQ_INT(at_count(&l, "GM401"), 1);
+        CHECK_EQ_INT(l.count ? l.items[0].span.start.row : 0, 7);
+        gm_finding_list_free(&l);
+        l = at_analyze(src);
+        CHECK_EQ_INT(at_count(&l, "GM401"), 2);
+        gm_finding_list_free(&l);
+    }
+}
+
+int main(void) {
+    aliases();
+    regions();
+    return check_exit_code("analysis/compiled_regions");
+}
