@@ -2,9 +2,13 @@
  * the module). An edit drops the entries whose lines it touches and shifts those after it; a run
  * reuses every entry whose statement still spans exactly the same bytes, unless the file-wide
  * fingerprint (imports, class names and bases, decorators, top-level bindings of print) or the
- * options changed. */
+ * options changed. Each entry keeps its own part of the fingerprint, so a run hashes only the
+ * statements it has not seen. File-level `ignore-file` comments are applied when the result is
+ * put together, so changing one needs no re-analysis. A run walks the module's children and
+ * nothing else of the unchanged statements. */
 #include "analyzer.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,9 +36,9 @@ typedef struct {
     uint32_t dep_start, dep_end;
     uint32_t start_row;
     TSSymbol symbol;
-    uint64_t contribution;       /* its part of the file-wide fingerprint (GM_HASH_INIT: none) */
-    bool dead;                   /* an edit touched it; freed at the next run */
-    int64_t pending_bytes;       /* shifts noted since the findings were last adjusted */
+    uint64_t contribution; /* its part of the file-wide fingerprint (GM_HASH_INIT: none) */
+    bool dead;             /* an edit touched it; freed at the next run */
+    int64_t pending_bytes; /* shifts noted since the findings were last adjusted */
     int64_t pending_rows;
     gm_finding *findings; /* owned, sorted */
     size_t count;
@@ -56,11 +60,11 @@ struct gm_analyzer {
     gm_syntax syntax;
     entry_list entries;
     entry_list spare; /* the next run builds its entries here, then the two swap */
-    bool have_state; /* fingerprint, options and symbols describe the cached entries */
+    bool have_state;  /* fingerprint, options and symbols describe the cached entries */
     uint64_t fingerprint;
     gm_analysis_options options;
     gm_symbols symbols;
-    gm_finding_list result;  /* shallow copies of the entries' findings (+ syntax_finding) */
+    gm_finding_list result;    /* shallow copies of the entries' findings (+ syntax_finding) */
     gm_finding syntax_finding; /* owned */
     TSNode *children;
     child_info *info;
@@ -258,8 +262,8 @@ static int add_syntax_error(gm_analyzer *a, TSNode root, const char *text, uint3
         return -1;
     TSNode scopes[1] = {root};
     if (gm_rule_set_has(ignored, f.rule) ||
-        gm_line_suppresses(&a->syntax, text, len, f.span.start_byte, f.span.start.column, scopes,
-                           1, f.rule)) {
+        gm_line_suppresses(&a->syntax, text, len, f.span.start_byte, f.span.start.column, scopes, 1,
+                           f.rule)) {
         gm_finding_free(&f);
         return 0;
     }
@@ -277,7 +281,6 @@ static int add_syntax_error(gm_analyzer *a, TSNode root, const char *text, uint3
     items[at] = f;
     return 0;
 }
-
 
 static uint64_t mix(uint64_t fingerprint, uint64_t part) {
     return gm_hash_bytes(fingerprint, &part, sizeof part);

@@ -77,8 +77,8 @@ static int visit_class(const walk *w, TSNode cls) {
     if (ts_node_is_null(body))
         return 0;
     gm_region_site site = {.class_node = cls};
-    site.module_class =
-        gm_symbols_bases_are_module(w->symbols, syn, w->text, gm_child(cls, syn->field.superclasses));
+    site.module_class = gm_symbols_bases_are_module(w->symbols, syn, w->text,
+                                                    gm_child(cls, syn->field.superclasses));
     TSTreeCursor cursor = ts_tree_cursor_new(body);
     int rc = 0;
     if (ts_tree_cursor_goto_first_child(&cursor)) {
@@ -94,7 +94,8 @@ static int visit_class(const walk *w, TSNode cls) {
                 continue;
             gm_decorator_kind kind = decorators_kind(w->symbols, syn, w->text, decorated);
             bool region = kind == GM_DECORATOR_COMPILE;
-            if (kind == GM_DECORATOR_OTHER && site.module_class && w->options->forward_is_compiled) {
+            if (kind == GM_DECORATOR_OTHER && site.module_class &&
+                w->options->forward_is_compiled) {
                 TSNode name = gm_child(fn, syn->field.name);
                 region = !ts_node_is_null(name) && gm_node_text_is(name, w->text, "forward");
             }

@@ -47,7 +47,7 @@ int gm_finding_list_push(gm_finding_list *list, gm_finding *finding) {
     return 0;
 }
 
-static void fix_free(gm_fix *fix) {
+void gm_fix_free(gm_fix *fix) {
     free(fix->title);
     for (size_t i = 0; i < fix->edit_count; i++)
         free(fix->edits[i].replacement);
@@ -57,7 +57,7 @@ static void fix_free(gm_fix *fix) {
 void gm_finding_free(gm_finding *finding) {
     free(finding->message);
     for (size_t i = 0; i < finding->fix_count; i++)
-        fix_free(&finding->fixes[i]);
+        gm_fix_free(&finding->fixes[i]);
     free(finding->fixes);
     memset(finding, 0, sizeof *finding);
 }

@@ -63,13 +63,16 @@ typedef struct {
 
 void gm_finding_list_init(gm_finding_list *list);
 void gm_finding_list_free(gm_finding_list *list); /* frees items and everything they own */
-/* Appends a finding, taking ownership of its owned members. Returns 0, -1 on OOM. */
+/* Adds a finding after those that start at or before it (so the list stays sorted), taking
+ * ownership of its owned members. Returns 0, or -1 on OOM (the caller then still owns them). */
 int gm_finding_list_push(gm_finding_list *list, gm_finding *finding);
 /* Deep copy of one finding with every byte offset shifted by byte_delta and every row of the
  * span by row_delta (used to reuse cached results after edits elsewhere). Returns 0 or -1. */
 int gm_finding_copy_shifted(const gm_finding *src, gm_finding *dst, int64_t byte_delta,
                             int64_t row_delta);
 void gm_finding_free(gm_finding *finding);
+/* Frees what fix owns (title, edits and their replacements). */
+void gm_fix_free(gm_fix *fix);
 /* Shifts every byte offset of finding (span and fix edits) by byte_delta and its span rows by
  * row_delta, in place. */
 void gm_finding_shift(gm_finding *finding, int64_t byte_delta, int64_t row_delta);

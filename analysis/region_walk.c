@@ -23,8 +23,7 @@ static void scan_expr(gm_region *r, TSNode n, int depth) {
     if (ts_node_is_null(n) || depth > GM_MAX_NESTING || r->stmt->oom)
         return;
     TSSymbol t = ts_node_symbol(n);
-    if (t == syn->sym.lambda || t == syn->sym.function_definition ||
-        t == syn->sym.class_definition)
+    if (t == syn->sym.lambda || t == syn->sym.function_definition || t == syn->sym.class_definition)
         return;
     if (t == syn->sym.call) {
         gm_rule_print_call(r, n);
@@ -78,7 +77,8 @@ static void walk_if(gm_region *r, TSNode n, int depth) {
                 continue;
             TSNode alt = ts_tree_cursor_current_node(&cursor);
             if (gm_is(alt, syn->sym.elif_clause)) {
-                gm_value ev = visit_condition(r, gm_child(alt, syn->field.condition), "elif", depth);
+                gm_value ev =
+                    visit_condition(r, gm_child(alt, syn->field.condition), "elif", depth);
                 if (ev.constant != 0)
                     walk_block(r, gm_child(alt, syn->field.consequence), depth + 1);
                 done = ev.constant == 1;
@@ -137,7 +137,8 @@ static void walk_try(gm_region *r, TSNode n, int depth) {
                     TSNode part = ts_node_named_child(c, i);
                     if (gm_is(part, syn->sym.block))
                         walk_block(r, part, depth + 1);
-                    else if (gm_is(part, syn->sym.as_pattern) && ts_node_named_child_count(part) > 0)
+                    else if (gm_is(part, syn->sym.as_pattern) &&
+                             ts_node_named_child_count(part) > 0)
                         scan_expr(r, ts_node_named_child(part, 0), depth + 1);
                     else
                         scan_expr(r, part, depth + 1);

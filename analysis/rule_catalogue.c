@@ -13,8 +13,9 @@ static const gm_rule rules[] = {
         .gb_type = NULL,
         .url = NULL,
         .summary = "The file does not parse as Python",
-        .explanation = "The parser could not read part of the file. Graph-break analysis runs on the "
-                       "parts that parse, so findings near the error may be missing.",
+        .explanation =
+            "The parser could not read part of the file. Graph-break analysis runs on the "
+            "parts that parse, so findings near the error may be missing.",
         .hint = "Fix the syntax error; the findings update as you type.",
         .severity = GM_SEVERITY_ERROR,
     },

@@ -6,13 +6,9 @@
 
 #include "suppression.h"
 
-void gm_fixes_free(gm_fix *fixes, size_t count) {
-    for (size_t i = 0; i < count; i++) {
-        free(fixes[i].title);
-        for (size_t j = 0; j < fixes[i].edit_count; j++)
-            free(fixes[i].edits[j].replacement);
-        free(fixes[i].edits);
-    }
+static void fixes_free(gm_fix *fixes, size_t count) {
+    for (size_t i = 0; i < count; i++)
+        gm_fix_free(&fixes[i]);
 }
 
 static const char *consequence(const gm_region *region) {
@@ -34,7 +30,7 @@ void gm_emit_finding(gm_region *region, const gm_rule *rule, TSNode node, const 
     gm_finding f;
     memset(&f, 0, sizeof f);
     if (gm_line_suppresses(st->syntax, st->text, st->len, start, sp.column, scopes, 2, rule)) {
-        gm_fixes_free(fixes, count);
+        fixes_free(fixes, count);
         return;
     }
     f.rule = rule;
@@ -64,7 +60,7 @@ void gm_emit_finding(gm_region *region, const gm_rule *rule, TSNode node, const 
         goto oom;
     return;
 oom:
-    gm_fixes_free(fixes, count);
+    fixes_free(fixes, count);
     gm_finding_free(&f);
     st->oom = true;
 }

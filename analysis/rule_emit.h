@@ -14,7 +14,4 @@
 void gm_emit_finding(gm_region *region, const gm_rule *rule, TSNode node, const char *message,
                      gm_fix *fixes, size_t count);
 
-/* Frees the owned members of fixes[0..count). */
-void gm_fixes_free(gm_fix *fixes, size_t count);
-
 #endif

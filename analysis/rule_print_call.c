@@ -56,10 +56,10 @@ static int build_mend(gm_region *region, TSNode call, gm_fix *fix) {
     if (!replacement)
         return -1;
     size_t at = 0;
-#define GM_APPEND(ptr, len)                                                                      \
-    do {                                                                                         \
-        memcpy(replacement + at, (ptr), (len));                                                  \
-        at += (len);                                                                             \
+#define GM_APPEND(ptr, len)                                                                        \
+    do {                                                                                           \
+        memcpy(replacement + at, (ptr), (len));                                                    \
+        at += (len);                                                                               \
     } while (0)
     GM_APPEND(head, strlen(head));
     GM_APPEND(alias, strlen(alias));

@@ -164,8 +164,8 @@ static uint32_t trim_back(const char *text, uint32_t from, uint32_t to) {
 }
 
 int gm_suppress_fix(const gm_syntax *syntax, const char *text, uint32_t len, uint32_t pos,
-                    uint32_t column, const TSNode *scopes, size_t scope_count,
-                    const gm_rule *rule, gm_fix *fix) {
+                    uint32_t column, const TSNode *scopes, size_t scope_count, const gm_rule *rule,
+                    gm_fix *fix) {
     uint32_t line_start = pos - column;
     uint32_t line_end = gm_line_end(text, len, pos);
     char replacement[64];

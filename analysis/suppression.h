@@ -44,7 +44,7 @@ bool gm_line_suppresses(const gm_syntax *syntax, const char *text, uint32_t len,
  * comment already there). Returns 1 with *fix filled (caller owns it), 0 when no comment can go
  * on that line (it ends inside a string or with a backslash continuation), -1 on OOM. */
 int gm_suppress_fix(const gm_syntax *syntax, const char *text, uint32_t len, uint32_t pos,
-                    uint32_t column, const TSNode *scopes, size_t scope_count,
-                    const gm_rule *rule, gm_fix *fix);
+                    uint32_t column, const TSNode *scopes, size_t scope_count, const gm_rule *rule,
+                    gm_fix *fix);
 
 #endif

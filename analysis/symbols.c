@@ -8,19 +8,21 @@ void gm_symbols_init(gm_symbols *symbols) {
     memset(symbols, 0, sizeof *symbols);
 }
 
+static void class_free(gm_class_symbol *c) {
+    free(c->name);
+    for (size_t j = 0; j < c->base_count; j++)
+        free(c->bases[j]);
+    free(c->bases);
+}
+
 void gm_symbols_free(gm_symbols *symbols) {
     for (size_t i = 0; i < symbols->import_count; i++) {
         free(symbols->imports[i].local);
         free(symbols->imports[i].canonical);
     }
     free(symbols->imports);
-    for (size_t i = 0; i < symbols->class_count; i++) {
-        gm_class_symbol *c = &symbols->classes[i];
-        free(c->name);
-        for (size_t j = 0; j < c->base_count; j++)
-            free(c->bases[j]);
-        free(c->bases);
-    }
+    for (size_t i = 0; i < symbols->class_count; i++)
+        class_free(&symbols->classes[i]);
     free(symbols->classes);
     free(symbols->torch_alias);
     gm_symbols_init(symbols);
@@ -89,11 +91,27 @@ static char *slice_dup(gm_slice s) {
     return out;
 }
 
+/* Where a scan's records go: always into the fingerprint hash, and into symbols when that is
+ * non-NULL. Hashing exactly what is recorded (not the source text) makes an unchanged fingerprint
+ * imply unchanged symbols, even where error recovery parses the same text differently. */
+typedef struct {
+    gm_symbols *symbols;
+    uint64_t *hash;
+} sink;
+
 /* Takes ownership of local and canonical (either may be NULL after an OOM: then both are freed
  * and -1 returned). */
-static int add_import(gm_symbols *s, char *local, char *canonical) {
+static int add_import(sink *k, char *local, char *canonical) {
     if (!local || !canonical)
         goto oom;
+    hash_field(k->hash, 'I', local, strlen(local));
+    hash_field(k->hash, '=', canonical, strlen(canonical));
+    gm_symbols *s = k->symbols;
+    if (!s) {
+        free(local);
+        free(canonical);
+        return 0;
+    }
     if (s->import_count == s->import_capacity) {
         size_t cap = s->import_capacity ? s->import_capacity * 2 : 16;
         gm_import *items = realloc(s->imports, cap * sizeof *items);
@@ -126,7 +144,7 @@ static char *join_dotted(const char *a, const char *b) {
 }
 
 /* `import a.b` binds a; `import a.b as c` binds c to a.b. */
-static int scan_import(gm_symbols *s, const gm_syntax *syn, const char *text, TSNode stmt) {
+static int scan_import(sink *s, const gm_syntax *syn, const char *text, TSNode stmt) {
     TSTreeCursor cursor = ts_tree_cursor_new(stmt);
     int rc = 0;
     if (ts_tree_cursor_goto_first_child(&cursor)) {
@@ -150,7 +168,7 @@ static int scan_import(gm_symbols *s, const gm_syntax *syn, const char *text, TS
 }
 
 /* `from m import a, b as c` binds a to m.a and c to m.b. */
-static int scan_from_import(gm_symbols *s, const gm_syntax *syn, const char *text, TSNode stmt) {
+static int scan_from_import(sink *s, const gm_syntax *syn, const char *text, TSNode stmt) {
     TSNode module = gm_child(stmt, syn->field.module_name);
     if (ts_node_is_null(module))
         return 0;
@@ -188,9 +206,10 @@ static int scan_from_import(gm_symbols *s, const gm_syntax *syn, const char *tex
 
 static bool is_pattern(const gm_syntax *syn, TSNode n) {
     TSSymbol t = ts_node_symbol(n);
-    return t == syn->sym.pattern_list || t == syn->sym.tuple_pattern || t == syn->sym.list_pattern ||
-           t == syn->sym.list_splat_pattern || t == syn->sym.parenthesized_expression ||
-           t == syn->sym.expression_list || t == syn->sym.tuple || t == syn->sym.list;
+    return t == syn->sym.pattern_list || t == syn->sym.tuple_pattern ||
+           t == syn->sym.list_pattern || t == syn->sym.list_splat_pattern ||
+           t == syn->sym.parenthesized_expression || t == syn->sym.expression_list ||
+           t == syn->sym.tuple || t == syn->sym.list;
 }
 
 /* Whether an assignment target (identifier or nested patterns of them) binds name. */
@@ -249,58 +268,56 @@ static bool import_binds(const gm_syntax *syn, const char *text, TSNode stmt, co
     return found;
 }
 
-static int add_class(gm_symbols *s, const gm_syntax *syn, const char *text, TSNode cls) {
+/* A class's name and its base-class expressions (identifiers and dotted names). */
+static int add_class(sink *k, const gm_syntax *syn, const char *text, TSNode cls) {
     TSNode name = gm_child(cls, syn->field.name);
     if (ts_node_is_null(name))
         return 0;
-    if (s->class_count == s->class_capacity) {
-        size_t cap = s->class_capacity ? s->class_capacity * 2 : 16;
-        gm_class_symbol *items = realloc(s->classes, cap * sizeof *items);
-        if (!items)
-            return -1;
-        s->classes = items;
-        s->class_capacity = cap;
-    }
-    gm_class_symbol *c = &s->classes[s->class_count];
-    memset(c, 0, sizeof *c);
-    c->name = slice_dup(gm_node_slice(name, text));
-    if (!c->name)
+    gm_class_symbol c;
+    memset(&c, 0, sizeof c);
+    c.name = slice_dup(gm_node_slice(name, text));
+    if (!c.name)
         return -1;
-    s->class_count++;
+    hash_field(k->hash, 'C', c.name, strlen(c.name));
     TSNode supers = gm_child(cls, syn->field.superclasses);
     uint32_t n = ts_node_is_null(supers) ? 0 : ts_node_named_child_count(supers);
-    if (n == 0)
-        return 0;
-    c->bases = calloc(n, sizeof *c->bases);
-    if (!c->bases)
-        return -1;
+    if (n > 0 && !(c.bases = calloc(n, sizeof *c.bases)))
+        goto oom;
     for (uint32_t i = 0; i < n; i++) {
         TSNode base = ts_node_named_child(supers, i);
         if (!gm_is(base, syn->sym.identifier) && !gm_is(base, syn->sym.attribute))
             continue;
-        c->bases[c->base_count] = compact_text(base, text);
-        if (!c->bases[c->base_count])
-            return -1;
-        c->base_count++;
+        char *b = compact_text(base, text);
+        if (!b)
+            goto oom;
+        c.bases[c.base_count++] = b;
+        hash_field(k->hash, 'B', b, strlen(b));
     }
+    gm_symbols *s = k->symbols;
+    if (!s) {
+        class_free(&c);
+        return 0;
+    }
+    if (s->class_count == s->class_capacity) {
+        size_t cap = s->class_capacity ? s->class_capacity * 2 : 16;
+        gm_class_symbol *items = realloc(s->classes, cap * sizeof *items);
+        if (!items)
+            goto oom;
+        s->classes = items;
+        s->class_capacity = cap;
+    }
+    s->classes[s->class_count++] = c;
     return 0;
+oom:
+    class_free(&c);
+    return -1;
 }
 
-static void hash_class(uint64_t *hash, const gm_syntax *syn, const char *text, TSNode cls) {
-    TSNode name = gm_child(cls, syn->field.name);
-    TSNode supers = gm_child(cls, syn->field.superclasses);
-    if (!ts_node_is_null(name))
-        hash_node(hash, 'C', name, text);
-    if (!ts_node_is_null(supers))
-        hash_node(hash, 'B', supers, text);
-}
-
-static int scan(gm_symbols *s, const gm_syntax *syn, const char *text, TSNode n, uint64_t *hash,
-                bool nested, int depth);
+static int scan(sink *s, const gm_syntax *syn, const char *text, TSNode n, bool nested, int depth);
 
 /* Imports guarded by top-level if/try/with blocks (`if TYPE_CHECKING:`, `try: import x`). */
-static int scan_nested_blocks(gm_symbols *s, const gm_syntax *syn, const char *text, TSNode n,
-                              uint64_t *hash, int depth) {
+static int scan_nested_blocks(sink *s, const gm_syntax *syn, const char *text, TSNode n,
+                              int depth) {
     if (depth > 32)
         return 0;
     TSTreeCursor cursor = ts_tree_cursor_new(n);
@@ -313,7 +330,7 @@ static int scan_nested_blocks(gm_symbols *s, const gm_syntax *syn, const char *t
                 TSTreeCursor inner = ts_tree_cursor_new(c);
                 if (ts_tree_cursor_goto_first_child(&inner)) {
                     do {
-                        rc = scan(s, syn, text, ts_tree_cursor_current_node(&inner), hash, true,
+                        rc = scan(s, syn, text, ts_tree_cursor_current_node(&inner), true,
                                   depth + 1);
                     } while (rc == 0 && ts_tree_cursor_goto_next_sibling(&inner));
                 }
@@ -321,7 +338,7 @@ static int scan_nested_blocks(gm_symbols *s, const gm_syntax *syn, const char *t
             } else if (t == syn->sym.elif_clause || t == syn->sym.else_clause ||
                        t == syn->sym.except_clause || t == syn->sym.except_group_clause ||
                        t == syn->sym.finally_clause) {
-                rc = scan_nested_blocks(s, syn, text, c, hash, depth + 1);
+                rc = scan_nested_blocks(s, syn, text, c, depth + 1);
             }
         } while (rc == 0 && ts_tree_cursor_goto_next_sibling(&cursor));
     }
@@ -329,65 +346,60 @@ static int scan_nested_blocks(gm_symbols *s, const gm_syntax *syn, const char *t
     return rc;
 }
 
-static void note_print_binding(gm_symbols *s, uint64_t *hash) {
-    hash_field(hash, 'P', "print", 5);
-    if (s)
-        s->module_binds_print = true;
+static void note_print_binding(sink *k) {
+    hash_field(k->hash, 'P', "print", 5);
+    if (k->symbols)
+        k->symbols->module_binds_print = true;
 }
 
-static int scan(gm_symbols *s, const gm_syntax *syn, const char *text, TSNode n, uint64_t *hash,
-                bool nested, int depth) {
+static int scan(sink *s, const gm_syntax *syn, const char *text, TSNode n, bool nested, int depth) {
     TSSymbol t = ts_node_symbol(n);
     if (t == syn->sym.import_statement || t == syn->sym.import_from_statement) {
-        hash_node(hash, 'I', n, text);
         if (import_binds(syn, text, n, "print"))
-            note_print_binding(s, hash);
-        if (!s)
-            return 0;
+            note_print_binding(s);
         return t == syn->sym.import_statement ? scan_import(s, syn, text, n)
                                               : scan_from_import(s, syn, text, n);
     }
     if (t == syn->sym.expression_statement) {
         if (statement_assigns(syn, text, n, "print"))
-            note_print_binding(s, hash);
+            note_print_binding(s);
         return 0;
     }
-    if (t == syn->sym.if_statement || t == syn->sym.try_statement ||
-        t == syn->sym.with_statement)
-        return scan_nested_blocks(s, syn, text, n, hash, depth);
+    if (t == syn->sym.if_statement || t == syn->sym.try_statement || t == syn->sym.with_statement)
+        return scan_nested_blocks(s, syn, text, n, depth);
     if (nested)
         return 0;
     if (t == syn->sym.decorated_definition) {
+        /* Decorators matter to their own statement only, for now; they are in the fingerprint
+         * for what will follow them (compile targets reached through calls). */
         TSTreeCursor cursor = ts_tree_cursor_new(n);
         if (ts_tree_cursor_goto_first_child(&cursor)) {
             do {
                 TSNode d = ts_tree_cursor_current_node(&cursor);
                 if (gm_is(d, syn->sym.decorator))
-                    hash_node(hash, 'D', d, text);
+                    hash_node(s->hash, 'D', d, text);
             } while (ts_tree_cursor_goto_next_sibling(&cursor));
         }
         ts_tree_cursor_delete(&cursor);
         TSNode def = gm_child(n, syn->field.definition);
-        return ts_node_is_null(def) ? 0 : scan(s, syn, text, def, hash, false, depth + 1);
+        return ts_node_is_null(def) ? 0 : scan(s, syn, text, def, false, depth + 1);
     }
     if (t == syn->sym.class_definition || t == syn->sym.function_definition) {
         TSNode name = gm_child(n, syn->field.name);
         if (!ts_node_is_null(name) && gm_node_text_is(name, text, "print"))
-            note_print_binding(s, hash);
-        if (t == syn->sym.function_definition) {
-            if (!ts_node_is_null(name))
-                hash_node(hash, 'F', name, text);
-            return 0;
-        }
-        hash_class(hash, syn, text, n);
-        return s ? add_class(s, syn, text, n) : 0;
+            note_print_binding(s);
+        if (t == syn->sym.class_definition)
+            return add_class(s, syn, text, n);
+        if (!ts_node_is_null(name))
+            hash_node(s->hash, 'F', name, text);
     }
     return 0;
 }
 
 int gm_symbols_scan_top(gm_symbols *symbols, const gm_syntax *syntax, const char *text,
                         TSNode child, uint64_t *hash) {
-    return scan(symbols, syntax, text, child, hash, false, 0);
+    sink k = {symbols, hash};
+    return scan(&k, syntax, text, child, false, 0);
 }
 
 static const gm_import *find_import(const gm_symbols *s, const char *head, size_t len) {
@@ -557,7 +569,8 @@ static bool parameter_binds(const gm_syntax *syn, const char *text, TSNode p, co
             continue;
         if (gm_is(c, syn->sym.identifier) && gm_node_text_is(c, text, name))
             return true;
-        if ((gm_is(c, syn->sym.list_splat_pattern) || gm_is(c, syn->sym.dictionary_splat_pattern)) &&
+        if ((gm_is(c, syn->sym.list_splat_pattern) ||
+             gm_is(c, syn->sym.dictionary_splat_pattern)) &&
             parameter_binds(syn, text, c, name))
             return true;
     }

@@ -20,8 +20,8 @@ typedef struct {
 } gm_import;
 
 typedef struct {
-    char *name;    /* owned */
-    char **bases;  /* owned: base-class expressions as dotted text, unresolved */
+    char *name;   /* owned */
+    char **bases; /* owned: base-class expressions as dotted text, unresolved */
     size_t base_count;
     bool is_module; /* subclasses torch.nn.Module, directly or through same-file classes */
 } gm_class_symbol;
@@ -42,9 +42,10 @@ void gm_symbols_free(gm_symbols *symbols);
 #define GM_HASH_INIT 0xcbf29ce484222325ull
 uint64_t gm_hash_bytes(uint64_t hash, const void *data, size_t len);
 
-/* Looks at one child of the module: mixes everything other statements' analysis depends on
- * (imports, class names and bases, decorators, top-level function names, bindings of print) into
- * *hash, and records it in symbols when symbols is non-NULL. Returns 0, or -1 on OOM. */
+/* Looks at one child of the module: records what other statements' analysis depends on (imports,
+ * class names and bases, bindings of print) in symbols when symbols is non-NULL, and mixes the
+ * same records, plus decorators and top-level function names, into *hash: equal hashes mean equal
+ * symbols, however the text was parsed. Returns 0, or -1 on OOM. */
 int gm_symbols_scan_top(gm_symbols *symbols, const gm_syntax *syntax, const char *text,
                         TSNode child, uint64_t *hash);
 

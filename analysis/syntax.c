@@ -4,16 +4,16 @@
 
 int gm_syntax_init(gm_syntax *syntax, const TSLanguage *language) {
     memset(syntax, 0, sizeof *syntax);
-#define GM_SYNTAX_RESOLVE_SYMBOL(member, name)                                                   \
-    syntax->sym.member =                                                                         \
-        ts_language_symbol_for_name(language, name, (uint32_t)strlen(name), true);               \
-    if (syntax->sym.member == 0)                                                                 \
+#define GM_SYNTAX_RESOLVE_SYMBOL(member, name)                                                     \
+    syntax->sym.member =                                                                           \
+        ts_language_symbol_for_name(language, name, (uint32_t)strlen(name), true);                 \
+    if (syntax->sym.member == 0)                                                                   \
         return -1;
     GM_SYNTAX_SYMBOLS(GM_SYNTAX_RESOLVE_SYMBOL)
 #undef GM_SYNTAX_RESOLVE_SYMBOL
-#define GM_SYNTAX_RESOLVE_FIELD(member, name)                                                    \
-    syntax->field.member = ts_language_field_id_for_name(language, name, (uint32_t)strlen(name)); \
-    if (syntax->field.member == 0)                                                               \
+#define GM_SYNTAX_RESOLVE_FIELD(member, name)                                                      \
+    syntax->field.member = ts_language_field_id_for_name(language, name, (uint32_t)strlen(name));  \
+    if (syntax->field.member == 0)                                                                 \
         return -1;
     GM_SYNTAX_FIELDS(GM_SYNTAX_RESOLVE_FIELD)
 #undef GM_SYNTAX_RESOLVE_FIELD
@@ -30,7 +30,8 @@ bool gm_node_text_is(TSNode node, const char *text, const char *word) {
 }
 
 TSNode gm_unparen(const gm_syntax *syntax, TSNode node) {
-    while (gm_is(node, syntax->sym.parenthesized_expression) && ts_node_named_child_count(node) == 1)
+    while (gm_is(node, syntax->sym.parenthesized_expression) &&
+           ts_node_named_child_count(node) == 1)
         node = ts_node_named_child(node, 0);
     return node;
 }

@@ -111,8 +111,7 @@ int gm_syntax_error_finding(TSNode error, const char *text, uint32_t len, gm_fin
         const char *type = ts_node_type(error);
         char clean[64];
         gm_copy_utf8_sanitized(clean, sizeof clean, type, strlen(type));
-        snprintf(what, sizeof what, ts_node_is_named(error) ? "missing %s" : "missing `%s`",
-                 clean);
+        snprintf(what, sizeof what, ts_node_is_named(error) ? "missing %s" : "missing `%s`", clean);
     } else if (end > start) {
         char snippet[48];
         uint32_t n = end - start;

@@ -10,95 +10,192 @@
 
 /* Attributes whose value dynamo knows while tracing, whatever they are read from. */
 static const char *const static_attributes[] = {
-    "shape",   "dtype",  "device", "ndim",   "is_cuda",  "requires_grad", "is_leaf",
-    "is_sparse", "is_quantized", "is_meta", "is_cpu", "is_mps", "layout", "names",
-    "itemsize", "nbytes", "is_nested", NULL};
+    "shape",   "dtype",     "device",       "ndim",    "is_cuda",   "requires_grad",
+    "is_leaf", "is_sparse", "is_quantized", "is_meta", "is_cpu",    "is_mps",
+    "layout",  "names",     "itemsize",     "nbytes",  "is_nested", NULL};
 
 /* Attributes of a tensor that are tensors. */
-static const char *const tensor_attributes[] = {"T", "mT", "H", "mH", "data", "grad", "real",
-                                                "imag", NULL};
+static const char *const tensor_attributes[] = {"T",    "mT",   "H",    "mH", "data",
+                                                "grad", "real", "imag", NULL};
 
 /* Tensor methods returning data-dependent Python values. */
-static const char *const scalar_methods[] = {"item",    "tolist",  "__bool__", "__int__",
-                                             "__float__", "__index__", "equal", "allclose",
+static const char *const scalar_methods[] = {"item",       "tolist",    "__bool__", "__int__",
+                                             "__float__",  "__index__", "equal",    "allclose",
                                              "is_nonzero", NULL};
 
 /* Tensor methods returning metadata dynamo knows while tracing. */
-static const char *const static_methods[] = {
-    "dim",       "ndimension", "size",   "numel", "nelement", "element_size",
-    "is_floating_point", "is_complex", "is_contiguous", "is_pinned", "is_shared",
-    "is_inference", "stride", "storage_offset", "get_device", "type", "__len__",
-    "has_names", "is_signed", "dim_order", NULL};
+static const char *const static_methods[] = {"dim",
+                                             "ndimension",
+                                             "size",
+                                             "numel",
+                                             "nelement",
+                                             "element_size",
+                                             "is_floating_point",
+                                             "is_complex",
+                                             "is_contiguous",
+                                             "is_pinned",
+                                             "is_shared",
+                                             "is_inference",
+                                             "stride",
+                                             "storage_offset",
+                                             "get_device",
+                                             "type",
+                                             "__len__",
+                                             "has_names",
+                                             "is_signed",
+                                             "dim_order",
+                                             NULL};
 
 /* Tensor methods returning neither tensors nor metadata. */
-static const char *const other_methods[] = {"data_ptr", "untyped_storage", "storage", "numpy",
-                                            "backward", "register_hook", "retain_grad",
-                                            "is_set_to", NULL};
+static const char *const other_methods[] = {"data_ptr",    "untyped_storage", "storage",
+                                            "numpy",       "backward",        "register_hook",
+                                            "retain_grad", "is_set_to",       NULL};
 
 /* Methods only tensors have among common receivers: calling one is evidence of a tensor. */
 static const char *const tensor_reductions[] = {
-    "sum", "mean", "max", "min", "any", "all", "norm", "abs", "std", "var", "prod",
-    "argmax", "argmin", "amax", "amin", "count_nonzero", NULL};
+    "sum", "mean", "max",    "min",    "any",  "all",  "norm",          "abs", "std",
+    "var", "prod", "argmax", "argmin", "amax", "amin", "count_nonzero", NULL};
 
 /* torch functions that return something other than a tensor. */
 static const char *const torch_static_functions[] = {
-    "torch.is_tensor", "torch.is_storage", "torch.is_floating_point", "torch.is_complex",
-    "torch.numel", "torch.is_grad_enabled", "torch.is_inference_mode_enabled",
-    "torch.is_autocast_enabled", "torch.get_autocast_gpu_dtype", "torch.get_autocast_dtype",
-    "torch.get_default_dtype", "torch.get_default_device", "torch.device", "torch.dtype",
-    "torch.Size", "torch.finfo", "torch.iinfo", "torch.typename", "torch.promote_types",
-    "torch.result_type", "torch.can_cast", "torch.broadcast_shapes", "torch.get_num_threads",
+    "torch.is_tensor",
+    "torch.is_storage",
+    "torch.is_floating_point",
+    "torch.is_complex",
+    "torch.numel",
+    "torch.is_grad_enabled",
+    "torch.is_inference_mode_enabled",
+    "torch.is_autocast_enabled",
+    "torch.get_autocast_gpu_dtype",
+    "torch.get_autocast_dtype",
+    "torch.get_default_dtype",
+    "torch.get_default_device",
+    "torch.device",
+    "torch.dtype",
+    "torch.Size",
+    "torch.finfo",
+    "torch.iinfo",
+    "torch.typename",
+    "torch.promote_types",
+    "torch.result_type",
+    "torch.can_cast",
+    "torch.broadcast_shapes",
+    "torch.get_num_threads",
     "torch.are_deterministic_algorithms_enabled",
-    "torch.is_deterministic_algorithms_warn_only_enabled", "torch.sym_int", "torch.sym_float",
-    "torch.sym_max", "torch.sym_min", "torch.sym_not", "torch.sym_ite", "torch.sym_sum",
-    "torch.no_grad", "torch.enable_grad", "torch.set_grad_enabled", "torch.inference_mode",
-    "torch.autocast", "torch.manual_seed", "torch.seed", "torch.initial_seed",
-    "torch.set_default_dtype", "torch.set_default_device", "torch.set_printoptions",
-    "torch.set_num_threads", "torch.use_deterministic_algorithms", "torch.compile",
-    "torch.save", "torch.load", "torch.Generator", "torch.Stream", "torch.Event", NULL};
+    "torch.is_deterministic_algorithms_warn_only_enabled",
+    "torch.sym_int",
+    "torch.sym_float",
+    "torch.sym_max",
+    "torch.sym_min",
+    "torch.sym_not",
+    "torch.sym_ite",
+    "torch.sym_sum",
+    "torch.no_grad",
+    "torch.enable_grad",
+    "torch.set_grad_enabled",
+    "torch.inference_mode",
+    "torch.autocast",
+    "torch.manual_seed",
+    "torch.seed",
+    "torch.initial_seed",
+    "torch.set_default_dtype",
+    "torch.set_default_device",
+    "torch.set_printoptions",
+    "torch.set_num_threads",
+    "torch.use_deterministic_algorithms",
+    "torch.compile",
+    "torch.save",
+    "torch.load",
+    "torch.Generator",
+    "torch.Stream",
+    "torch.Event",
+    NULL};
 
 static const char *const torch_scalar_functions[] = {"torch.equal", "torch.allclose",
                                                      "torch.is_nonzero", NULL};
 
 /* torch namespaces whose functions do not return tensors (torch.nn.functional is handled
  * before these: its functions do). */
-static const char *const torch_static_prefixes[] = {
-    "torch.compiler.", "torch.jit.", "torch.cuda.", "torch.backends.", "torch._dynamo.",
-    "torch.distributed.", "torch.utils.", "torch.onnx.", "torch.fx.", "torch.library.",
-    "torch.testing.", "torch.profiler.", "torch.autograd.profiler.", "torch.autograd.graph.",
-    "torch.mps.", "torch.xpu.", "torch.cpu.", "torch.amp.", "torch.hub.", "torch.overrides.",
-    "torch.export.", "torch.optim.", "torch.distributions.", "torch._C.", "torch.types.",
-    "torch.serialization.", "torch.random.", "torch.multiprocessing.", "torch.package.",
-    "torch.ao.", "torch.quantization.", "torch._check", "torch._assert", "torch._logging.",
-    "torch._inductor.", "torch.nn.", NULL};
+static const char *const torch_static_prefixes[] = {"torch.compiler.",
+                                                    "torch.jit.",
+                                                    "torch.cuda.",
+                                                    "torch.backends.",
+                                                    "torch._dynamo.",
+                                                    "torch.distributed.",
+                                                    "torch.utils.",
+                                                    "torch.onnx.",
+                                                    "torch.fx.",
+                                                    "torch.library.",
+                                                    "torch.testing.",
+                                                    "torch.profiler.",
+                                                    "torch.autograd.profiler.",
+                                                    "torch.autograd.graph.",
+                                                    "torch.mps.",
+                                                    "torch.xpu.",
+                                                    "torch.cpu.",
+                                                    "torch.amp.",
+                                                    "torch.hub.",
+                                                    "torch.overrides.",
+                                                    "torch.export.",
+                                                    "torch.optim.",
+                                                    "torch.distributions.",
+                                                    "torch._C.",
+                                                    "torch.types.",
+                                                    "torch.serialization.",
+                                                    "torch.random.",
+                                                    "torch.multiprocessing.",
+                                                    "torch.package.",
+                                                    "torch.ao.",
+                                                    "torch.quantization.",
+                                                    "torch._check",
+                                                    "torch._assert",
+                                                    "torch._logging.",
+                                                    "torch._inductor.",
+                                                    "torch.nn.",
+                                                    NULL};
 
 /* Calls torch.compile folds to a constant: 1 (True while tracing) or 0. */
 static const struct {
     const char *name;
     int value;
 } compile_constants[] = {
-    {"torch.compiler.is_compiling", 1},  {"torch.compiler.is_dynamo_compiling", 1},
-    {"torch._dynamo.is_compiling", 1},   {"torch._utils.is_compiling", 1},
-    {"torch.jit.is_scripting", 0},       {"torch.jit.is_tracing", 0},
-    {"torch.compiler.is_exporting", 0},  {"torch.onnx.is_in_onnx_export", 0},
+    {"torch.compiler.is_compiling", 1}, {"torch.compiler.is_dynamo_compiling", 1},
+    {"torch._dynamo.is_compiling", 1},  {"torch._utils.is_compiling", 1},
+    {"torch.jit.is_scripting", 0},      {"torch.jit.is_tracing", 0},
+    {"torch.compiler.is_exporting", 0}, {"torch.onnx.is_in_onnx_export", 0},
 };
 
 /* Context managers dynamo re-enters around a graph break instead of falling back. */
-static const char *const torch_context_managers[] = {
-    "torch.no_grad", "torch.enable_grad", "torch.inference_mode", "torch.set_grad_enabled",
-    "torch.autocast", "torch.amp.autocast", "torch.cuda.amp.autocast", "torch.cpu.amp.autocast",
-    "torch.autograd.no_grad", "torch.autograd.enable_grad", "torch.autograd.set_grad_enabled",
-    "torch.autograd.inference_mode", "torch.autograd.grad_mode.no_grad",
-    "torch.autograd.grad_mode.enable_grad", "torch.autograd.grad_mode.set_grad_enabled",
-    "torch.autograd.grad_mode.inference_mode", "torch.device", "torch.cuda.device",
-    "torch.cuda.stream", "torch.cuda.StreamContext", "torch.nn.attention.sdpa_kernel",
-    "torch.backends.cuda.sdp_kernel", "torch.autograd.profiler.record_function",
-    "torch.profiler.record_function", NULL};
+static const char *const torch_context_managers[] = {"torch.no_grad",
+                                                     "torch.enable_grad",
+                                                     "torch.inference_mode",
+                                                     "torch.set_grad_enabled",
+                                                     "torch.autocast",
+                                                     "torch.amp.autocast",
+                                                     "torch.cuda.amp.autocast",
+                                                     "torch.cpu.amp.autocast",
+                                                     "torch.autograd.no_grad",
+                                                     "torch.autograd.enable_grad",
+                                                     "torch.autograd.set_grad_enabled",
+                                                     "torch.autograd.inference_mode",
+                                                     "torch.autograd.grad_mode.no_grad",
+                                                     "torch.autograd.grad_mode.enable_grad",
+                                                     "torch.autograd.grad_mode.set_grad_enabled",
+                                                     "torch.autograd.grad_mode.inference_mode",
+                                                     "torch.device",
+                                                     "torch.cuda.device",
+                                                     "torch.cuda.stream",
+                                                     "torch.cuda.StreamContext",
+                                                     "torch.nn.attention.sdpa_kernel",
+                                                     "torch.backends.cuda.sdp_kernel",
+                                                     "torch.autograd.profiler.record_function",
+                                                     "torch.profiler.record_function",
+                                                     NULL};
 
 /* Builtins whose result is a Python value known while tracing. */
-static const char *const static_builtins[] = {"len",  "isinstance", "issubclass", "hasattr",
-                                              "callable", "type", "id", "range", "str",
-                                              "repr", "format", "hash", NULL};
+static const char *const static_builtins[] = {
+    "len",   "isinstance", "issubclass", "hasattr", "callable", "type", "id",
+    "range", "str",        "repr",       "format",  "hash",     NULL};
 
 static bool in_list(const char *const *list, const char *word) {
     for (; *list; list++)
@@ -650,7 +747,8 @@ static bool is_tensor_annotation(gm_region *r, TSNode type, int depth) {
         TSNode left = gm_child(type, syn->field.left), right = gm_child(type, syn->field.right);
         bool lt = is_tensor_annotation(r, left, depth + 1);
         bool rt = is_tensor_annotation(r, right, depth + 1);
-        return (lt || rt) && (lt || gm_is(left, syn->sym.none)) && (rt || gm_is(right, syn->sym.none));
+        return (lt || rt) && (lt || gm_is(left, syn->sym.none)) &&
+               (rt || gm_is(right, syn->sym.none));
     }
     return false;
 }
@@ -685,7 +783,8 @@ void gm_kinds_seed_parameters(gm_region *region) {
             name = gm_child(p, syn->field.name);
             type = gm_child(p, syn->field.type);
         }
-        if (i == 0 && !ts_node_is_null(region->site.class_node) && gm_is(name, syn->sym.identifier)) {
+        if (i == 0 && !ts_node_is_null(region->site.class_node) &&
+            gm_is(name, syn->sym.identifier)) {
             region->self_name = gm_node_slice(name, text_of(region));
             continue;
         }

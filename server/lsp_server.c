@@ -302,8 +302,18 @@ static int enqueue(gm_server *server, const char *body, size_t len) {
     return 0;
 }
 
+/* Diagnostics of earlier changes go out before any request is answered, so a client sees the
+ * state its request was made in, and a shutdown in the same read cannot swallow them. */
+static bool publishes_first(const gm_rpc_message *msg) {
+    return msg->kind == GM_RPC_REQUEST ||
+           (msg->kind == GM_RPC_NOTIFICATION && strcmp(msg->method, "exit") == 0);
+}
+
 static void drain_queue(gm_server *server) {
     for (size_t i = 0; i < server->queue_count; i++) {
+        if (publishes_first(&server->queue[i].message) && !server->finished) {
+            gm_publish_dirty_diagnostics(server);
+        }
         process_message(server, &server->queue[i]);
         gm_rpc_message_clear(&server->queue[i].message);
     }

@@ -340,10 +340,12 @@ class LspClient:
 
     def wait_exit(self, timeout: float = DEFAULT_TIMEOUT) -> int:
         try:
-            return self.proc.wait(timeout)
+            code = self.proc.wait(timeout)
         except subprocess.TimeoutExpired as exc:
             raise AssertionError(f"server did not exit within {timeout}s\n"
                                  f"stderr tail: {self.stderr_text[-1500:]}") from exc
+        self._reader.join(timeout)  # everything it wrote has been read and recorded
+        return code
 
     def unanswered_or_duplicated(self) -> list[str]:
         """Requests (sent through send_request or track) without exactly one response."""

@@ -89,6 +89,17 @@ def f(x: torch.Tensor) -> torch.Tensor:
 '''
 NON_ASCII_PRINT = 'print(s, "ü😀")'
 
+# Non-ASCII inside the call and in a trailing comment; the print is a statement of its own.
+NON_ASCII_STMT = '''\
+import torch
+
+
+@torch.compile
+def f(x: torch.Tensor) -> torch.Tensor:
+    print("é😀", x)  # ü😀
+    return x
+'''
+
 SUPPRESSED = '''\
 import torch
 
@@ -144,3 +155,49 @@ class Net(nn.Module):
             print("training step")
         return x
 '''
+
+# Spellings of compiled regions and of suppressions; each flagged print names its region.
+VARIANTS = '''\
+import torch as t
+from torch import compile as tc
+from torch import nn
+from torch.nn import Module
+import torch
+
+
+@tc
+def f1(x: t.Tensor):
+    print("f1")
+
+
+@t.compile(mode="max-autotune")
+def f2(x: t.Tensor):
+    if x.shape[0] > 1 and x is not None:
+        pass
+    print("f2 wrong rule")  # graphmend: ignore[GM101]
+    print("f2 suppressed")  # graphmend: ignore[GM401]
+
+
+class A(Module):
+    def forward(self, x: torch.Tensor):
+        print("A")
+
+
+class B(torch.nn.Module):
+    def forward(self, x: torch.Tensor):
+        print("B")
+
+    def helper(self, x: torch.Tensor):
+        print("B.helper is not traced")
+
+
+class D:
+    def forward(self, x: torch.Tensor):
+        print("D is not a module")
+'''
+VARIANTS_FINDINGS = [
+    ("GM401", 'print("f1")', 0),
+    ("GM401", 'print("f2 wrong rule")', 0),
+    ("GM401", 'print("A")', 0),
+    ("GM401", 'print("B")', 0),
+]

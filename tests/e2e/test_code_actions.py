@@ -5,7 +5,7 @@ import ast
 import pytest
 
 from lsp_client import range_of
-from samples import CLEAN, MODEL, MODEL_FINDINGS, NON_ASCII, PRINT_ONLY
+from samples import CLEAN, MODEL, MODEL_FINDINGS, NON_ASCII, NON_ASCII_STMT, PRINT_ONLY
 
 
 def find(diagnostics, code):
@@ -103,18 +103,28 @@ def test_no_quickfixes_away_from_findings(session):
     assert [a for a in actions if a.get("kind") == "quickfix"] == []
 
 
-def test_quickfix_after_non_ascii_text(session):
+def test_suppress_after_non_ascii_text(session):
+    # The print follows "é😀" on its line (after a ";"): the comment goes at the line's end.
     uri = session.open("nonascii.py", NON_ASCII)
     [d] = session.diagnostics(uri)
-    for title in ("Suppress GM401 on this line",
-                  "Mend graph break: run print only in eager mode"):
-        action = titled(session.code_actions(uri, d["range"], [d]), title)
-        session.apply_action(uri, action)
-        ast.parse(session.text(uri))
-        assert session.diagnostics(uri) == []
-        assert "é😀" in session.text(uri) and "ü😀" in session.text(uri)
-        session.change(uri, [{"text": NON_ASCII}])
-        [d] = session.diagnostics(uri)
+    action = titled(session.code_actions(uri, d["range"], [d]), "Suppress GM401 on this line")
+    session.apply_action(uri, action)
+    ast.parse(session.text(uri))
+    assert session.diagnostics(uri) == []
+    assert session.text(uri).split("\n")[5].startswith(NON_ASCII.split("\n")[5])
+
+
+@pytest.mark.parametrize("title", ["Suppress GM401 on this line",
+                                   "Mend graph break: run print only in eager mode"])
+def test_quickfix_with_non_ascii_text(session, title):
+    uri = session.open("nonascii.py", NON_ASCII_STMT)
+    [d] = session.diagnostics(uri)
+    action = titled(session.code_actions(uri, d["range"], [d]), title)
+    session.apply_action(uri, action)
+    text = session.text(uri)
+    ast.parse(text)
+    assert session.diagnostics(uri) == []
+    assert 'print("é😀", x)' in text and "# ü😀" in text
 
 
 def test_fix_all_returns_no_quickfixes(session):

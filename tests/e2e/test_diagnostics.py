@@ -5,7 +5,7 @@ import pytest
 
 from lsp_client import position_of, range_of, text_in_range, units
 from samples import (ALIASED, ALIASED_FINDINGS, CLEAN, MODEL, MODEL_FINDINGS, NON_ASCII,
-                     NON_ASCII_PRINT, SUPPRESSED, SYNTAX_ERROR)
+                     NON_ASCII_PRINT, SUPPRESSED, SYNTAX_ERROR, VARIANTS, VARIANTS_FINDINGS)
 
 
 def expected(text, findings, encoding):
@@ -30,8 +30,12 @@ def check_shape(session, diagnostic):
     else:
         assert diagnostic["severity"] == 2
     publish = session.capabilities["textDocument"].get("publishDiagnostics", {})
-    if publish.get("codeDescriptionSupport"):
+    # Every rule that has a PyTorch graph-break reference page links to it; GM001 (syntax error)
+    # has none and must not invent one.
+    if publish.get("codeDescriptionSupport") and diagnostic["code"] != "GM001":
         assert "codeDescription" in diagnostic, diagnostic
+    if diagnostic["code"] == "GM001":
+        assert "codeDescription" not in diagnostic, diagnostic
     if "codeDescription" in diagnostic:
         assert diagnostic["codeDescription"]["href"].startswith("https://")
 
@@ -50,6 +54,12 @@ def test_findings_and_ranges(session):
 def test_aliased_compile_with_arguments(session):
     uri = session.open("aliased.py", ALIASED)
     assert got(session.diagnostics(uri)) == expected(ALIASED, ALIASED_FINDINGS,
+                                                     session.encoding)
+
+
+def test_region_and_suppression_spellings(session):
+    uri = session.open("variants.py", VARIANTS)
+    assert got(session.diagnostics(uri)) == expected(VARIANTS, VARIANTS_FINDINGS,
                                                      session.encoding)
 
 
@@ -129,7 +139,8 @@ def test_several_changes_in_one_notification_apply_in_order(session):
     after_second = after_first.replace("print(x)", "y = 1", 1)
     third = {"range": range_of(after_second, "y = 1", enc), "text": "y = 2"}
     session.change(uri, [first, second, third])
-    assert "y = 2" in session.text(uri) and "print(x)" not in session.text(uri)
+    assert "y = 2" in session.text(uri)
+    assert session.text(uri).count("print(x)") == MODEL.count("print(x)") - 1
     remaining = [f for f in MODEL_FINDINGS if f[1] != "print(x)"]
     assert got(session.diagnostics(uri)) == expected(session.text(uri), remaining, enc)
 
@@ -221,6 +232,41 @@ def test_change_with_end_before_start_or_past_line_end_does_not_crash(session):
     assert session.diagnostics(uri) == []
 
 
+def test_crlf_line_endings(session):
+    text = NON_ASCII.replace("\n", "\r\n")
+    uri = session.open("crlf.py", text)
+    [d] = session.diagnostics(uri)
+    lf_range = range_of(NON_ASCII, NON_ASCII_PRINT, session.encoding)
+    assert d["range"] == lf_range
+    # An edit addressed in CRLF lines lands where it should.
+    line = text.split("\r\n")[5]
+    pos = {"line": 5, "character": units(line, session.encoding)}
+    session.change(uri, [{"range": {"start": pos, "end": pos}, "text": "  # tail"}])
+    assert session.text(uri).split("\r\n")[5].endswith("  # tail")
+    [d] = session.diagnostics(uri)
+    assert d["range"] == lf_range
+
+
+def test_character_past_line_end_means_line_end(session):
+    # LSP: a character greater than the line length defaults back to the line length.
+    uri = session.open("model.py", MODEL)
+    before = got(session.diagnostics(uri))
+    mark = session.client.mark()
+    pos = {"line": 0, "character": 999}
+    session.change(uri, [{"range": {"start": pos, "end": pos}, "text": "  # trailing"}],
+                   apply_locally=False)
+    session.docs[uri]["text"] = MODEL.replace("import torch\n", "import torch  # trailing\n", 1)
+    assert got(session.diagnostics(uri)) == before
+    assert not [m for m in session.client.notifications("window/showMessage")
+                if session.client.received.index(m) >= mark]
+    # And the text really is what the client thinks: an edit relative to it works.
+    text = session.text(uri)
+    session.change(uri, [{"range": range_of(text, "  # trailing", session.encoding),
+                          "text": ""}])
+    assert session.text(uri) == MODEL
+    assert got(session.diagnostics(uri)) == before
+
+
 def test_full_text_change(session):
     uri = session.open("model.py", MODEL)
     session.diagnostics(uri)
@@ -270,3 +316,21 @@ def test_prints_outside_regions_are_not_flagged(session, where):
     text = "import torch\nimport torch.nn as nn\n\n\n" + body
     uri = session.open("outside.py", text)
     assert session.diagnostics(uri) == []
+
+
+def test_large_document(servers):
+    session = servers.session("neovim")
+    functions = "".join(
+        f"@torch.compile\ndef f{i}(x: torch.Tensor) -> torch.Tensor:\n"
+        f"    if x.sum() > {i}:\n        x = x + 1\n    print(x)\n    return x\n\n\n"
+        for i in range(1500))
+    text = "import torch\n\n\n" + functions
+    uri = session.open("large.py", text)
+    diagnostics = session.diagnostics(uri)
+    assert len(diagnostics) == 3000
+    # An edit at the top of a 12000-line file is handled and shifts everything.
+    session.change(uri, [{"range": {"start": {"line": 0, "character": 0},
+                                    "end": {"line": 0, "character": 0}}, "text": "\n"}])
+    after = session.diagnostics(uri)
+    assert sorted(d["range"]["start"]["line"] for d in after) == \
+        sorted(d["range"]["start"]["line"] + 1 for d in diagnostics)

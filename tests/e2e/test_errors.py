@@ -176,3 +176,51 @@ def test_error_responses_are_well_formed(servers):
     assert isinstance(response["error"]["code"], int)
     assert isinstance(response["error"]["message"], str) and response["error"]["message"]
     json.dumps(response)
+
+
+def test_deeply_nested_json_is_a_parse_error_not_a_crash(servers):
+    session = servers.session("neovim")
+    client = session.client
+    mark = client.mark()
+    client.write_raw(frame(b"[" * 100000 + b"]" * 100000))
+    client.write_raw(frame(b'{"jsonrpc":"2.0","id":5,"method":"x","params":' + b"[" * 50000 +
+                           b"]" * 50000 + b"}"))
+    client.barrier()
+    errors = [m for m in client.received[mark:] if "error" in m and m.get("id") is None]
+    assert [e["error"]["code"] for e in errors] == [PARSE_ERROR, PARSE_ERROR]
+
+
+@pytest.mark.parametrize("bad_id", [None, 1.5, {"a": 1}, [1], True])
+def test_request_with_invalid_id_type(servers, bad_id):
+    session = servers.session("neovim")
+    client = session.client
+    mark = client.mark()
+    client.write_raw(frame({"jsonrpc": "2.0", "id": bad_id, "method": "graphmend/unknown"}))
+    barrier = client.barrier()
+    answers = [m for m in client.received[mark:] if "method" not in m and m is not barrier]
+    assert len(answers) == 1, answers
+    assert answers[0]["error"]["code"] == INVALID_REQUEST and answers[0]["id"] is None
+
+
+def test_unsolicited_response_is_ignored(servers):
+    session = servers.session("neovim")
+    client = session.client
+    mark = client.mark()
+    client.send({"jsonrpc": "2.0", "id": 424242, "result": None})
+    client.send({"jsonrpc": "2.0", "id": 424243, "error": {"code": -1, "message": "x"}})
+    barrier = client.barrier()
+    assert [m for m in client.received[mark:] if "method" not in m] == [barrier]
+
+
+def test_notifications_for_unopened_documents_do_not_crash(servers):
+    session = servers.session("vscode")
+    client = session.client
+    uri = session.uri("never.py")
+    client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2},
+                                             "contentChanges": [{"text": "print(1)\n"}]})
+    client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+    client.notify("textDocument/didSave", {"textDocument": {"uri": uri}})
+    client.notify("textDocument/didOpen", {"textDocument": {"uri": 3}})
+    client.notify("textDocument/didChange", {"contentChanges": "x"})
+    client.barrier()
+    assert client.proc.poll() is None

@@ -3,6 +3,8 @@
 import json
 import time
 
+import pytest
+
 from conftest import init_params_for
 from lsp_client import frame
 
@@ -38,11 +40,18 @@ def test_header_names_in_any_case_and_order(servers):
 def test_message_written_byte_by_byte(servers):
     client = servers.spawn()
     client.track(1)
-    for byte in frame(init_message(servers)):
+    client.track(2)
+    data = frame({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                  "params": {"processId": None, "rootUri": None,
+                             "capabilities": {"general": {"positionEncodings": ["utf-8"]}}}})
+    data += frame({"jsonrpc": "2.0", "id": 2, "method": "graphmend/unknown"})
+    for byte in data:
         client.write_raw(bytes([byte]))
-        time.sleep(0.0005)  # pacing only: makes the server see many short reads
+        time.sleep(0.001)  # pacing only: makes the server see many short reads
     result = client.wait_response(1)["result"]
     assert result["serverInfo"]["name"] == "graphmend"
+    assert result["capabilities"]["positionEncoding"] == "utf-8"
+    assert client.wait_response(2)["error"]["code"] == -32601
 
 
 def test_split_inside_header_and_body(servers):
@@ -101,13 +110,21 @@ def test_content_length_counts_bytes_not_characters(servers):
     assert not client.protocol_errors
 
 
-def test_oversized_content_length_is_rejected_and_server_goes_on(servers):
+def test_oversized_message_is_rejected_and_server_goes_on(servers):
     client = servers.spawn()
-    client.write_raw(b"Content-Length: %d\r\n\r\n" % (64 * 1024 * 1024 + 1))
+    size = 64 * 1024 * 1024 + 1
+    prefix = b'{"jsonrpc":"2.0","id":77,"method":"initialize","params":{"pad":"'
+    suffix = b'"}}'
+    big = prefix + b"a" * (size - len(prefix) - len(suffix)) + suffix
+    assert len(big) == size
+    client.write_raw(b"Content-Length: %d\r\n\r\n" % size + big)
     client.track(1)
     client.write_raw(frame(init_message(servers)))
     assert client.wait_response(1)["result"]["serverInfo"]["name"] == "graphmend"
     assert client.proc.poll() is None
+    # The oversized request was not handled (at most refused with an error).
+    for response in client.responses_for(77):
+        assert "error" in response
     assert client.barrier()["error"]["code"] == -32601
 
 
@@ -129,3 +146,18 @@ def test_stdout_carries_only_frames(servers):
     # The reader thread saw EOF; every byte on stdout was part of a valid frame.
     assert not session.client.protocol_errors
     assert all(m.get("jsonrpc") == "2.0" for m in session.client.received)
+
+
+@pytest.mark.parametrize("bad", [
+    b"Content-Length: -5\r\n\r\n",
+    b"Content-Length: abc\r\n\r\n",
+    b"Content-Length: 0\r\n\r\n",
+    b"Content-Type: application/vscode-jsonrpc\r\n\r\n",
+    b"garbage line without colon\r\n\r\n",
+], ids=["negative", "not-a-number", "zero", "no-length", "no-colon"])
+def test_malformed_header_is_dropped_and_server_goes_on(servers, bad):
+    session = servers.session("neovim")
+    client = session.client
+    client.write_raw(bad)
+    assert client.barrier()["error"]["code"] == -32601
+    assert client.proc.poll() is None

@@ -127,9 +127,6 @@ def check_session_output(uri, out: bytes):
     assert by_id[1]["result"]["serverInfo"]["name"] == "graphmend"
     assert "GM401" in by_id[2]["result"]["contents"]["value"]
     assert by_id[3]["result"] is None
-    published = [m for m in messages if m.get("method") == "textDocument/publishDiagnostics"
-                 and m["params"]["uri"] == uri]
-    assert published and [d["code"] for d in published[0]["params"]["diagnostics"]] == ["GM401"]
 
 
 def test_stdin_regular_file(binary, tmp_path):
@@ -177,6 +174,25 @@ def test_stdin_tty(binary, tmp_path):
         os.close(master)
         if slave >= 0:
             os.close(slave)
+
+
+def test_diagnostics_published_when_shutdown_follows_in_the_same_write(servers):
+    # A client that opens a file and quits at once (or a session replayed from a file, where
+    # everything arrives in one read) still gets the diagnostics of the open, before the
+    # shutdown response.
+    client = servers.spawn()
+    uri, data = session_bytes(servers.tmp_path, PRINTER)
+    client.track(1)
+    client.track(2)
+    client.track(3)
+    client.write_raw(data)
+    assert client.wait_exit() == 0
+    published = [m for m in client.notifications("textDocument/publishDiagnostics")
+                 if m["params"]["uri"] == uri]
+    assert published, [m.get("method") or m.get("id") for m in client.received]
+    assert [d["code"] for d in published[0]["params"]["diagnostics"]] == ["GM401"]
+    order = [m.get("method") or m.get("id") for m in client.received]
+    assert order.index("textDocument/publishDiagnostics") < order.index(3)
 
 
 def test_logs_do_not_go_to_stdout(servers):

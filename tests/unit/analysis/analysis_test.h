@@ -33,8 +33,7 @@ static inline size_t at_count(const gm_finding_list *l, const char *rule_id) {
     return n;
 }
 
-static inline const gm_finding *at_find(const gm_finding_list *l, const char *rule_id,
-                                        size_t nth) {
+static inline const gm_finding *at_find(const gm_finding_list *l, const char *rule_id, size_t nth) {
     for (size_t i = 0; i < l->count; i++)
         if (strcmp(l->items[i].rule->id, rule_id) == 0 && nth-- == 0)
             return &l->items[i];
@@ -83,16 +82,16 @@ static inline void at_dump(const char *src, const gm_finding_list *l) {
 }
 
 /* Checks that src has exactly n findings of rule; dumps the findings when not. */
-#define AT_EXPECT(src, rule, n)                                                                \
-    do {                                                                                       \
-        gm_finding_list at_l_ = at_analyze(src);                                               \
-        size_t at_n_ = at_count(&at_l_, rule);                                                 \
-        CHECK_EQ_INT(at_n_, n);                                                                \
-        if (at_n_ != (size_t)(n)) {                                                            \
-            fprintf(stderr, "---- source:\n%s---- findings:\n", src);                          \
-            at_dump(src, &at_l_);                                                              \
-        }                                                                                      \
-        gm_finding_list_free(&at_l_);                                                          \
+#define AT_EXPECT(src, rule, n)                                                                    \
+    do {                                                                                           \
+        gm_finding_list at_l_ = at_analyze(src);                                                   \
+        size_t at_n_ = at_count(&at_l_, rule);                                                     \
+        CHECK_EQ_INT(at_n_, n);                                                                    \
+        if (at_n_ != (size_t)(n)) {                                                                \
+            fprintf(stderr, "---- source:\n%s---- findings:\n", src);                              \
+            at_dump(src, &at_l_);                                                                  \
+        }                                                                                          \
+        gm_finding_list_free(&at_l_);                                                              \
     } while (0)
 
 #endif

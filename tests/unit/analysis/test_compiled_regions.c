@@ -44,7 +44,8 @@ static void aliases(void) {
     expect_resolves("from torch.nn import functional as F\nF.relu\n", "torch.nn.functional.relu");
     expect_resolves("import numpy as np\nnp.sum\n", "numpy.sum");
     expect_resolves("x.y.z\n", "x.y.z");
-    expect_resolves("import torch as th\nimport numpy as th\nth.sum\n", "numpy.sum"); /* last wins */
+    expect_resolves("import torch as th\nimport numpy as th\nth.sum\n",
+                    "numpy.sum"); /* last wins */
     expect_resolves("try:\n    import torch as th\nexcept ImportError:\n    pass\nth.zeros\n",
                     "torch.zeros");
     expect_resolves("from . import torch as t\nt.x\n", ".torch.x");
@@ -82,10 +83,12 @@ static void regions(void) {
               "GM401", 1);
     AT_EXPECT("from torch import nn\nclass M(nn.Module):\n    def forward(self, x):\n" PRINT_BODY,
               "GM401", 1);
-    AT_EXPECT("from torch.nn import Module\nclass M(Module):\n    def forward(self, x):\n" PRINT_BODY,
-              "GM401", 1);
-    AT_EXPECT("import torch.nn as nn\nclass M(nn.Sequential):\n    def forward(self, x):\n" PRINT_BODY,
-              "GM401", 1);
+    AT_EXPECT(
+        "from torch.nn import Module\nclass M(Module):\n    def forward(self, x):\n" PRINT_BODY,
+        "GM401", 1);
+    AT_EXPECT(
+        "import torch.nn as nn\nclass M(nn.Sequential):\n    def forward(self, x):\n" PRINT_BODY,
+        "GM401", 1);
     /* Through a same-file Module subclass, defined before or after. */
     AT_EXPECT("import torch.nn as nn\nclass Base(nn.Module):\n    pass\n"
               "class Child(Base):\n    def forward(self, x):\n" PRINT_BODY,
@@ -100,8 +103,9 @@ static void regions(void) {
     /* Not Modules. */
     AT_EXPECT("class P:\n    def forward(self, x):\n" PRINT_BODY, "GM401", 0);
     AT_EXPECT("class P(object):\n    def forward(self, x):\n" PRINT_BODY, "GM401", 0);
-    AT_EXPECT("import torch.nn as nn\nclass P(nn.Parameter):\n    def forward(self, x):\n" PRINT_BODY,
-              "GM401", 0);
+    AT_EXPECT(
+        "import torch.nn as nn\nclass P(nn.Parameter):\n    def forward(self, x):\n" PRINT_BODY,
+        "GM401", 0);
     AT_EXPECT("class Base:\n    pass\nclass Child(Base):\n    def forward(self, x):\n" PRINT_BODY,
               "GM401", 0);
     /* Other methods of a Module are not regions; compiled methods of any class are. */

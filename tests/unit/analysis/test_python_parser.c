@@ -55,7 +55,7 @@ static void parses(void) {
 static void time_bound(void) {
     size_t len;
     char *big = repeat("x = [1, 2, (3, {4: 5})]  # c\n", 150000, &len); /* ~4 MB */
-    TSParser *p = gm_python_parser_new(1000);                       /* 1 ms */
+    TSParser *p = gm_python_parser_new(1000);                           /* 1 ms */
     double start = now_seconds();
     TSTree *t = gm_python_parse(p, NULL, big, len);
     double took = now_seconds() - start;
@@ -96,8 +96,9 @@ static void time_bound(void) {
     char *open = repeat("(", 3000, &n1), *close = repeat(")", 3000, &n2);
     size_t cap = n1 + n2 + 256;
     char *src = malloc(cap);
-    snprintf(src, cap, "import torch\n@torch.compile\ndef f(x):\n    if %sx.sum()%s:\n"
-                       "        print(%sx%s)\n",
+    snprintf(src, cap,
+             "import torch\n@torch.compile\ndef f(x):\n    if %sx.sum()%s:\n"
+             "        print(%sx%s)\n",
              open, close, open, close);
     gm_finding_list l;
     gm_finding_list_init(&l);

@@ -3,16 +3,16 @@
 
 #include "analysis_test.h"
 
-#define HEAD                                                                                   \
-    "import torch\n"                                                                           \
-    "import torch.nn as nn\n"                                                                  \
-    "import torch.nn.functional as F\n"                                                        \
-    "import numpy as np\n"                                                                     \
-    "\n"                                                                                       \
-    "class M(nn.Module):\n"                                                                    \
-    "    def helper(self, t):\n"                                                               \
-    "        return t\n"                                                                       \
-    "\n"                                                                                       \
+#define HEAD                                                                                       \
+    "import torch\n"                                                                               \
+    "import torch.nn as nn\n"                                                                      \
+    "import torch.nn.functional as F\n"                                                            \
+    "import numpy as np\n"                                                                         \
+    "\n"                                                                                           \
+    "class M(nn.Module):\n"                                                                        \
+    "    def helper(self, t):\n"                                                                   \
+    "        return t\n"                                                                           \
+    "\n"                                                                                           \
     "    def forward(self, x: torch.Tensor, y=None, n: int = 3):\n"
 
 /* One forward body (indented 8 spaces) -> expected GM101 count. */
@@ -54,20 +54,23 @@ static void positives(void) {
                    "            pass\n",
                    1);
     expect_forward("        t = torch.randn(3)\n        if t[0] > 0:\n            pass\n", 1);
-    expect_forward("        h = F.softmax(y, dim=-1)\n        if h.max() > 0.5:\n            pass\n",
-                   1);
+    expect_forward(
+        "        h = F.softmax(y, dim=-1)\n        if h.max() > 0.5:\n            pass\n", 1);
     expect_forward("        h = self.proj(y)\n        if h.mean() > 0:\n            pass\n", 1);
-    expect_forward("        h = self.layers[0](y)\n        if h.mean() > 0:\n            pass\n", 1);
+    expect_forward("        h = self.layers[0](y)\n        if h.mean() > 0:\n            pass\n",
+                   1);
     /* A tensor-only reduction on an unknown value is evidence of a tensor. */
     expect_forward("        z = y.sum()\n        if z:\n            pass\n", 1);
-    expect_forward("        a, b = x.chunk(2)\n        if a.sum() > b.sum():\n            pass\n", 1);
+    expect_forward("        a, b = x.chunk(2)\n        if a.sum() > b.sum():\n            pass\n",
+                   1);
     expect_forward("        h = x @ x.T + 1\n        if h.norm() > 1:\n            pass\n", 1);
     expect_forward("        h = x\n        h += 1\n        if h[0]:\n            pass\n", 1);
     expect_forward("        z = 1 if x.sum() > 0 else 2\n", 1);
     expect_forward("        if (m := x.mean()) > 0:\n            pass\n", 1);
     /* self.training folds to False: `not self.training and t` is t. */
     expect_forward("        if not self.training and x.sum() > 0:\n            pass\n", 1);
-    expect_forward("        for row in x:\n            if row.sum() > 0:\n                pass\n", 1);
+    expect_forward("        for row in x:\n            if row.sum() > 0:\n                pass\n",
+                   1);
     /* Two branches, two findings. */
     expect_forward("        if x.sum() > 0:\n            pass\n        while x.any():\n"
                    "            x = x - 1\n",
@@ -105,14 +108,17 @@ static void negatives(void) {
     expect_forward("        if x.is_cuda:\n            pass\n", 0);
     expect_forward("        k = x.shape[-1]\n        if k % 2:\n            pass\n", 0);
     expect_forward("        b, c = x.shape\n        if b > c:\n            pass\n", 0);
-    expect_forward("        for i in range(x.shape[0]):\n            if i > 2:\n                pass\n", 0);
+    expect_forward(
+        "        for i in range(x.shape[0]):\n            if i > 2:\n                pass\n", 0);
     expect_forward("        if np.sum(y) > 0:\n            pass\n", 0);
-    expect_forward("        if self.helper(y):\n            pass\n", 0); /* a method, not a submodule */
+    expect_forward("        if self.helper(y):\n            pass\n",
+                   0); /* a method, not a submodule */
     /* .item() breaks at the call (a later rule), not at the branch. */
     expect_forward("        if x.sum().item() > 0:\n            pass\n", 0);
     /* Constant folding: the tensor operand is never evaluated. */
     expect_forward("        if self.training and x.sum() > 0:\n            pass\n", 0);
-    expect_forward("        if torch.compiler.is_compiling() or x.sum() > 0:\n            pass\n", 0);
+    expect_forward("        if torch.compiler.is_compiling() or x.sum() > 0:\n            pass\n",
+                   0);
     /* Dead branches are not traced. */
     expect_forward("        if torch.compiler.is_compiling():\n            pass\n        else:\n"
                    "            if x.sum() > 0:\n                pass\n",
@@ -155,8 +161,7 @@ static void negatives(void) {
 static void spans_and_consequences(void) {
     expect_span("        if x.sum() > 0:\n            pass\n", "x.sum() > 0",
                 "`if` on a tensor value: torch.compile breaks the graph here");
-    expect_span("        if x.sum() > 0:\n            pass\n", "x.sum() > 0",
-                "separate graphs");
+    expect_span("        if x.sum() > 0:\n            pass\n", "x.sum() > 0", "separate graphs");
     expect_span("        while (x > 0).any():\n            x = x - 1\n", "(x > 0).any()",
                 "inside a loop, so dynamo skips the frame and the whole function runs eagerly");
     expect_span("        for i in range(3):\n            if x.sum() > i:\n                pass\n",
@@ -164,12 +169,14 @@ static void spans_and_consequences(void) {
     expect_span("        try:\n            if x.sum() > 0:\n                pass\n"
                 "        except ValueError:\n            pass\n",
                 "x.sum() > 0", "inside try/with, so dynamo falls back to eager");
-    expect_span("        with open('f') as fh:\n            if x.sum() > 0:\n                pass\n",
-                "x.sum() > 0", "inside try/with");
+    expect_span(
+        "        with open('f') as fh:\n            if x.sum() > 0:\n                pass\n",
+        "x.sum() > 0", "inside try/with");
     expect_span("        z = 3 if x.sum() > 0 else 4\n", "x.sum() > 0",
                 "`conditional expression` on a tensor value");
-    expect_span("        if y is None:\n            pass\n        elif x.mean():\n            pass\n",
-                "x.mean()", "`elif` on a tensor value");
+    expect_span(
+        "        if y is None:\n            pass\n        elif x.mean():\n            pass\n",
+        "x.mean()", "`elif` on a tensor value");
     /* No consequence suffix: torch context managers are resumable; a for's else is not the loop. */
     const char *plain[] = {
         "        with torch.no_grad():\n            if x.sum() > 0:\n                pass\n",

@@ -3,11 +3,11 @@
 
 #include "analysis_test.h"
 
-#define HEAD                                                                                   \
-    "import torch\n"                                                                           \
-    "import torch.nn as nn\n"                                                                  \
-    "\n"                                                                                       \
-    "class M(nn.Module):\n"                                                                    \
+#define HEAD                                                                                       \
+    "import torch\n"                                                                               \
+    "import torch.nn as nn\n"                                                                      \
+    "\n"                                                                                           \
+    "class M(nn.Module):\n"                                                                        \
     "    def forward(self, x):\n"
 
 static void expect_forward(const char *body, size_t n) {
@@ -111,8 +111,9 @@ static void expect_mend(const char *src, const char *expected) {
     CHECK(mend != NULL);
     if (mend) {
         CHECK_EQ_INT(mend->applicability, GM_FIX_UNSAFE);
-        CHECK_EQ_STR(mend->title,
-                     "Mend graph break: run print only in eager mode (skipped under torch.compile)");
+        CHECK_EQ_STR(
+            mend->title,
+            "Mend graph break: run print only in eager mode (skipped under torch.compile)");
         CHECK(f->fixes[0].kind == GM_FIX_KIND_MEND); /* mends first, suppression last */
         char *out = at_apply(src, mend);
         CHECK(out != NULL);
@@ -143,12 +144,14 @@ static void mend(void) {
                 HEAD "        y = x + 1\n        if not torch.compiler.is_compiling():\n"
                      "            print(y)\n        return y\n");
     /* The file's alias for torch, a trailing comment, a multi-line call. */
-    expect_mend("import torch as th\n@th.compile\ndef f(x):\n    print(x)  # debug\n    return x\n",
-                "import torch as th\n@th.compile\ndef f(x):\n"
-                "    if not th.compiler.is_compiling():\n        print(x)  # debug\n    return x\n");
-    expect_mend("import torch\n@torch.compile\ndef f(x):\n    print(\n        x,\n    )\n",
-                "import torch\n@torch.compile\ndef f(x):\n    if not torch.compiler.is_compiling():\n"
-                "        print(\n        x,\n    )\n");
+    expect_mend(
+        "import torch as th\n@th.compile\ndef f(x):\n    print(x)  # debug\n    return x\n",
+        "import torch as th\n@th.compile\ndef f(x):\n"
+        "    if not th.compiler.is_compiling():\n        print(x)  # debug\n    return x\n");
+    expect_mend(
+        "import torch\n@torch.compile\ndef f(x):\n    print(\n        x,\n    )\n",
+        "import torch\n@torch.compile\ndef f(x):\n    if not torch.compiler.is_compiling():\n"
+        "        print(\n        x,\n    )\n");
     /* Inside a loop body, with tabs. */
     expect_mend("import torch\n@torch.compile\ndef f(x):\n\tfor i in range(3):\n\t\tprint(i)\n",
                 "import torch\n@torch.compile\ndef f(x):\n\tfor i in range(3):\n"

@@ -4,11 +4,11 @@
 #include "analysis_test.h"
 #include "suppression.h"
 
-#define HEAD                                                                                   \
-    "import torch\n"                                                                           \
-    "import torch.nn as nn\n"                                                                  \
-    "\n"                                                                                       \
-    "class M(nn.Module):\n"                                                                    \
+#define HEAD                                                                                       \
+    "import torch\n"                                                                               \
+    "import torch.nn as nn\n"                                                                      \
+    "\n"                                                                                           \
+    "class M(nn.Module):\n"                                                                        \
     "    def forward(self, x: torch.Tensor):\n"
 
 static void parse_comments(void) {
@@ -55,7 +55,8 @@ static void line_suppression(void) {
     AT_EXPECT(HEAD "        if x.sum() > 0: print(x)  # graphmend: ignore[GM101, GM401]\n", "GM401",
               0);
     /* A multi-line condition: the comment goes on its first line. */
-    AT_EXPECT(HEAD "        if (x.sum() >  # graphmend: ignore\n                0):\n            pass\n",
+    AT_EXPECT(HEAD
+              "        if (x.sum() >  # graphmend: ignore\n                0):\n            pass\n",
               "GM101", 0);
 }
 
@@ -112,15 +113,17 @@ static void suppress_fix(void) {
     expect_suppress_fix(HEAD "        print(x)   \n", "GM401",
                         HEAD "        print(x)  # graphmend: ignore[GM401]   \n");
     expect_suppress_fix(HEAD "        print(x)\r\n        return x\r\n", "GM401",
-                        HEAD "        print(x)  # graphmend: ignore[GM401]\r\n        return x\r\n");
+                        HEAD
+                        "        print(x)  # graphmend: ignore[GM401]\r\n        return x\r\n");
     expect_suppress_fix(HEAD "        print(x)", "GM401", /* no newline at the end */
                         HEAD "        print(x)  # graphmend: ignore[GM401]");
     /* An existing comment is kept; the directive goes after it. */
     expect_suppress_fix(HEAD "        print(x)  # debug output\n", "GM401",
                         HEAD "        print(x)  # debug output  # graphmend: ignore[GM401]\n");
     /* An existing ignore list gets the id. */
-    expect_suppress_fix(HEAD "        if x.sum() > 0: print(x)  # graphmend: ignore[GM101]\n", "GM401",
-                        HEAD "        if x.sum() > 0: print(x)  # graphmend: ignore[GM101, GM401]\n");
+    expect_suppress_fix(
+        HEAD "        if x.sum() > 0: print(x)  # graphmend: ignore[GM101]\n", "GM401",
+        HEAD "        if x.sum() > 0: print(x)  # graphmend: ignore[GM101, GM401]\n");
     /* Two findings on a line: suppressing one keeps the other. */
     expect_suppress_fix(HEAD "        if x.sum() > 0: print(x)\n", "GM101",
                         HEAD "        if x.sum() > 0: print(x)  # graphmend: ignore[GM101]\n");

@@ -7,7 +7,11 @@
 static bool valid_utf8(const char *s) {
     const unsigned char *p = (const unsigned char *)s;
     while (*p) {
-        size_t n = *p < 0x80 ? 1 : (*p >> 5) == 6 ? 2 : (*p >> 4) == 14 ? 3 : (*p >> 3) == 30 ? 4 : 0;
+        size_t n = *p < 0x80         ? 1
+                   : (*p >> 5) == 6  ? 2
+                   : (*p >> 4) == 14 ? 3
+                   : (*p >> 3) == 30 ? 4
+                                     : 0;
         if (n == 0)
             return false;
         for (size_t i = 1; i < n; i++)
@@ -21,11 +25,8 @@ static bool valid_utf8(const char *s) {
 static void reports_first_error(void) {
     AT_EXPECT("import torch\nx = 1\n", "GM001", 0);
     const char *srcs[] = {
-        "def f(:\n    pass\n",
-        "x = (1 + 2\n",
-        "import torch\nclass M(\n",
-        "if x\n    pass\n",
-        "x = 1\ny = $\nz = $$\n",
+        "def f(:\n    pass\n", "x = (1 + 2\n",           "import torch\nclass M(\n",
+        "if x\n    pass\n",    "x = 1\ny = $\nz = $$\n",
     };
     for (size_t i = 0; i < sizeof srcs / sizeof srcs[0]; i++) {
         gm_finding_list l = at_analyze(srcs[i]);

@@ -46,10 +46,10 @@ static void apply(void) {
 
 static void collect(void) {
     gm_text_edit a[] = {edit(10, 12, "a")};
-    gm_text_edit b[] = {edit(11, 13, "b")};          /* overlaps a */
+    gm_text_edit b[] = {edit(11, 13, "b")}; /* overlaps a */
     gm_text_edit c[] = {edit(0, 2, "c"), edit(20, 20, "c2")};
-    gm_text_edit d[] = {edit(12, 12, "d")};          /* insertion touching a's end */
-    gm_text_edit e[] = {edit(13, 15, "e")};          /* next to a: fine */
+    gm_text_edit d[] = {edit(12, 12, "d")}; /* insertion touching a's end */
+    gm_text_edit e[] = {edit(13, 15, "e")}; /* next to a: fine */
     gm_fix fa = {GM_FIX_KIND_MEND, GM_FIX_SAFE, "a", a, 1};
     gm_fix fb = {GM_FIX_KIND_MEND, GM_FIX_SAFE, "b", b, 1};
     gm_fix fc = {GM_FIX_KIND_MEND, GM_FIX_SAFE, "c", c, 2};
