@@ -11,8 +11,8 @@
 #include "findings.h"
 
 typedef struct {
-    bool forward_is_compiled; /* nn.Module.forward counts as a compiled region (default true) */
-    bool training;            /* self.training folds to this (default false: eval) */
+    bool forward_is_compiled;  /* nn.Module.forward counts as a compiled region (default true) */
+    bool training;             /* self.training folds to this (default false: eval) */
     bool report_syntax_errors; /* emit GM001 for the first syntax error (default true) */
 } gm_analysis_options;
 

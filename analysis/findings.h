@@ -42,7 +42,7 @@ typedef enum {
 typedef struct {
     gm_fix_kind kind;
     gm_applicability applicability;
-    char *title; /* owned, e.g. "Mend graph break: run print only in eager mode" */
+    char *title;         /* owned, e.g. "Mend graph break: run print only in eager mode" */
     gm_text_edit *edits; /* owned array, sorted by start_byte, non-overlapping */
     size_t edit_count;
 } gm_fix;

@@ -163,9 +163,9 @@ static gm_frame_status fail(gm_frame_reader *r, const char **error, reader_state
 
 /* Parsed header block. */
 typedef struct {
-    int have_length;  /* a syntactically valid Content-Length was found */
+    int have_length; /* a syntactically valid Content-Length was found */
     size_t length;
-    int bad;          /* some header line was malformed (error already formatted) */
+    int bad; /* some header line was malformed (error already formatted) */
 } header_info;
 
 /* Parses the header lines of [h, h+n) (terminators included, blank line excluded). On a problem

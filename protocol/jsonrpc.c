@@ -76,8 +76,7 @@ void gm_rpc_parse(const char *body, size_t len, gm_rpc_message *out) {
         json_t *params = json_object_get(root, "params");
         /* "params": null is tolerated as absent: several clients send it with "shutdown" and
          * "exit" (Atom, Zed, eglot before 2023) and rejecting it breaks their shutdown. */
-        if (params && !json_is_null(params) && !json_is_object(params) &&
-            !json_is_array(params)) {
+        if (params && !json_is_null(params) && !json_is_object(params) && !json_is_array(params)) {
             invalid(out, GM_RPC_INVALID_REQUEST, "\"params\" must be an object or an array");
             return;
         }

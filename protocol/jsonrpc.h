@@ -29,13 +29,13 @@ typedef enum {
 
 typedef struct {
     gm_rpc_kind kind;
-    json_t *root;        /* owned: the whole parsed value (NULL on a parse error) */
-    json_t *id;          /* borrowed from root: integer or string; NULL when absent/unreadable */
-    const char *method;  /* borrowed from root */
-    json_t *params;      /* borrowed from root; NULL when absent */
-    json_t *result;      /* responses only */
-    json_t *error;       /* responses only */
-    int error_code;      /* GM_RPC_PARSE_ERROR or GM_RPC_INVALID_REQUEST when kind is INVALID */
+    json_t *root;       /* owned: the whole parsed value (NULL on a parse error) */
+    json_t *id;         /* borrowed from root: integer or string; NULL when absent/unreadable */
+    const char *method; /* borrowed from root */
+    json_t *params;     /* borrowed from root; NULL when absent */
+    json_t *result;     /* responses only */
+    json_t *error;      /* responses only */
+    int error_code;     /* GM_RPC_PARSE_ERROR or GM_RPC_INVALID_REQUEST when kind is INVALID */
     char error_message[160];
 } gm_rpc_message;
 

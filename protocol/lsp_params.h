@@ -31,8 +31,7 @@ int gm_lsp_get_position(const json_t *object, const char *key, const char *path,
 int gm_lsp_get_range(const json_t *object, const char *key, const char *path, gm_lsp_range *out,
                      char *error, size_t error_size);
 /* params.textDocument.uri */
-int gm_lsp_get_document_uri(const json_t *params, const char **uri, char *error,
-                            size_t error_size);
+int gm_lsp_get_document_uri(const json_t *params, const char **uri, char *error, size_t error_size);
 
 /* Optional lookups: a nested path of object keys, NULL-terminated; NULL when any step is absent
  * or not an object. gm_lsp_flag is true only for a JSON true at that path. */

@@ -1,6 +1,8 @@
 /* Line index and position conversion between byte offsets and LSP (line, character). */
 #include "position.h"
 
+#include <stdbool.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,6 +66,60 @@ int gm_line_index_build(gm_line_index *index, const char *text, size_t len) {
             index->starts[n++] = i + 1;
     }
     index->count = n;
+    return 0;
+}
+
+/* Is offset p (1 <= p <= len) the start of a line? text[len] must be readable ('\0'). */
+static bool starts_line(const char *text, size_t len, size_t p) {
+    char before = text[p - 1];
+    return before == '\n' || (before == '\r' && !(p < len && text[p] == '\n'));
+}
+
+int gm_line_index_update(gm_line_index *index, const char *text, size_t len, size_t start,
+                         size_t old_end, size_t new_end) {
+    if (index->count == 0 || start > old_end || start > new_end || new_end > len) {
+        return gm_line_index_build(index, text, len);
+    }
+    /* A start s depends on text[s-1] and text[s]: those below start are untouched, those above
+     * old_end (old coordinates) only move. */
+    size_t keep_before = gm_line_index_line_of(index, start > 0 ? start - 1 : 0) + 1;
+    while (keep_before > 1 && index->starts[keep_before - 1] >= start) {
+        keep_before--;
+    }
+    size_t first_after = keep_before;
+    while (first_after < index->count && index->starts[first_after] <= old_end) {
+        first_after++;
+    }
+    size_t after = index->count - first_after;
+    size_t added = 0;
+    size_t from = start > 1 ? start : 1;
+    for (size_t p = from; p <= new_end && p <= len; p++) {
+        added += starts_line(text, len, p);
+    }
+    size_t needed = keep_before + added + after;
+    if (needed > index->capacity) {
+        size_t capacity = needed + needed / 2 + 16;
+        size_t *grown = realloc(index->starts, capacity * sizeof *grown);
+        if (!grown) {
+            index->count = 0;
+            return -1;
+        }
+        index->starts = grown;
+        index->capacity = capacity;
+    }
+    memmove(index->starts + keep_before + added, index->starts + first_after,
+            after * sizeof *index->starts);
+    size_t n = keep_before;
+    for (size_t p = from; p <= new_end && p <= len; p++) {
+        if (starts_line(text, len, p)) {
+            index->starts[n++] = p;
+        }
+    }
+    /* Shift what followed the edit by the change in length. */
+    for (size_t i = n; i < n + after; i++) {
+        index->starts[i] = index->starts[i] - old_end + new_end;
+    }
+    index->count = n + after;
     return 0;
 }
 

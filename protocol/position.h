@@ -25,6 +25,11 @@ typedef struct {
 void gm_line_index_init(gm_line_index *index);
 /* Rebuilds the index for text. Returns 0, or -1 on OOM (index left empty-but-valid). */
 int gm_line_index_build(gm_line_index *index, const char *text, size_t len);
+/* Updates the index after bytes [start, old_end) of the previous text were replaced, giving text
+ * (new length len) whose replacement ends at new_end. Only the edited region is rescanned; the
+ * line starts after it are shifted. Returns 0, or -1 on OOM (index left empty-but-valid). */
+int gm_line_index_update(gm_line_index *index, const char *text, size_t len, size_t start,
+                         size_t old_end, size_t new_end);
 void gm_line_index_free(gm_line_index *index);
 /* Line containing offset (offset may equal len). */
 size_t gm_line_index_line_of(const gm_line_index *index, size_t offset);

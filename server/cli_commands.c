@@ -148,8 +148,7 @@ int gm_cli_check(int argc, char **argv) {
 
 static bool fix_wanted(const gm_fix *fix, bool unsafe) {
     return fix->kind == GM_FIX_KIND_MEND &&
-           (fix->applicability == GM_FIX_SAFE ||
-            (unsafe && fix->applicability == GM_FIX_UNSAFE));
+           (fix->applicability == GM_FIX_SAFE || (unsafe && fix->applicability == GM_FIX_UNSAFE));
 }
 
 /* Applies wanted mends to text until none applies; returns the new text (malloc'ed) or NULL.
@@ -185,7 +184,8 @@ static char *mend_text(const char *text, size_t len, bool unsafe, size_t *out_le
         size_t edit_count = 0;
         char *next = NULL;
         size_t next_len = 0;
-        if (fix_count > 0 && gm_collect_non_overlapping(fixes, fix_count, &edits, &edit_count) == 0 &&
+        if (fix_count > 0 &&
+            gm_collect_non_overlapping(fixes, fix_count, &edits, &edit_count) == 0 &&
             edit_count > 0) {
             next = gm_apply_text_edits(current, current_len, edits, edit_count, &next_len);
         }

@@ -29,8 +29,7 @@ static bool is_python_file(const char *name) {
 }
 
 static bool skip_directory(const char *name) {
-    return name[0] == '.' || strcmp(name, "__pycache__") == 0 ||
-           strcmp(name, "node_modules") == 0;
+    return name[0] == '.' || strcmp(name, "__pycache__") == 0 || strcmp(name, "node_modules") == 0;
 }
 
 static int compare_names(const void *a, const void *b) {

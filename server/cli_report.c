@@ -46,11 +46,10 @@ static json_t *fix_json(const gm_file_report *file, const gm_fix *fix) {
     }
     json_t *edits = json_array();
     for (size_t i = 0; i < fix->edit_count; i++) {
-        json_array_append_new(edits, json_pack("{s:s,s:o,s:o}", "content",
-                                               fix->edits[i].replacement, "location",
-                                               location_json(file, fix->edits[i].start_byte),
-                                               "end_location",
-                                               location_json(file, fix->edits[i].end_byte)));
+        json_array_append_new(
+            edits, json_pack("{s:s,s:o,s:o}", "content", fix->edits[i].replacement, "location",
+                             location_json(file, fix->edits[i].start_byte), "end_location",
+                             location_json(file, fix->edits[i].end_byte)));
     }
     return json_pack("{s:s,s:s,s:o}", "applicability", gm_applicability_name(fix->applicability),
                      "message", fix->title, "edits", edits);
@@ -62,8 +61,8 @@ static json_t *ruff_json(const gm_file_report *files, size_t count) {
         for (size_t i = 0; i < files[f].findings.count; i++) {
             const gm_finding *finding = &files[f].findings.items[i];
             json_array_append_new(
-                all, json_pack("{s:s,s:s,s:s,s:O,s:o,s:o,s:o}", "filename", files[f].path,
-                               "code", finding->rule->id, "message", finding->message, "url",
+                all, json_pack("{s:s,s:s,s:s,s:O,s:o,s:o,s:o}", "filename", files[f].path, "code",
+                               finding->rule->id, "message", finding->message, "url",
                                finding->rule->url ? json_string(finding->rule->url) : json_null(),
                                "location", location_json(&files[f], finding->span.start_byte),
                                "end_location", location_json(&files[f], finding->span.end_byte),
@@ -92,8 +91,7 @@ static json_t *sarif_rules(void) {
         json_t *rule = json_pack("{s:s,s:s,s:{s:s},s:{s:s},s:{s:s}}", "id", rules[i].id, "name",
                                  rules[i].name, "shortDescription", "text", rules[i].summary,
                                  "fullDescription", "text", rules[i].explanation,
-                                 "defaultConfiguration", "level",
-                                 sarif_level(rules[i].severity));
+                                 "defaultConfiguration", "level", sarif_level(rules[i].severity));
         if (rules[i].url) {
             json_object_set_new(rule, "helpUri", json_string(rules[i].url));
         }
@@ -139,7 +137,8 @@ void gm_print_reports(FILE *out, const gm_file_report *files, size_t count,
         }
         return;
     }
-    json_t *document = format == GM_OUTPUT_JSON ? ruff_json(files, count) : sarif_json(files, count);
+    json_t *document =
+        format == GM_OUTPUT_JSON ? ruff_json(files, count) : sarif_json(files, count);
     json_dumpf(document, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     fputc('\n', out);
     json_decref(document);

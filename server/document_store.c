@@ -209,7 +209,8 @@ static gm_document_status apply_one(gm_document *doc, const gm_document_change *
     memcpy(doc->text + start, change->text, change->text_len);
     doc->len = new_len;
     doc->text[new_len] = '\0';
-    if (gm_line_index_build(&doc->lines, doc->text, doc->len) != 0) {
+    if (gm_line_index_update(&doc->lines, doc->text, doc->len, start, end,
+                             start + change->text_len) != 0) {
         return GM_DOC_NO_MEMORY;
     }
     /* A lone "\r" can appear or disappear only around the edit. */
@@ -266,12 +267,8 @@ gm_document_status gm_document_apply_changes(gm_document_store *store, gm_docume
         doc->tree = backup.tree;
         backup.tree = NULL;
         /* The analyzer cache saw the partial edits: start it afresh. */
-        gm_analyzer *fresh = gm_analyzer_new();
-        if (fresh) {
-            gm_analyzer_free(doc->analyzer);
-            doc->analyzer = fresh;
-            doc->findings = NULL;
-        }
+        gm_analyzer_reset(doc->analyzer);
+        doc->findings = NULL;
     }
     free(backup.text);
     if (backup.tree) {

@@ -29,12 +29,10 @@ static bool kind_requested(const json_t *only, const char *kind) {
 
 static int range_to_offsets(gm_server *server, gm_document *doc, const gm_lsp_range *range,
                             size_t *start, size_t *end) {
-    gm_position_status a = gm_position_to_offset(doc->text, doc->len, &doc->lines,
-                                                 server->encoding, range->start.line,
-                                                 range->start.character, start);
-    gm_position_status b = gm_position_to_offset(doc->text, doc->len, &doc->lines,
-                                                 server->encoding, range->end.line,
-                                                 range->end.character, end);
+    gm_position_status a = gm_position_to_offset(doc->text, doc->len, &doc->lines, server->encoding,
+                                                 range->start.line, range->start.character, start);
+    gm_position_status b = gm_position_to_offset(doc->text, doc->len, &doc->lines, server->encoding,
+                                                 range->end.line, range->end.character, end);
     return (a < 0 || b < 0 || *end < *start) ? -1 : 0;
 }
 
@@ -69,9 +67,9 @@ static json_t *fix_all(gm_server *server, gm_document *doc, const gm_finding_lis
     size_t edit_count = 0;
     if (count > 0 && gm_collect_non_overlapping(safe, count, &edits, &edit_count) == 0 &&
         edit_count > 0) {
-        action = json_pack("{s:s,s:s,s:o}", "title", "graphmend: mend all safe graph breaks",
-                           "kind", FIX_ALL_KIND, "edit",
-                           gm_workspace_edit_json(server, doc, edits, edit_count));
+        action =
+            json_pack("{s:s,s:s,s:o}", "title", "graphmend: mend all safe graph breaks", "kind",
+                      FIX_ALL_KIND, "edit", gm_workspace_edit_json(server, doc, edits, edit_count));
     }
     free(edits);
     free(safe);

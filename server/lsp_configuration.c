@@ -8,8 +8,7 @@ static void apply_section(gm_server *server, const json_t *section) {
     char problems[512];
     bool changed = gm_settings_apply_json(&server->settings, section, problems, sizeof problems);
     if (problems[0]) {
-        gm_server_show(server, 2, "graphmend settings: %s (keeping the previous values)",
-                       problems);
+        gm_server_show(server, 2, "graphmend settings: %s (keeping the previous values)", problems);
     }
     if (changed) {
         gm_server_log(server, 3, "settings changed: re-analysing open documents");

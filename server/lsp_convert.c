@@ -2,8 +2,7 @@
 #include "lsp_params.h"
 #include "server_internal.h"
 
-static gm_lsp_position position_of(const gm_server *server, const gm_document *doc,
-                                   size_t offset) {
+static gm_lsp_position position_of(const gm_server *server, const gm_document *doc, size_t offset) {
     gm_lsp_position position;
     gm_offset_to_position(doc->text, doc->len, &doc->lines, server->encoding, offset,
                           &position.line, &position.character);
@@ -19,10 +18,10 @@ json_t *gm_workspace_edit_json(const gm_server *server, const gm_document *doc,
                                const gm_text_edit *edits, size_t count) {
     json_t *text_edits = json_array();
     for (size_t i = 0; i < count; i++) {
-        json_array_append_new(
-            text_edits, json_pack("{s:o,s:s}", "range",
-                                  gm_range_json(server, doc, edits[i].start_byte, edits[i].end_byte),
-                                  "newText", edits[i].replacement));
+        json_array_append_new(text_edits, json_pack("{s:o,s:s}", "range",
+                                                    gm_range_json(server, doc, edits[i].start_byte,
+                                                                  edits[i].end_byte),
+                                                    "newText", edits[i].replacement));
     }
     if (server->client.document_changes) {
         return json_pack("{s:[{s:{s:s,s:I},s:o}]}", "documentChanges", "textDocument", "uri",

@@ -1,4 +1,6 @@
-/* Findings -> LSP diagnostics: push (publishDiagnostics) and pull (textDocument/diagnostic). */
+/* Findings -> LSP diagnostics: push (publishDiagnostics) and pull (textDocument/diagnostic).
+ * Diagnostics are written as JSON text directly: on every keystroke of a large file this is the
+ * hottest path after the reparse. */
 #include <stdio.h>
 #include <string.h>
 
@@ -18,34 +20,91 @@ const gm_finding_list *gm_server_findings(gm_server *server, gm_document *doc) {
     return doc->findings ? doc->findings : &empty_findings;
 }
 
-json_t *gm_diagnostic_json(gm_server *server, const gm_document *doc, const gm_finding *finding) {
-    json_t *diagnostic = json_pack(
-        "{s:o,s:i,s:s,s:s,s:s}", "range",
-        gm_range_json(server, doc, finding->span.start_byte, finding->span.end_byte), "severity",
-        (int)finding->rule->severity, "code", finding->rule->id, "source", "graphmend", "message",
-        finding->message);
-    if (finding->rule->url) {
-        json_object_set_new(diagnostic, "codeDescription",
-                            json_pack("{s:s}", "href", finding->rule->url));
-    }
-    return diagnostic;
+static void write_position(gm_json_writer *writer, const gm_server *server, const gm_document *doc,
+                           size_t offset) {
+    uint32_t line, character;
+    gm_offset_to_position(doc->text, doc->len, &doc->lines, server->encoding, offset, &line,
+                          &character);
+    gm_json_raw_str(writer, "{\"line\":");
+    gm_json_int(writer, line);
+    gm_json_raw_str(writer, ",\"character\":");
+    gm_json_int(writer, character);
+    gm_json_raw_str(writer, "}");
 }
 
-static json_t *diagnostics_array(gm_server *server, gm_document *doc) {
-    const gm_finding_list *findings = gm_server_findings(server, doc);
-    json_t *items = json_array();
-    for (size_t i = 0; i < findings->count; i++) {
-        json_array_append_new(items, gm_diagnostic_json(server, doc, &findings->items[i]));
+static void write_diagnostic(gm_json_writer *writer, const gm_server *server,
+                             const gm_document *doc, const gm_finding *finding) {
+    const gm_rule *rule = finding->rule;
+    gm_json_raw_str(writer, "{\"range\":{\"start\":");
+    write_position(writer, server, doc, finding->span.start_byte);
+    gm_json_raw_str(writer, ",\"end\":");
+    write_position(writer, server, doc, finding->span.end_byte);
+    gm_json_raw_str(writer, "},\"severity\":");
+    gm_json_int(writer, rule->severity);
+    gm_json_raw_str(writer, ",\"code\":");
+    gm_json_string(writer, rule->id, strlen(rule->id));
+    gm_json_raw_str(writer, ",\"source\":\"graphmend\",\"message\":");
+    gm_json_string(writer, finding->message, strlen(finding->message));
+    if (rule->url) {
+        gm_json_raw_str(writer, ",\"codeDescription\":{\"href\":");
+        gm_json_string(writer, rule->url, strlen(rule->url));
+        gm_json_raw_str(writer, "}");
     }
-    return items;
+    gm_json_raw_str(writer, "}");
+}
+
+void gm_write_diagnostics(gm_server *server, gm_document *doc, gm_json_writer *writer) {
+    const gm_finding_list *findings = gm_server_findings(server, doc);
+    gm_json_raw_str(writer, "[");
+    for (size_t i = 0; i < findings->count; i++) {
+        if (i > 0) {
+            gm_json_raw_str(writer, ",");
+        }
+        write_diagnostic(writer, server, doc, &findings->items[i]);
+    }
+    gm_json_raw_str(writer, "]");
+}
+
+json_t *gm_diagnostic_json(gm_server *server, const gm_document *doc, const gm_finding *finding) {
+    gm_json_writer writer;
+    gm_json_writer_init(&writer);
+    write_diagnostic(&writer, server, doc, finding);
+    json_t *diagnostic = writer.failed ? NULL : json_loadb(writer.data, writer.len, 0, NULL);
+    gm_json_writer_free(&writer);
+    return diagnostic ? diagnostic : json_object();
 }
 
 void gm_publish_diagnostics(gm_server *server, gm_document *doc) {
-    json_t *params = json_pack("{s:s,s:I,s:o}", "uri", doc->uri, "version",
-                               (json_int_t)doc->version, "diagnostics",
-                               diagnostics_array(server, doc));
-    gm_server_notify(server, "textDocument/publishDiagnostics", params);
-    doc->diagnostics_dirty = false;
+    double started = server->trace_timing ? gm_server_now_us() : 0;
+    if (server->trace_timing) {
+        gm_server_findings(server, doc);
+        fprintf(stderr, "timing: analysis in %.0f us\n", gm_server_now_us() - started);
+        started = gm_server_now_us();
+    }
+    gm_json_writer writer;
+    gm_json_writer_init(&writer);
+    gm_json_raw_str(&writer, "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/publishDiagnostics\","
+                             "\"params\":{\"uri\":");
+    gm_json_string(&writer, doc->uri, strlen(doc->uri));
+    gm_json_raw_str(&writer, ",\"version\":");
+    gm_json_int(&writer, doc->version);
+    gm_json_raw_str(&writer, ",\"diagnostics\":");
+    gm_write_diagnostics(server, doc, &writer);
+    gm_json_raw_str(&writer, "}}");
+    if (server->trace_timing) {
+        fprintf(stderr, "timing: diagnostics built in %.0f us\n", gm_server_now_us() - started);
+    }
+    if (writer.failed) {
+        gm_server_log(server, 1, "out of memory publishing diagnostics for %s", doc->uri);
+    } else {
+        gm_server_send_body(server, writer.data, writer.len);
+        doc->diagnostics_dirty = false;
+    }
+    gm_json_writer_free(&writer);
+    if (server->trace_timing) {
+        fprintf(stderr, "timing: diagnostics built and sent in %.0f us\n",
+                gm_server_now_us() - started);
+    }
 }
 
 void gm_publish_empty_diagnostics(gm_server *server, const char *uri) {
@@ -74,8 +133,8 @@ void gm_invalidate_all_diagnostics(gm_server *server) {
     }
 }
 
-gm_document *gm_document_for_params(gm_server *server, json_t *params, int *error_code,
-                                    char *error, size_t error_size) {
+gm_document *gm_document_for_params(gm_server *server, json_t *params, int *error_code, char *error,
+                                    size_t error_size) {
     const char *uri;
     if (gm_lsp_get_document_uri(params, &uri, error, error_size) != 0) {
         *error_code = GM_RPC_INVALID_PARAMS;
@@ -95,6 +154,20 @@ json_t *gm_handle_document_diagnostic(gm_server *server, json_t *params, int *er
     if (!doc) {
         return NULL;
     }
-    doc->diagnostics_dirty = false;
-    return json_pack("{s:s,s:o}", "kind", "full", "items", diagnostics_array(server, doc));
+    gm_json_writer writer;
+    gm_json_writer_init(&writer);
+    gm_json_raw_str(&writer, "{\"kind\":\"full\",\"items\":");
+    gm_write_diagnostics(server, doc, &writer);
+    gm_json_raw_str(&writer, "}");
+    json_t *result = GM_RESULT_SENT;
+    if (writer.failed) {
+        *error_code = GM_RPC_INTERNAL_ERROR;
+        snprintf(error, error_size, "out of memory building diagnostics");
+        result = NULL;
+    } else {
+        gm_server_send_raw_result(server, gm_server_current_id(server), writer.data, writer.len);
+        doc->diagnostics_dirty = false;
+    }
+    gm_json_writer_free(&writer);
+    return result;
 }

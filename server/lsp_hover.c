@@ -47,16 +47,18 @@ json_t *gm_handle_hover(gm_server *server, json_t *params, int *error_code, char
         } else {
             append(text, sizeof text, &used, "%s%s", markdown ? "\n\n---\n\n" : "\n\n", "");
         }
-        append(text, sizeof text, &used, markdown ? "**graphmend %s** `%s`\n\n" : "graphmend %s %s\n\n",
-               rule->id, rule->name);
+        append(text, sizeof text, &used,
+               markdown ? "**graphmend %s** `%s`\n\n" : "graphmend %s %s\n\n", rule->id,
+               rule->name);
         append(text, sizeof text, &used, "%s\n\n%s", finding->message, "");
         append(text, sizeof text, &used, "%s\n\n", rule->explanation, "");
         append(text, sizeof text, &used, markdown ? "**Fix:** %s\n\n" : "Fix: %s\n\n", rule->hint,
                "");
         if (rule->registry_id && rule->url) {
             append(text, sizeof text, &used,
-                   markdown ? "PyTorch graph-break reference: [%s](%s)" : "PyTorch graph-break "
-                                                                         "reference: %s %s",
+                   markdown ? "PyTorch graph-break reference: [%s](%s)"
+                            : "PyTorch graph-break "
+                              "reference: %s %s",
                    rule->registry_id, rule->url);
         }
     }

@@ -37,8 +37,8 @@ static void read_client_capabilities(gm_client_capabilities *client, const json_
     client->document_changes =
         gm_lsp_flag(caps, "workspace", "workspaceEdit", "documentChanges", NULL);
     client->configuration = gm_lsp_flag(caps, "workspace", "configuration", NULL);
-    client->code_description = gm_lsp_flag(caps, "textDocument", "publishDiagnostics",
-                                            "codeDescriptionSupport", NULL);
+    client->code_description =
+        gm_lsp_flag(caps, "textDocument", "publishDiagnostics", "codeDescriptionSupport", NULL);
     client->markdown_hover = offers_markdown(caps);
     client->diagnostic_refresh =
         gm_lsp_flag(caps, "workspace", "diagnostics", "refreshSupport", NULL);
@@ -67,15 +67,15 @@ json_t *gm_handle_initialize(gm_server *server, json_t *params, int *error_code,
         gm_server_show(server, 2, "graphmend settings: %s", problems);
     }
 
-    json_t *sync = json_pack("{s:b,s:i,s:{s:b}}", "openClose", 1, "change", 2, "save",
-                             "includeText", 0);
-    json_t *result = json_pack(
-        "{s:{s:s,s:o,s:{s:s,s:b,s:b},s:{s:[s,s]},s:b},s:{s:s,s:s}}", "capabilities",
-        "positionEncoding", gm_position_encoding_name(server->encoding), "textDocumentSync", sync,
-        "diagnosticProvider", "identifier", "graphmend", "interFileDependencies", 0,
-        "workspaceDiagnostics", 0, "codeActionProvider", "codeActionKinds", "quickfix",
-        "source.fixAll.graphmend", "hoverProvider", 1, "serverInfo", "name", "graphmend",
-        "version", GM_VERSION);
+    json_t *sync =
+        json_pack("{s:b,s:i,s:{s:b}}", "openClose", 1, "change", 2, "save", "includeText", 0);
+    json_t *result =
+        json_pack("{s:{s:s,s:o,s:{s:s,s:b,s:b},s:{s:[s,s]},s:b},s:{s:s,s:s}}", "capabilities",
+                  "positionEncoding", gm_position_encoding_name(server->encoding),
+                  "textDocumentSync", sync, "diagnosticProvider", "identifier", "graphmend",
+                  "interFileDependencies", 0, "workspaceDiagnostics", 0, "codeActionProvider",
+                  "codeActionKinds", "quickfix", "source.fixAll.graphmend", "hoverProvider", 1,
+                  "serverInfo", "name", "graphmend", "version", GM_VERSION);
     return result;
 }
 

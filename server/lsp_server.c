@@ -1,5 +1,6 @@
 /* The server core: frames -> JSON-RPC messages -> queue -> dispatch -> responses. */
 #include <stdarg.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,7 @@ gm_server *gm_server_new(gm_server_write_fn write, void *context) {
     server->exit_code = 1;
     server->next_outgoing_id = 1;
     gm_settings_default(&server->settings);
+    server->trace_timing = getenv("GRAPHMEND_TRACE_TIMING") != NULL;
     if (!server->reader || gm_document_store_init(&server->documents) != 0) {
         gm_server_free(server);
         return NULL;
@@ -70,6 +72,12 @@ void gm_server_free(gm_server *server) {
     free(server);
 }
 
+double gm_server_now_us(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec * 1e6 + (double)now.tv_nsec / 1e3;
+}
+
 bool gm_server_finished(const gm_server *server, int *exit_code) {
     if (exit_code) {
         *exit_code = server->exit_code;
@@ -79,6 +87,13 @@ bool gm_server_finished(const gm_server *server, int *exit_code) {
 
 /* ---------------------------------------------------------------- sending */
 
+static json_t result_sent_marker;
+json_t *const GM_RESULT_SENT = &result_sent_marker;
+
+const json_t *gm_server_current_id(const gm_server *server) {
+    return server->current_id;
+}
+
 void gm_server_send(gm_server *server, json_t *message) {
     size_t body_len = 0;
     char *body = gm_rpc_serialize(message, &body_len);
@@ -87,6 +102,31 @@ void gm_server_send(gm_server *server, json_t *message) {
         fprintf(stderr, "graphmend: could not serialise a message\n");
         return;
     }
+    gm_server_send_body(server, body, body_len);
+    free(body);
+}
+
+void gm_server_send_raw_result(gm_server *server, const json_t *id, const char *result_json,
+                               size_t len) {
+    char *id_text = json_dumps(id ? id : json_null(), JSON_ENCODE_ANY | JSON_COMPACT);
+    if (!id_text) {
+        return;
+    }
+    static const char prefix[] = "{\"jsonrpc\":\"2.0\",\"id\":";
+    size_t id_len = strlen(id_text);
+    size_t body_len = sizeof prefix - 1 + id_len + 10 + len + 1;
+    char *body = malloc(body_len + 1);
+    if (body) {
+        int n = snprintf(body, body_len + 1, "%s%s,\"result\":", prefix, id_text);
+        memcpy(body + n, result_json, len);
+        body[n + len] = '}';
+        gm_server_send_body(server, body, (size_t)n + len + 1);
+        free(body);
+    }
+    free(id_text);
+}
+
+void gm_server_send_body(gm_server *server, const char *body, size_t body_len) {
     char header[64];
     size_t header_len = gm_frame_header(header, sizeof header, body_len);
     char *frame = malloc(header_len + body_len);
@@ -96,7 +136,6 @@ void gm_server_send(gm_server *server, json_t *message) {
         server->write(server->write_context, frame, header_len + body_len);
         free(frame);
     }
-    free(body);
 }
 
 void gm_server_notify(gm_server *server, const char *method, json_t *params) {
@@ -199,14 +238,18 @@ static void dispatch_request(gm_server *server, gm_rpc_message *msg) {
         send_error(server, msg->id, GM_RPC_METHOD_NOT_FOUND, text);
         return;
     }
-    if (msg->params && !json_is_object(msg->params) &&
-        strcmp(method->method, "shutdown") != 0) {
+    if (msg->params && !json_is_object(msg->params) && strcmp(method->method, "shutdown") != 0) {
         send_error(server, msg->id, GM_RPC_INVALID_PARAMS, "params must be an object");
         return;
     }
     int error_code = GM_RPC_INTERNAL_ERROR;
     char error[512] = "internal error";
+    server->current_id = msg->id;
     json_t *result = method->request(server, msg->params, &error_code, error, sizeof error);
+    server->current_id = NULL;
+    if (result == GM_RESULT_SENT) {
+        return;
+    }
     if (result) {
         gm_server_send(server, gm_rpc_make_result(msg->id, result));
         json_decref(result);

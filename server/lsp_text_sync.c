@@ -14,14 +14,14 @@ void gm_handle_did_open(gm_server *server, json_t *params) {
     if (gm_lsp_get_object(params, "textDocument", "params", &item, error, sizeof error) != 0 ||
         gm_lsp_get_string(item, "uri", "params.textDocument", &uri, error, sizeof error) != 0 ||
         gm_lsp_get_string(item, "text", "params.textDocument", &text, error, sizeof error) != 0 ||
-        gm_lsp_get_integer(item, "version", "params.textDocument", &version, error,
-                           sizeof error) != 0) {
+        gm_lsp_get_integer(item, "version", "params.textDocument", &version, error, sizeof error) !=
+            0) {
         gm_server_log(server, 1, "didOpen ignored: %s", error);
         return;
     }
     json_t *text_value = json_object_get(item, "text");
-    if (!gm_document_store_open(&server->documents, uri, text,
-                                json_string_length(text_value), version)) {
+    if (!gm_document_store_open(&server->documents, uri, text, json_string_length(text_value),
+                                version)) {
         gm_server_show(server, 1, "graphmend: out of memory opening %s", uri);
     }
 }
@@ -75,8 +75,8 @@ void gm_handle_did_change(gm_server *server, json_t *params) {
     int64_t version;
     if (gm_lsp_get_object(params, "textDocument", "params", &item, error, sizeof error) != 0 ||
         gm_lsp_get_string(item, "uri", "params.textDocument", &uri, error, sizeof error) != 0 ||
-        gm_lsp_get_integer(item, "version", "params.textDocument", &version, error,
-                           sizeof error) != 0) {
+        gm_lsp_get_integer(item, "version", "params.textDocument", &version, error, sizeof error) !=
+            0) {
         gm_server_log(server, 1, "didChange ignored: %s", error);
         return;
     }
@@ -91,10 +91,15 @@ void gm_handle_did_change(gm_server *server, json_t *params) {
         gm_server_show(server, 1, "graphmend: didChange for %s ignored: %s", uri, error);
         return;
     }
+    double started = server->trace_timing ? gm_server_now_us() : 0;
     gm_document_status status =
         gm_document_apply_changes(&server->documents, doc, changes, (size_t)count, version,
                                   server->encoding, error, sizeof error);
     free(changes);
+    if (server->trace_timing) {
+        fprintf(stderr, "timing: didChange v%lld applied and reparsed in %.0f us\n",
+                (long long)version, gm_server_now_us() - started);
+    }
     switch (status) {
     case GM_DOC_OK:
         break;

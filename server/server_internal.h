@@ -11,6 +11,7 @@
 #include "analyzer.h"
 #include "document_store.h"
 #include "framing.h"
+#include "json_writer.h"
 #include "jsonrpc.h"
 #include "lsp_server.h"
 #include "position.h"
@@ -24,12 +25,12 @@ typedef enum {
 
 /* What the client declared in initialize that changes how the server talks to it. */
 typedef struct {
-    bool pull_diagnostics;       /* textDocument.diagnostic: client pulls, server does not push */
-    bool document_changes;       /* workspace.workspaceEdit.documentChanges */
-    bool configuration;          /* workspace.configuration: server may ask for settings */
-    bool code_description;       /* publishDiagnostics.codeDescriptionSupport */
-    bool markdown_hover;         /* hover.contentFormat contains "markdown" */
-    bool diagnostic_refresh;     /* workspace.diagnostics.refreshSupport */
+    bool pull_diagnostics;   /* textDocument.diagnostic: client pulls, server does not push */
+    bool document_changes;   /* workspace.workspaceEdit.documentChanges */
+    bool configuration;      /* workspace.configuration: server may ask for settings */
+    bool code_description;   /* publishDiagnostics.codeDescriptionSupport */
+    bool markdown_hover;     /* hover.contentFormat contains "markdown" */
+    bool diagnostic_refresh; /* workspace.diagnostics.refreshSupport */
 } gm_client_capabilities;
 
 /* An incoming message waiting in the queue of one gm_server_feed call. */
@@ -66,7 +67,13 @@ struct gm_server {
     size_t outgoing_count;
     size_t outgoing_capacity;
     int64_t next_outgoing_id;
+
+    const json_t *current_id; /* id of the request being dispatched */
+    bool trace_timing;        /* GRAPHMEND_TRACE_TIMING set: per-phase times on stderr */
 };
+
+/* Monotonic clock in microseconds, for GRAPHMEND_TRACE_TIMING. */
+double gm_server_now_us(void);
 
 /* A request handler returns the result (new reference; json_null() for null) or NULL after
  * filling *error_code and error (the message). */
@@ -74,8 +81,18 @@ typedef json_t *(*gm_request_handler)(gm_server *server, json_t *params, int *er
                                       char *error, size_t error_size);
 typedef void (*gm_notification_handler)(gm_server *server, json_t *params);
 
+/* Returned by a request handler that already sent its response (gm_server_send_raw_result). */
+extern json_t *const GM_RESULT_SENT;
+
 /* --- sending (lsp_server.c) --- */
 void gm_server_send(gm_server *server, json_t *message); /* steals message */
+/* Frames and sends a body that is already JSON text. */
+void gm_server_send_body(gm_server *server, const char *body, size_t len);
+/* Sends {"jsonrpc":"2.0","id":id,"result":<result_json>} for a result that is JSON text. */
+void gm_server_send_raw_result(gm_server *server, const json_t *id, const char *result_json,
+                               size_t len);
+/* The id of the request being handled (borrowed; NULL outside a request handler). */
+const json_t *gm_server_current_id(const gm_server *server);
 void gm_server_notify(gm_server *server, const char *method, json_t *params); /* steals params */
 /* Sends a request to the client; its response is routed by method name to
  * gm_server_handle_client_response. */
@@ -103,6 +120,8 @@ void gm_handle_did_save(gm_server *, json_t *);
 /* Current findings of a document (analysed on demand; never NULL). */
 const gm_finding_list *gm_server_findings(gm_server *server, gm_document *doc);
 json_t *gm_diagnostic_json(gm_server *server, const gm_document *doc, const gm_finding *finding);
+/* Appends the diagnostics of doc's findings to writer as a JSON array. */
+void gm_write_diagnostics(gm_server *server, gm_document *doc, gm_json_writer *writer);
 void gm_publish_diagnostics(gm_server *server, gm_document *doc);
 void gm_publish_empty_diagnostics(gm_server *server, const char *uri);
 /* Publishes every document whose diagnostics are dirty (push clients only). */
@@ -128,7 +147,7 @@ json_t *gm_workspace_edit_json(const gm_server *server, const gm_document *doc,
                                const gm_text_edit *edits, size_t count);
 
 /* Opened document for params.textDocument.uri, or NULL after setting a -32602 error. */
-gm_document *gm_document_for_params(gm_server *server, json_t *params, int *error_code,
-                                    char *error, size_t error_size);
+gm_document *gm_document_for_params(gm_server *server, json_t *params, int *error_code, char *error,
+                                    size_t error_size);
 
 #endif

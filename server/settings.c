@@ -45,8 +45,8 @@ bool gm_settings_apply_json(gm_settings *settings, const json_t *section, char *
     bool changed = false;
     changed |= apply_bool(section, "compileForward", &settings->analysis.forward_is_compiled,
                           problems, problems_size);
-    changed |= apply_bool(section, "training", &settings->analysis.training, problems,
-                          problems_size);
+    changed |=
+        apply_bool(section, "training", &settings->analysis.training, problems, problems_size);
     json_t *level = json_object_get(section, "logLevel");
     if (level && !json_is_null(level)) {
         int found = 0;

@@ -20,7 +20,7 @@ typedef struct {
         uv_pipe_t pipe;
         uv_tty_t tty;
     } input;
-    uv_fs_t file_read;     /* regular-file stdin */
+    uv_fs_t file_read; /* regular-file stdin */
     char *file_buffer;
     bool write_failed;
 } gm_transport;
@@ -101,8 +101,8 @@ static void on_file_read(uv_fs_t *request) {
 static void read_file_chunk(gm_transport *transport) {
     uv_buf_t buf = uv_buf_init(transport->file_buffer, READ_CHUNK);
     transport->file_read.data = transport;
-    int rc = uv_fs_read(transport->loop, &transport->file_read, STDIN_FILENO, &buf, 1, -1,
-                        on_file_read);
+    int rc =
+        uv_fs_read(transport->loop, &transport->file_read, STDIN_FILENO, &buf, 1, -1, on_file_read);
     if (rc < 0) {
         fprintf(stderr, "graphmend: reading stdin failed: %s\n", uv_strerror(rc));
         gm_server_eof(transport->server);

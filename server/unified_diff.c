@@ -103,8 +103,8 @@ static long myers(const line_list *a, const line_list *b, edit_op **out) {
             long k = x - y;
             long prev_k = 0, prev_x = 0, prev_y = 0;
             if (d > 0) {
-                prev_k = (k == -d || (k != d && vd[base + k - 1] < vd[base + k + 1])) ? k + 1
-                                                                                      : k - 1;
+                prev_k =
+                    (k == -d || (k != d && vd[base + k - 1] < vd[base + k + 1])) ? k + 1 : k - 1;
                 prev_x = vd[base + prev_k];
                 prev_y = prev_x - prev_k;
             }
@@ -215,7 +215,8 @@ int gm_print_unified_diff(FILE *out, const char *path, const char *old_text, siz
         fprintf(out, "@@ -%zu,%zu +%zu,%zu @@\n", old_lines ? old_start + 1 : old_start, old_lines,
                 new_lines ? new_start + 1 : new_start, new_lines);
         for (long j = first; j < end; j++) {
-            line_ref line = ops[j].op == '+' ? b.items[ops[j].new_index] : a.items[ops[j].old_index];
+            line_ref line =
+                ops[j].op == '+' ? b.items[ops[j].new_index] : a.items[ops[j].old_index];
             print_line(out, ops[j].op, line);
         }
         i = end;

@@ -360,8 +360,8 @@ static int handle_incidental(server_conn *conn, json_t *message) {
             json_array_append_new(result, json_null());
         }
     }
-    return send_message(conn, json_pack("{s:s,s:O,s:o}", "jsonrpc", "2.0", "id", id, "result",
-                                        result));
+    return send_message(conn,
+                        json_pack("{s:s,s:O,s:o}", "jsonrpc", "2.0", "id", id, "result", result));
 }
 
 static json_t *wait_for_response(server_conn *conn, json_int_t id) {
@@ -547,11 +547,11 @@ static bool is_ident_char(char c) {
 
 static bool is_keyword(const char *word, size_t len) {
     static const char *const keywords[] = {
-        "False",  "None",   "True",    "and",      "as",     "assert", "async", "await",
-        "break",  "class",  "continue", "def",     "del",    "elif",   "else",  "except",
-        "finally", "for",   "from",    "global",   "if",     "import", "in",    "is",
-        "lambda", "nonlocal", "not",   "or",       "pass",   "raise",  "return", "try",
-        "while",  "with",   "yield",   "match",    "case",   "print",  "self",  "super",
+        "False",   "None",     "True",     "and",    "as",   "assert", "async",  "await",
+        "break",   "class",    "continue", "def",    "del",  "elif",   "else",   "except",
+        "finally", "for",      "from",     "global", "if",   "import", "in",     "is",
+        "lambda",  "nonlocal", "not",      "or",     "pass", "raise",  "return", "try",
+        "while",   "with",     "yield",    "match",  "case", "print",  "self",   "super",
     };
     for (size_t i = 0; i < sizeof keywords / sizeof keywords[0]; i++) {
         if (strlen(keywords[i]) == len && memcmp(keywords[i], word, len) == 0) {
@@ -705,8 +705,9 @@ static const char *mark(bool ok) {
 int main(int argc, char **argv) {
     options opts;
     if (parse_args(argc, argv, &opts) != 0) {
-        fprintf(stderr, "usage: %s [--no-header] [--server-log FILE] GRAPHMEND MODEL_FILE "
-                        "[EDITS (default %d)]\n",
+        fprintf(stderr,
+                "usage: %s [--no-header] [--server-log FILE] GRAPHMEND MODEL_FILE "
+                "[EDITS (default %d)]\n",
                 argv[0], DEFAULT_EDITS);
         return 2;
     }
@@ -768,11 +769,10 @@ int main(int argc, char **argv) {
     /* initialize / initialized / didOpen, then the diagnostics of version 1. */
     json_int_t id = conn.next_id++;
     if (send_message(&conn, json_pack("{s:s,s:I,s:s,s:{s:i,s:n,s:{s:s,s:s},s:{s:{s:[s]}}}}",
-                                      "jsonrpc", "2.0", "id", id, "method", "initialize",
-                                      "params", "processId", (int)getpid(), "rootUri",
-                                      "clientInfo", "name", "bench_lsp_latency", "version",
-                                      "1", "capabilities", "general", "positionEncodings",
-                                      "utf-8")) != 0) {
+                                      "jsonrpc", "2.0", "id", id, "method", "initialize", "params",
+                                      "processId", (int)getpid(), "rootUri", "clientInfo", "name",
+                                      "bench_lsp_latency", "version", "1", "capabilities",
+                                      "general", "positionEncodings", "utf-8")) != 0) {
         goto done;
     }
     json_t *response = wait_for_response(&conn, id);
@@ -786,17 +786,17 @@ int main(int argc, char **argv) {
                 encoding ? encoding : "(none: utf-16)");
     }
     json_decref(response);
-    if (send_message(&conn, json_pack("{s:s,s:s,s:{}}", "jsonrpc", "2.0", "method",
-                                      "initialized", "params")) != 0) {
+    if (send_message(&conn, json_pack("{s:s,s:s,s:{}}", "jsonrpc", "2.0", "method", "initialized",
+                                      "params")) != 0) {
         goto done;
     }
     json_int_t version = 1;
     uint64_t arrival = 0;
     uint64_t open_start = now_ns();
     if (send_message(&conn, json_pack("{s:s,s:s,s:{s:{s:s,s:s,s:I,s:s%}}}", "jsonrpc", "2.0",
-                                      "method", "textDocument/didOpen", "params",
-                                      "textDocument", "uri", uri, "languageId", "python",
-                                      "version", version, "text", original, len)) != 0) {
+                                      "method", "textDocument/didOpen", "params", "textDocument",
+                                      "uri", uri, "languageId", "python", "version", version,
+                                      "text", original, len)) != 0) {
         goto done;
     }
     diagnostics = wait_for_diagnostics(&conn, uri, version, &arrival);
@@ -820,8 +820,8 @@ int main(int argc, char **argv) {
                 column = (long)(lines.ends[line] - lines.starts[line]);
                 ch = ' ';
             }
-            edit = (bench_edit){line, (size_t)column, lines.starts[line] + (size_t)column, true,
-                                ch};
+            edit =
+                (bench_edit){line, (size_t)column, lines.starts[line] + (size_t)column, true, ch};
             pending = edit;
         } else {
             edit = pending;
@@ -844,10 +844,9 @@ int main(int argc, char **argv) {
         json_t *change = json_pack(
             "{s:s,s:s,s:{s:{s:s,s:I},s:[{s:{s:{s:I,s:I},s:{s:I,s:I}},s:s}]}}", "jsonrpc", "2.0",
             "method", "textDocument/didChange", "params", "textDocument", "uri", uri, "version",
-            version, "contentChanges", "range", "start", "line", (json_int_t)edit.line,
-            "character", (json_int_t)edit.column, "end", "line", (json_int_t)edit.line,
-            "character", (json_int_t)(edit.column + (edit.insert ? 0 : 1)), "text",
-            edit.insert ? inserted : "");
+            version, "contentChanges", "range", "start", "line", (json_int_t)edit.line, "character",
+            (json_int_t)edit.column, "end", "line", (json_int_t)edit.line, "character",
+            (json_int_t)(edit.column + (edit.insert ? 0 : 1)), "text", edit.insert ? inserted : "");
         size_t frame_len = 0;
         char *frame = change ? make_frame(change, &frame_len) : NULL;
         json_decref(change);

@@ -191,8 +191,9 @@ static void test_header_forms(void) {
 
 /* Bodies with multibyte UTF-8: Content-Length counts bytes. */
 static char *make_body(size_t i) {
-    static const char *const texts[] = {"h\xC3\xA9llo", "\xE2\x82\xAC 5", "\xF0\x9F\x98\x80",
-                                        "plain", "a\\nb", "\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80"};
+    static const char *const texts[] = {
+        "h\xC3\xA9llo", "\xE2\x82\xAC 5", "\xF0\x9F\x98\x80",
+        "plain",        "a\\nb",          "\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80"};
     char *b = malloc(256);
     if (!b)
         abort();
@@ -474,8 +475,7 @@ static void test_cap_streaming_skip(void) {
     drain(r, &e);
     CHECK_EQ_INT(e.count, 2);
     CHECK(e.count == 2 && e.items[0].kind == GM_FRAME_ERROR &&
-          e.items[1].kind == GM_FRAME_MESSAGE &&
-          e.items[1].len == cap);
+          e.items[1].kind == GM_FRAME_MESSAGE && e.items[1].len == cap);
     free(at);
     free(a.data);
     events_free(&e);

@@ -185,14 +185,14 @@ static void test_invalid_utf8(void) {
         uint32_t units; /* the same in all three encodings */
     } cases[] = {
         {"\xFF", 1, 1},
-        {"\x80", 1, 1},                 /* lone continuation */
-        {"\xC0\xAF", 2, 2},             /* overlong '/' */
-        {"\xE0\x80\xAF", 3, 3},         /* overlong 3-byte */
-        {"\xF0\x80\x80\xAF", 4, 4},     /* overlong 4-byte */
-        {"\xED\xA0\x80", 3, 3},         /* encoded surrogate */
-        {"\xF4\x90\x80\x80", 4, 4},     /* above U+10FFFF */
+        {"\x80", 1, 1},             /* lone continuation */
+        {"\xC0\xAF", 2, 2},         /* overlong '/' */
+        {"\xE0\x80\xAF", 3, 3},     /* overlong 3-byte */
+        {"\xF0\x80\x80\xAF", 4, 4}, /* overlong 4-byte */
+        {"\xED\xA0\x80", 3, 3},     /* encoded surrogate */
+        {"\xF4\x90\x80\x80", 4, 4}, /* above U+10FFFF */
         {"\xF5\x80\x80\x80", 4, 4},
-        {"\xE2\x82", 2, 2},             /* truncated at the end of the text */
+        {"\xE2\x82", 2, 2}, /* truncated at the end of the text */
         {"\xF0\x9F\x98", 3, 3},
         {"\xC3", 1, 1},
         {"\xE2\x82z", 3, 3},            /* truncated by the next character */
@@ -275,8 +275,8 @@ static uint64_t rng_next(uint64_t *s) {
 /* No piece starts with a continuation byte, so pieces never merge into other characters. */
 typedef struct {
     const char *bytes;
-    int newline;   /* a line terminator */
-    int invalid;   /* every byte is its own one-unit character */
+    int newline; /* a line terminator */
+    int invalid; /* every byte is its own one-unit character */
 } piece;
 
 static const piece pieces[] = {
@@ -363,8 +363,7 @@ static void test_random_round_trip(void) {
                     continue;
                 /* At a boundary: position -> offset is the identity's other half. */
                 size_t back = SIZE_MAX;
-                gm_position_status st =
-                    gm_position_to_offset(t, len, &idx, encs[e], l, c, &back);
+                gm_position_status st = gm_position_to_offset(t, len, &idx, encs[e], l, c, &back);
                 if (st != GM_POSITION_OK || back != o) {
                     failures++;
                     if (failures < 5)
@@ -392,8 +391,8 @@ static void test_random_round_trip(void) {
         for (size_t b = 0; b + 1 < nb; b++) {
             if (bs[b].line == bs[b + 1].line && bs[b + 1].ch[1] - bs[b].ch[1] == 2) {
                 size_t got = 0;
-                if (gm_position_to_offset(t, len, &idx, U16, bs[b].line, bs[b].ch[1] + 1,
-                                          &got) != GM_POSITION_SPLIT_CHAR ||
+                if (gm_position_to_offset(t, len, &idx, U16, bs[b].line, bs[b].ch[1] + 1, &got) !=
+                        GM_POSITION_SPLIT_CHAR ||
                     got != bs[b].offset)
                     failures++;
             }
@@ -405,7 +404,50 @@ static void test_random_round_trip(void) {
     gm_line_index_free(&idx);
 }
 
+/* gm_line_index_update after random replacements (including ones that split or join "\r\n")
+ * must equal a full rebuild. */
+static void test_incremental_update(void) {
+    uint64_t seed = 0x1234567ull;
+    static const char alphabet[] = "ab\n\r\r\n\xC3\xA9 ";
+    char text[512];
+    size_t len = 0;
+    gm_line_index updated, rebuilt;
+    gm_line_index_init(&updated);
+    gm_line_index_init(&rebuilt);
+    text[0] = '\0';
+    gm_line_index_build(&updated, text, len);
+    int mismatches = 0;
+    for (int round = 0; round < 20000; round++) {
+        size_t a = len ? rng_next(&seed) % (len + 1) : 0;
+        size_t b = len ? rng_next(&seed) % (len + 1) : 0;
+        size_t start = a < b ? a : b, end = a < b ? b : a;
+        if (end - start > 8) {
+            end = start + (rng_next(&seed) % 8);
+        }
+        char insert[8];
+        size_t insert_len = rng_next(&seed) % (len > 300 ? 2 : 7);
+        for (size_t i = 0; i < insert_len; i++) {
+            insert[i] = alphabet[rng_next(&seed) % (sizeof alphabet - 1)];
+        }
+        memmove(text + start + insert_len, text + end, len - end);
+        memcpy(text + start, insert, insert_len);
+        len = len - (end - start) + insert_len;
+        text[len] = '\0';
+        CHECK(gm_line_index_update(&updated, text, len, start, end, start + insert_len) == 0);
+        gm_line_index_build(&rebuilt, text, len);
+        if (updated.count != rebuilt.count ||
+            memcmp(updated.starts, rebuilt.starts, rebuilt.count * sizeof(size_t)) != 0) {
+            mismatches++;
+            gm_line_index_build(&updated, text, len);
+        }
+    }
+    CHECK_EQ_INT(mismatches, 0);
+    gm_line_index_free(&updated);
+    gm_line_index_free(&rebuilt);
+}
+
 int main(void) {
+    test_incremental_update();
     test_encoding_names();
     test_line_index();
     test_conversions();

@@ -41,26 +41,25 @@ static const char *const snippets[] = {
     "\r",
 };
 
-static const char *initial_text =
-    "import torch\n"
-    "from torch import nn\n"
-    "\n"
-    "class Block(nn.Module):  # é😀\n"
-    "    def __init__(self):\n"
-    "        super().__init__()\n"
-    "        self.linear = nn.Linear(4, 4)\n"
-    "\n"
-    "    def forward(self, x: torch.Tensor):\n"
-    "        h = self.linear(x)\n"
-    "        if h.sum() > 0:\n"
-    "            print(\"positive\", h)\n"
-    "        return h\n"
-    "\n"
-    "@torch.compile\n"
-    "def step(x):\n"
-    "    while x.max() > 1:\n"
-    "        x = x / 2\n"
-    "    return x\n";
+static const char *initial_text = "import torch\n"
+                                  "from torch import nn\n"
+                                  "\n"
+                                  "class Block(nn.Module):  # é😀\n"
+                                  "    def __init__(self):\n"
+                                  "        super().__init__()\n"
+                                  "        self.linear = nn.Linear(4, 4)\n"
+                                  "\n"
+                                  "    def forward(self, x: torch.Tensor):\n"
+                                  "        h = self.linear(x)\n"
+                                  "        if h.sum() > 0:\n"
+                                  "            print(\"positive\", h)\n"
+                                  "        return h\n"
+                                  "\n"
+                                  "@torch.compile\n"
+                                  "def step(x):\n"
+                                  "    while x.max() > 1:\n"
+                                  "        x = x / 2\n"
+                                  "    return x\n";
 
 /* Is offset a UTF-8 character boundary? */
 static bool boundary(const char *text, size_t len, size_t offset) {
@@ -85,7 +84,7 @@ static void reference_position(const char *text, size_t offset, gm_position_enco
             continue;
         }
         size_t width = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
-        c += encoding == GM_ENCODING_UTF8 ? (uint32_t)width
+        c += encoding == GM_ENCODING_UTF8    ? (uint32_t)width
              : encoding == GM_ENCODING_UTF16 ? (width == 4 ? 2 : 1)
                                              : 1;
         i += width;
@@ -164,14 +163,16 @@ static void random_edit_sequences(gm_position_encoding encoding, int rounds) {
             size_t max_delete = model.len > 2048 ? 600 : 40;
             if (end - start > max_delete) {
                 end = start + max_delete;
-                while (!boundary(model.text, model.len, end) ||
-                       (end < model.len && model.text[end - 1] == '\r' && model.text[end] == '\n')) {
+                while (
+                    !boundary(model.text, model.len, end) ||
+                    (end < model.len && model.text[end - 1] == '\r' && model.text[end] == '\n')) {
                     end--;
                 }
             }
-            const char *insert = (model.len > 2048 || next_random() % 4 == 0)
-                                     ? ""
-                                     : snippets[next_random() % (sizeof snippets / sizeof *snippets)];
+            const char *insert =
+                (model.len > 2048 || next_random() % 4 == 0)
+                    ? ""
+                    : snippets[next_random() % (sizeof snippets / sizeof *snippets)];
             gm_document_change *change = &changes[c];
             reference_position(model.text, start, encoding, &change->start_line,
                                &change->start_character);
@@ -236,8 +237,8 @@ static void refused_batches_change_nothing(void) {
         {true, 400, 0, 400, 1, "boom", 4},
     };
     char error[256];
-    gm_document_status status =
-        gm_document_apply_changes(&store, doc, changes, 2, 8, GM_ENCODING_UTF16, error, sizeof error);
+    gm_document_status status = gm_document_apply_changes(&store, doc, changes, 2, 8,
+                                                          GM_ENCODING_UTF16, error, sizeof error);
     CHECK_EQ_INT(status, GM_DOC_BAD_RANGE);
     CHECK(strstr(error, "contentChanges[1]") != NULL);
     CHECK_EQ_STR(doc->text, before);

@@ -81,7 +81,8 @@ static void errors_and_lifecycle(void) {
     capture out = {json_array()};
     gm_server *server = gm_server_new(capture_write, &out);
 
-    send_raw(server, "{\"jsonrpc\":\"2.0\",\"id\":50,\"method\":\"textDocument/hover\",\"params\":{}}");
+    send_raw(server,
+             "{\"jsonrpc\":\"2.0\",\"id\":50,\"method\":\"textDocument/hover\",\"params\":{}}");
     CHECK_EQ_INT(error_code(&out, 50), -32002);
     /* Notifications before initialize are dropped silently. */
     size_t before = json_array_size(out.messages);
@@ -92,10 +93,10 @@ static void errors_and_lifecycle(void) {
     int count;
     json_t *init = response_for(&out, 1, &count);
     CHECK_EQ_INT(count, 1);
-    CHECK_EQ_STR(json_string_value(json_object_get(
-                     json_object_get(json_object_get(init, "result"), "capabilities"),
-                     "positionEncoding")),
-                 "utf-32");
+    CHECK_EQ_STR(
+        json_string_value(json_object_get(
+            json_object_get(json_object_get(init, "result"), "capabilities"), "positionEncoding")),
+        "utf-32");
     send_raw(server, "{\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"initialize\",\"params\":"
                      "{\"capabilities\":{}}}");
     CHECK_EQ_INT(error_code(&out, 11), -32600); /* initialize only once */
@@ -108,7 +109,8 @@ static void errors_and_lifecycle(void) {
     CHECK_EQ_INT(error_code(&out, 3), -32601);
     before = json_array_size(out.messages);
     send_raw(server, "{\"jsonrpc\":\"2.0\",\"method\":\"no/such/notification\"}");
-    send_raw(server, "{\"jsonrpc\":\"2.0\",\"method\":\"$/setTrace\",\"params\":{\"value\":\"off\"}}");
+    send_raw(server,
+             "{\"jsonrpc\":\"2.0\",\"method\":\"$/setTrace\",\"params\":{\"value\":\"off\"}}");
     /* At most log messages, never a response. */
     for (size_t i = before; i < json_array_size(out.messages); i++) {
         CHECK(json_object_get(json_array_get(out.messages, i), "method") != NULL);
@@ -122,10 +124,12 @@ static void errors_and_lifecycle(void) {
     CHECK_EQ_INT(error_code(&out, 5), -32602);
 
     /* A request and its cancellation in one chunk: -32800, and only that. */
-    const char *hover = "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"textDocument/hover\",\"params\":"
-                        "{\"textDocument\":{\"uri\":\"file:///none.py\"},\"position\":{\"line\":0,"
-                        "\"character\":0}}}";
-    const char *cancel = "{\"jsonrpc\":\"2.0\",\"method\":\"$/cancelRequest\",\"params\":{\"id\":6}}";
+    const char *hover =
+        "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"textDocument/hover\",\"params\":"
+        "{\"textDocument\":{\"uri\":\"file:///none.py\"},\"position\":{\"line\":0,"
+        "\"character\":0}}}";
+    const char *cancel =
+        "{\"jsonrpc\":\"2.0\",\"method\":\"$/cancelRequest\",\"params\":{\"id\":6}}";
     char chunk[1024];
     char h1[64], h2[64];
     gm_frame_header(h1, sizeof h1, strlen(hover));
@@ -138,7 +142,8 @@ static void errors_and_lifecycle(void) {
     CHECK(!gm_server_finished(server, &exit_code));
     send_raw(server, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"shutdown\"}");
     CHECK_EQ_INT(error_code(&out, 7), 0);
-    send_raw(server, "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"textDocument/hover\",\"params\":{}}");
+    send_raw(server,
+             "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"textDocument/hover\",\"params\":{}}");
     CHECK_EQ_INT(error_code(&out, 8), -32600);
     send_raw(server, "{\"jsonrpc\":\"2.0\",\"method\":\"exit\"}");
     CHECK(gm_server_finished(server, &exit_code));
