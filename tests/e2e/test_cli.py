@@ -4,6 +4,7 @@ import ast
 import json
 import os
 import re
+import subprocess
 
 import pytest
 
@@ -257,3 +258,28 @@ def test_fix_directory_with_unparsable_file(binary, files, tmp_path):
     assert broken.read_text(encoding="utf-8") == SYNTAX_ERROR
     assert good.read_text(encoding="utf-8") != PRINT_ONLY
     ast.parse(good.read_text(encoding="utf-8"))
+
+
+MANY_PRINTS = "import torch\n\n@torch.compile\ndef f(x):\n    print(x)\n" + "".join(
+    f"    y{i} = x + {i}\n" for i in range(12)) + "    print(x, 'é😀')\n" + "".join(
+    f"    z{i} = x * {i}\n" for i in range(3)) + "    print('no newline at end')\n    return x"
+
+
+def test_fix_diff_applies_with_patch_to_the_in_place_result(binary, files, tmp_path):
+    """The unified diff, applied by patch(1), gives exactly what fix writes in place: several
+    hunks, non-ASCII text and a last line without a newline."""
+    diff_dir, fix_dir = tmp_path / "diffed", tmp_path / "fixed"
+    diff_dir.mkdir()
+    fix_dir.mkdir()
+    (diff_dir / "m.py").write_text(MANY_PRINTS, encoding="utf-8")
+    (fix_dir / "m.py").write_text(MANY_PRINTS, encoding="utf-8")
+    proc = run_cli(binary, "fix", "--unsafe-fixes", "--diff", "m.py", cwd=diff_dir)
+    assert proc.returncode == 1, proc  # something would change
+    assert proc.stdout.count(b"\n@@ ") + proc.stdout.startswith(b"@@ ") >= 2
+    patched = subprocess.run(["patch", "-p1", "--no-backup-if-mismatch"], input=proc.stdout,
+                             cwd=diff_dir, capture_output=True)
+    assert patched.returncode == 0, patched
+    run_cli(binary, "fix", "--unsafe-fixes", "m.py", cwd=fix_dir)
+    expected = (fix_dir / "m.py").read_text(encoding="utf-8")
+    assert expected.count("is_compiling()") == 3
+    assert (diff_dir / "m.py").read_text(encoding="utf-8") == expected
