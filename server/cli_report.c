@@ -61,7 +61,7 @@ static json_t *ruff_json(const gm_file_report *files, size_t count) {
         for (size_t i = 0; i < files[f].findings.count; i++) {
             const gm_finding *finding = &files[f].findings.items[i];
             json_array_append_new(
-                all, json_pack("{s:s,s:s,s:s,s:O,s:o,s:o,s:o}", "filename", files[f].path, "code",
+                all, json_pack("{s:s,s:s,s:s,s:o,s:o,s:o,s:o}", "filename", files[f].path, "code",
                                finding->rule->id, "message", finding->message, "url",
                                finding->rule->url ? json_string(finding->rule->url) : json_null(),
                                "location", location_json(&files[f], finding->span.start_byte),
