@@ -57,7 +57,8 @@ static void scan_expr(gm_region *r, TSNode n, int depth) {
 /* A condition of if/elif/while: the branch rule, then the calls inside it. */
 static gm_value visit_condition(gm_region *r, TSNode cond, const char *construct, int depth) {
     gm_value v = gm_value_of(r, cond);
-    gm_rule_data_dependent_branch(r, cond, v, construct);
+    /* Dynamo reports the line of the tested expression, not of an opening parenthesis. */
+    gm_rule_data_dependent_branch(r, gm_unparen(syn_of(r), cond), v, construct);
     scan_expr(r, cond, depth + 1);
     return v;
 }
@@ -98,8 +99,10 @@ static void walk_else(gm_region *r, TSNode stmt, int depth) {
 
 static void walk_while(gm_region *r, TSNode n, int depth) {
     const gm_syntax *syn = syn_of(r);
-    r->loop_depth++;
+    /* Dynamo breaks at a while's own tensor test and resumes after it (verified on torch 2.13:
+     * three graphs); only breaks in the body make it skip the frame. */
     gm_value v = visit_condition(r, gm_child(n, syn->field.condition), "while", depth);
+    r->loop_depth++;
     if (v.constant != 0)
         walk_block(r, gm_child(n, syn->field.body), depth + 1);
     r->loop_depth--;

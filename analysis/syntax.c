@@ -29,9 +29,27 @@ bool gm_node_text_is(TSNode node, const char *text, const char *word) {
     return gm_slice_is(gm_node_slice(node, text), word);
 }
 
+/* The one named child of a parenthesized expression that is not a comment, or a null node. */
+static TSNode sole_inner_expression(const gm_syntax *syntax, TSNode node) {
+    TSNode found = {0};
+    uint32_t count = ts_node_named_child_count(node);
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode child = ts_node_named_child(node, i);
+        if (gm_is(child, syntax->sym.comment))
+            continue;
+        if (!ts_node_is_null(found))
+            return (TSNode){0};
+        found = child;
+    }
+    return found;
+}
+
 TSNode gm_unparen(const gm_syntax *syntax, TSNode node) {
-    while (gm_is(node, syntax->sym.parenthesized_expression) &&
-           ts_node_named_child_count(node) == 1)
-        node = ts_node_named_child(node, 0);
+    while (gm_is(node, syntax->sym.parenthesized_expression)) {
+        TSNode inner = sole_inner_expression(syntax, node);
+        if (ts_node_is_null(inner))
+            break;
+        node = inner;
+    }
     return node;
 }

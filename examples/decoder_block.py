@@ -75,8 +75,9 @@ class DecoderBlock(nn.Module):
 @torch.compile
 def sample_next_token(logits: torch.Tensor, temperature: float = 1.0) -> torch.Tensor:
     scaled = logits / temperature
-    while scaled.max() > 50.0:  # a break inside a loop: the whole function runs eagerly
-        scaled = scaled / 2
+    for _ in range(4):
+        if scaled.max() > 50.0:  # a break inside a loop: the whole function runs eagerly
+            scaled = scaled / 2
     return torch.argmax(F.softmax(scaled, dim=-1), dim=-1)
 
 

@@ -162,8 +162,12 @@ static void spans_and_consequences(void) {
     expect_span("        if x.sum() > 0:\n            pass\n", "x.sum() > 0",
                 "`if` on a tensor value: torch.compile breaks the graph here");
     expect_span("        if x.sum() > 0:\n            pass\n", "x.sum() > 0", "separate graphs");
-    expect_span("        while (x > 0).any():\n            x = x - 1\n", "(x > 0).any()",
+    /* A while's own test breaks and resumes (torch 2.13: three graphs); its body is the loop. */
+    expect_span("        for i in range(3):\n            while (x > 0).any():\n                x = x - 1\n",
+                "(x > 0).any()",
                 "inside a loop, so dynamo skips the frame and the whole function runs eagerly");
+    expect_span("        while True:\n            if x.mean() > 1:\n                break\n",
+                "x.mean() > 1", "inside a loop");
     expect_span("        for i in range(3):\n            if x.sum() > i:\n                pass\n",
                 "x.sum() > i", "inside a loop");
     expect_span("        try:\n            if x.sum() > 0:\n                pass\n"
@@ -184,6 +188,7 @@ static void spans_and_consequences(void) {
         ("        for i in range(3):\n            pass\n        else:\n"
          "            if x.sum() > 0:\n                pass\n"),
         "        if x.sum() > 0:\n            pass\n",
+        "        while (x > 0).any():\n            x = x - 1\n",
     };
     for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++) {
         char src[4096];

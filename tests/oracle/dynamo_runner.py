@@ -1,0 +1,242 @@
+"""Run corpus cases under real TorchDynamo and report where it breaks the graph.
+
+    python tests/oracle/dynamo_runner.py OUT.json CASE.py [CASE.py ...]
+
+For each case file: import it, call its ``example()`` to get ``(callable, args)``,
+unwrap what torch.compile wrapped (``_torchdynamo_orig_callable`` of a decorated
+function, ``_orig_mod`` of a compiled module), put modules in eval mode, seed, run
+``torch._dynamo.reset()`` and then ``torch._dynamo.explain(callable)(*args)``.
+
+A break's line is its innermost user frame that lies in the case file. Lines come
+from two sources, because on torch 2.13 ``explain()`` does not see every break:
+
+* ``explain``: ``ExplainOutput.break_reasons[*].user_stack``. These are attached to
+  compiled graphs only, so a break that makes dynamo skip the whole frame (a break
+  inside a ``for``/``while`` body, inside ``try``, or inside a non-torch ``with``)
+  yields no graph and no reason (``graph_count == 0``, ``graph_break_count == -1``).
+* ``log``: the ``graph_breaks`` logging artifact (what ``TORCH_LOGS=graph_breaks``
+  prints): dynamo logs every break, including those that skip the frame, with a
+  "User code traceback".
+
+The result is the union. Results are written as JSON to OUT; the cases' own
+stdout (their ``print`` calls run eagerly) goes to this process's stdout.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import logging
+import os
+import random
+import re
+import sys
+import time
+import traceback
+
+import torch
+import torch._dynamo
+
+try:
+    import numpy as np
+except ImportError:  # numpy is optional for torch; cases that need it import it
+    np = None
+
+_FRAME_RE = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+)')
+_AT_RE = re.compile(r"in user code at (?P<file>.+?):(?P<line>\d+)\s*$", re.M)
+_SKIP_RE = re.compile(
+    r"Skipping the (?:function|frame)|falling back to eager|fall back to eager"
+)
+_STACK_MARKERS = (
+    "User code traceback:",
+    "The graph break occurred in the following user code:",
+)
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.realpath(a) == os.path.realpath(b)
+    except (OSError, ValueError):
+        return False
+
+
+class _Capture(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            self.messages.append(record.getMessage())
+        except Exception:  # a malformed record must not hide the others
+            self.messages.append(str(record.msg))
+
+
+def _install_capture() -> _Capture:
+    """Enable the graph_breaks artifact and hang our handler on its loggers."""
+    torch._logging.set_logs(graph_breaks=True)
+    handler = _Capture()
+    names = [
+        name
+        for name in logging.root.manager.loggerDict
+        if name.startswith("torch") and name.endswith(".__graph_breaks")
+    ]
+    if not names:
+        raise RuntimeError("no torch graph_breaks artifact logger found")
+    for name in names:
+        logger = logging.getLogger(name)
+        logger.setLevel(logging.DEBUG)
+        logger.addHandler(handler)
+        # torch's own stderr handler stays; quiet it so runs are readable
+        for h in logger.handlers:
+            if h is not handler:
+                h.setLevel(logging.CRITICAL)
+    for h in logging.getLogger("torch").handlers:
+        h.setLevel(logging.CRITICAL)
+    return handler
+
+
+def _innermost_line(frames, case_path: str):
+    """frames: iterable of (filename, lineno); last one in the case file."""
+    line = None
+    for filename, lineno in frames:
+        if _same_file(filename, case_path):
+            line = int(lineno)
+    return line
+
+
+def _line_from_log(message: str, case_path: str):
+    first = message.splitlines()[0] if message else ""
+    stack_text = None
+    for marker in _STACK_MARKERS:
+        idx = message.rfind(marker)
+        if idx >= 0:
+            stack_text = message[idx + len(marker):]
+            break
+    if stack_text is not None:
+        frames = [(m["file"], m["line"]) for m in _FRAME_RE.finditer(stack_text)]
+        line = _innermost_line(frames, case_path)
+        if line is not None:
+            return line, first
+    # duplicate breaks are logged without a stack, as "... in user code at F:L"
+    frames = [(m["file"], m["line"]) for m in _AT_RE.finditer(message)]
+    line = _innermost_line(frames, case_path)
+    if line is None and stack_text is None:
+        frames = [(m["file"], m["line"]) for m in _FRAME_RE.finditer(message)]
+        line = _innermost_line(frames, case_path)
+    return line, first
+
+
+def _log_reason(message: str) -> str:
+    """The first graph-break type named in a log message (for reports)."""
+    lines = message.splitlines()
+    for i, text in enumerate(lines):
+        if text.startswith("Graph Break Reason:"):
+            rest = text[len("Graph Break Reason:"):].strip()
+            if rest.endswith("Graph break encountered:"):
+                for nxt in lines[i + 1:]:
+                    if nxt.strip():
+                        return rest.split(".")[0] + ": " + nxt.strip()
+            return rest
+    return lines[0] if lines else ""
+
+
+def _unwrap(fn):
+    orig = getattr(fn, "_torchdynamo_orig_callable", None)
+    if orig is not None:
+        fn = orig
+    if isinstance(fn, torch._dynamo.eval_frame.OptimizedModule):
+        fn = fn._orig_mod
+    return fn
+
+
+def _seed() -> None:
+    torch.manual_seed(0)
+    random.seed(0)
+    if np is not None:
+        np.random.seed(0)
+
+
+def run_case(index: int, path: str, capture: _Capture) -> dict:
+    path = os.path.realpath(path)
+    result: dict = {
+        "path": path,
+        "lines": [],
+        "breaks": [],
+        "graph_count": None,
+        "graph_break_count": None,
+        "error": None,
+    }
+    started = time.monotonic()
+    try:
+        spec = importlib.util.spec_from_file_location(f"_gm_case_{index}", path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module
+        spec.loader.exec_module(module)
+        _seed()
+        fn, args = module.example()
+        if not isinstance(args, tuple):
+            raise TypeError("example() must return (callable, args_tuple)")
+        fn = _unwrap(fn)
+        if isinstance(fn, torch.nn.Module):
+            fn.eval()
+        _seed()
+        torch._dynamo.reset()
+        capture.messages.clear()
+        explained = torch._dynamo.explain(fn)(*args)
+        result["graph_count"] = explained.graph_count
+        result["graph_break_count"] = explained.graph_break_count
+        for reason in explained.break_reasons:
+            frames = [(fs.filename, fs.lineno) for fs in reason.user_stack]
+            line = _innermost_line(frames, path)
+            result["breaks"].append(
+                {
+                    "source": "explain",
+                    "line": line,
+                    "reason": str(reason.reason).splitlines()[0][:200],
+                }
+            )
+        for message in capture.messages:
+            line, _ = _line_from_log(message, path)
+            result["breaks"].append(
+                {
+                    "source": "log",
+                    "line": line,
+                    "reason": _log_reason(message)[:200],
+                    # the whole frame fell back to eager (break in a loop, in
+                    # try, under a generic context manager) instead of resuming
+                    "frame_skipped": bool(_SKIP_RE.search(message)),
+                }
+            )
+        result["lines"] = sorted(
+            {b["line"] for b in result["breaks"] if b["line"] is not None}
+        )
+    except BaseException as exc:  # report, keep going with the other cases
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        result["error"] = "".join(traceback.format_exception(exc))[-4000:]
+    finally:
+        torch._dynamo.reset()
+    result["seconds"] = round(time.monotonic() - started, 3)
+    return result
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) < 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    out_path, cases = argv[0], argv[1:]
+    torch.set_num_threads(1)
+    torch.set_default_dtype(torch.float32)
+    capture = _install_capture()
+    results = {
+        "torch_version": torch.__version__,
+        "cases": [run_case(i, case, capture) for i, case in enumerate(cases)],
+    }
+    with open(out_path, "w", encoding="utf-8") as f:
+        json.dump(results, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
