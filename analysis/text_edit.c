@@ -61,8 +61,10 @@ static int edit_order(const void *pa, const void *pb) {
 }
 
 int gm_collect_non_overlapping(const gm_fix *const *fixes, size_t fix_count, gm_text_edit **out,
-                               size_t *out_count) {
-    size_t total = 0;
+                               size_t *out_count, size_t *fixes_taken) {
+    size_t total = 0, accepted = 0;
+    if (fixes_taken)
+        *fixes_taken = 0;
     for (size_t i = 0; i < fix_count; i++)
         total += fixes[i]->edit_count;
     *out = NULL;
@@ -89,7 +91,10 @@ int gm_collect_non_overlapping(const gm_fix *const *fixes, size_t fix_count, gm_
             continue;
         for (size_t j = 0; j < fix->edit_count; j++)
             taken[n++] = fix->edits[j];
+        accepted++;
     }
+    if (fixes_taken)
+        *fixes_taken = accepted;
     qsort(taken, n, sizeof *taken, edit_order);
     if (n == 0) {
         free(taken);

@@ -181,25 +181,13 @@ static char *mend_text(const char *text, size_t len, bool unsafe, size_t *out_le
             }
         }
         gm_text_edit *edits = NULL;
-        size_t edit_count = 0;
+        size_t edit_count = 0, taken = 0;
         char *next = NULL;
         size_t next_len = 0;
         if (fix_count > 0 &&
-            gm_collect_non_overlapping(fixes, fix_count, &edits, &edit_count) == 0 &&
+            gm_collect_non_overlapping(fixes, fix_count, &edits, &edit_count, &taken) == 0 &&
             edit_count > 0) {
             next = gm_apply_text_edits(current, current_len, edits, edit_count, &next_len);
-        }
-        /* Count fixes, not edits: a fix may carry several edits. */
-        size_t taken = 0;
-        for (size_t i = 0; next && i < fix_count; i++) {
-            for (size_t e = 0; e < edit_count; e++) {
-                if (fixes[i]->edit_count > 0 &&
-                    edits[e].start_byte == fixes[i]->edits[0].start_byte &&
-                    edits[e].replacement == fixes[i]->edits[0].replacement) {
-                    taken++;
-                    break;
-                }
-            }
         }
         free(edits);
         free(fixes);

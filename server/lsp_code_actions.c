@@ -65,7 +65,7 @@ static json_t *fix_all(gm_server *server, gm_document *doc, const gm_finding_lis
     json_t *action = NULL;
     gm_text_edit *edits = NULL;
     size_t edit_count = 0;
-    if (count > 0 && gm_collect_non_overlapping(safe, count, &edits, &edit_count) == 0 &&
+    if (count > 0 && gm_collect_non_overlapping(safe, count, &edits, &edit_count, NULL) == 0 &&
         edit_count > 0) {
         action =
             json_pack("{s:s,s:s,s:o}", "title", "graphmend: mend all safe graph breaks", "kind",

@@ -57,9 +57,10 @@ static void collect(void) {
     gm_fix fe = {GM_FIX_KIND_MEND, GM_FIX_SAFE, "e", e, 1};
     const gm_fix *fixes[] = {&fa, &fb, &fc, &fd, &fe};
     gm_text_edit *out;
-    size_t count;
-    CHECK_EQ_INT(gm_collect_non_overlapping(fixes, 5, &out, &count), 0);
+    size_t count, taken;
+    CHECK_EQ_INT(gm_collect_non_overlapping(fixes, 5, &out, &count, &taken), 0);
     CHECK_EQ_INT(count, 4);
+    CHECK_EQ_INT(taken, 3); /* a, c (two edits) and e */
     if (count == 4) {
         CHECK_EQ_INT(out[0].start_byte, 0);
         CHECK_EQ_INT(out[1].start_byte, 10);
@@ -68,7 +69,7 @@ static void collect(void) {
         CHECK(out[1].replacement == a[0].replacement); /* borrowed */
     }
     free(out);
-    CHECK_EQ_INT(gm_collect_non_overlapping(fixes, 0, &out, &count), 0);
+    CHECK_EQ_INT(gm_collect_non_overlapping(fixes, 0, &out, &count, NULL), 0);
     CHECK_EQ_INT(count, 0);
     free(out);
 }
