@@ -35,6 +35,42 @@ static const gm_rule rules[] = {
         .severity = GM_SEVERITY_WARNING,
     },
     {
+        .id = "GM201",
+        .name = "tensor-item",
+        .registry_id = "GB0124",
+        .gb_type = "Unsupported Tensor.item() call with capture_scalar_outputs=False",
+        .url = GM_GB_URL("0124"),
+        .summary = "Tensor.item() inside a compiled region",
+        .explanation = "`.item()` turns a tensor's data into a Python number, which TorchDynamo "
+                       "does not know while tracing unless scalar outputs are captured. With "
+                       "torch._dynamo.config.capture_scalar_outputs off (the default) it ends the "
+                       "graph before the call, runs it in Python and traces what follows as a "
+                       "new graph.",
+        .hint = "Keep the value a tensor (use the 0-d tensor directly in tensor operations), "
+                "move the conversion out of the compiled code, or set "
+                "`torch._dynamo.config.capture_scalar_outputs = True` "
+                "(TORCHDYNAMO_CAPTURE_SCALAR_OUTPUTS=1).",
+        .severity = GM_SEVERITY_WARNING,
+    },
+    {
+        .id = "GM202",
+        .name = "tensor-to-python",
+        .registry_id = "GB0124",
+        .gb_type = "Unsupported Tensor.item() call with capture_scalar_outputs=False",
+        .url = GM_GB_URL("0124"),
+        .summary = "int()/float()/bool() of a tensor or Tensor.tolist() inside a compiled region",
+        .explanation = "Converting tensor data to Python values needs the data, which TorchDynamo "
+                       "does not have while tracing. On torch 2.13 `int(t)`, `float(t)` and "
+                       "`bool(t)` go through Tensor.item() (GB0124); `t.tolist()` reports GB0109 "
+                       "\"Tensor.tolist() with non-integer tensor\" on floating tensors and "
+                       "GB0033 \"Data dependent operator\" on integer ones. Dynamo ends the graph "
+                       "before the call and traces what follows as a new graph.",
+        .hint = "Keep the value a tensor (torch.where, tensor arithmetic, .to(dtype)), move the "
+                "conversion out of the compiled code, or, for integer data, set "
+                "`torch._dynamo.config.capture_scalar_outputs = True`.",
+        .severity = GM_SEVERITY_WARNING,
+    },
+    {
         .id = "GM401",
         .name = "print-call",
         .registry_id = "GB0059",
@@ -47,6 +83,39 @@ static const gm_rule rules[] = {
                 "`if not torch.compiler.is_compiling():`, or add print to "
                 "torch._dynamo.config.reorderable_logging_functions (tensor and constant "
                 "arguments only).",
+        .severity = GM_SEVERITY_WARNING,
+    },
+    {
+        .id = "GM402",
+        .name = "logger-call",
+        .registry_id = "GB0291",
+        .gb_type = "logging.Logger method not supported for non-export cases",
+        .url = GM_GB_URL("0291"),
+        .summary = "logging call inside a compiled region",
+        .explanation = "TorchDynamo does not trace logging.Logger methods (debug, info, warning, "
+                       "error, exception, critical, log) outside torch.export: it ends the graph, "
+                       "runs the call in Python and traces what follows as a new graph. "
+                       "Module-level functions such as `logging.info(...)` break too (torch 2.13 "
+                       "reports them as GB4841 \"Unsupported python_type() call\").",
+        .hint = "Remove the call, run it only in eager mode under "
+                "`if not torch.compiler.is_compiling():`, or add the method to "
+                "`torch._dynamo.config.ignore_logging_functions` (e.g. logging.Logger.info; the "
+                "call is then skipped under compile).",
+        .severity = GM_SEVERITY_WARNING,
+    },
+    {
+        .id = "GM403",
+        .name = "warnings-warn",
+        .registry_id = "GB0007",
+        .gb_type = "Attempted to call function marked as skipped",
+        .url = GM_GB_URL("0007"),
+        .summary = "warnings.warn() inside a compiled region",
+        .explanation = "warnings.warn is the C builtin `_warnings.warn`, which TorchDynamo does "
+                       "not know how to trace: it ends the graph, runs the call in Python and "
+                       "traces what follows as a new graph.",
+        .hint = "Warn outside the compiled code, run it only in eager mode under "
+                "`if not torch.compiler.is_compiling():`, or add warnings.warn to "
+                "torch._dynamo.config.reorderable_logging_functions.",
         .severity = GM_SEVERITY_WARNING,
     },
 };

@@ -13,4 +13,12 @@ void gm_rule_data_dependent_branch(gm_region *region, TSNode condition, gm_value
 /* GM401: every call in the region. */
 void gm_rule_print_call(gm_region *region, TSNode call);
 
+/* GM201 (t.item()) and GM202 (int/float/bool of a tensor, t.tolist()): every call in the
+ * region. */
+void gm_rule_tensor_to_python(gm_region *region, TSNode call);
+
+/* GM402 (logging.Logger methods, logging.* functions) and GM403 (warnings.warn): every call in
+ * the region. */
+void gm_rule_logging_call(gm_region *region, TSNode call);
+
 #endif

@@ -21,6 +21,11 @@ void gm_symbols_free(gm_symbols *symbols) {
         free(symbols->imports[i].canonical);
     }
     free(symbols->imports);
+    for (size_t i = 0; i < symbols->logger_count; i++) {
+        free(symbols->loggers[i].local);
+        free(symbols->loggers[i].canonical);
+    }
+    free(symbols->loggers);
     for (size_t i = 0; i < symbols->class_count; i++)
         class_free(&symbols->classes[i]);
     free(symbols->classes);
@@ -346,6 +351,63 @@ static int scan_nested_blocks(sink *s, const gm_syntax *syn, const char *text, T
     return rc;
 }
 
+/* `name = a.b.getLogger(...)` (possibly chained `x = name = ...`): records name with the callee
+ * as written; whether the callee is logging.getLogger is decided once the imports are known. */
+static int scan_logger(sink *k, const gm_syntax *syn, const char *text, TSNode stmt) {
+    uint32_t n = ts_node_named_child_count(stmt);
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode a = ts_node_named_child(stmt, i);
+        if (!gm_is(a, syn->sym.assignment))
+            continue;
+        TSNode rhs = a;
+        while (gm_is(rhs, syn->sym.assignment))
+            rhs = gm_child(rhs, syn->field.right);
+        if (!gm_is(rhs, syn->sym.call))
+            continue;
+        TSNode fn = gm_child(rhs, syn->field.function);
+        if (!gm_is(fn, syn->sym.identifier) && !gm_is(fn, syn->sym.attribute))
+            continue;
+        for (TSNode t = a; gm_is(t, syn->sym.assignment); t = gm_child(t, syn->field.right)) {
+            TSNode left = gm_child(t, syn->field.left);
+            if (!gm_is(left, syn->sym.identifier))
+                continue;
+            char *callee = compact_text(fn, text);
+            char *local = slice_dup(gm_node_slice(left, text));
+            if (!callee || !local || !gm_name_last_is(callee, "getLogger")) {
+                bool oom = !callee || !local;
+                free(callee);
+                free(local);
+                if (oom)
+                    return -1;
+                continue;
+            }
+            hash_field(k->hash, 'L', local, strlen(local));
+            hash_field(k->hash, '=', callee, strlen(callee));
+            gm_symbols *s = k->symbols;
+            if (!s) {
+                free(local);
+                free(callee);
+                continue;
+            }
+            if (s->logger_count == s->logger_capacity) {
+                size_t cap = s->logger_capacity ? s->logger_capacity * 2 : 4;
+                gm_import *items = realloc(s->loggers, cap * sizeof *items);
+                if (!items) {
+                    free(local);
+                    free(callee);
+                    return -1;
+                }
+                s->loggers = items;
+                s->logger_capacity = cap;
+            }
+            s->loggers[s->logger_count].local = local;
+            s->loggers[s->logger_count].canonical = callee;
+            s->logger_count++;
+        }
+    }
+    return 0;
+}
+
 static void note_print_binding(sink *k) {
     hash_field(k->hash, 'P', "print", 5);
     if (k->symbols)
@@ -363,7 +425,7 @@ static int scan(sink *s, const gm_syntax *syn, const char *text, TSNode n, bool 
     if (t == syn->sym.expression_statement) {
         if (statement_assigns(syn, text, n, "print"))
             note_print_binding(s);
-        return 0;
+        return scan_logger(s, syn, text, n);
     }
     if (t == syn->sym.if_statement || t == syn->sym.try_statement || t == syn->sym.with_statement)
         return scan_nested_blocks(s, syn, text, n, depth);
@@ -538,6 +600,18 @@ int gm_symbols_finish(gm_symbols *symbols) {
     if (alias && !(symbols->torch_alias = strdup(alias)))
         return -1;
     return 0;
+}
+
+bool gm_symbols_is_logger(const gm_symbols *symbols, gm_slice name) {
+    char buf[GM_NAME_MAX];
+    for (size_t i = symbols->logger_count; i-- > 0;) {
+        const gm_import *l = &symbols->loggers[i];
+        if (strlen(l->local) != name.len || memcmp(l->local, name.ptr, name.len) != 0)
+            continue;
+        return resolve_string(symbols, l->canonical, buf, sizeof buf) &&
+               strcmp(buf, "logging.getLogger") == 0;
+    }
+    return false;
 }
 
 bool gm_symbols_bases_are_module(const gm_symbols *symbols, const gm_syntax *syntax,

@@ -31,6 +31,9 @@ typedef struct {
     size_t import_count, import_capacity;
     gm_class_symbol *classes;
     size_t class_count, class_capacity;
+    gm_import *loggers; /* module-level `name = <callee>(...)` with callee ending in getLogger:
+                           local = the name, canonical = the callee as written (unresolved) */
+    size_t logger_count, logger_capacity;
     char *torch_alias;       /* owned: a local name bound to the torch module, or NULL */
     bool module_binds_print; /* a top-level def/class/import/assignment named print */
 } gm_symbols;
@@ -70,6 +73,10 @@ bool gm_symbols_bases_are_module(const gm_symbols *symbols, const gm_syntax *syn
  * name locally: parameter, assignment, for/with/except target, walrus, import, nested def. */
 bool gm_function_binds(const gm_syntax *syntax, const char *text, TSNode function,
                        const char *name);
+
+/* Whether name is bound at module level to `logging.getLogger(...)` (any import alias of
+ * logging, or `from logging import getLogger`). */
+bool gm_symbols_is_logger(const gm_symbols *symbols, gm_slice name);
 
 /* Whether the dotted name's last component equals word ("a.b.c", "c"). */
 bool gm_name_last_is(const char *dotted, const char *word);

@@ -163,9 +163,10 @@ static void spans_and_consequences(void) {
                 "`if` on a tensor value: torch.compile breaks the graph here");
     expect_span("        if x.sum() > 0:\n            pass\n", "x.sum() > 0", "separate graphs");
     /* A while's own test breaks and resumes (torch 2.13: three graphs); its body is the loop. */
-    expect_span("        for i in range(3):\n            while (x > 0).any():\n                x = x - 1\n",
-                "(x > 0).any()",
-                "inside a loop, so dynamo skips the frame and the whole function runs eagerly");
+    expect_span(
+        "        for i in range(3):\n            while (x > 0).any():\n                x = x - 1\n",
+        "(x > 0).any()",
+        "inside a loop, so dynamo skips the frame and the whole function runs eagerly");
     expect_span("        while True:\n            if x.mean() > 1:\n                break\n",
                 "x.mean() > 1", "inside a loop");
     expect_span("        for i in range(3):\n            if x.sum() > i:\n                pass\n",

@@ -1,0 +1,92 @@
+/* Printing and logging beyond print: GM402 logger-call, a logging.Logger method called on a
+ * module-level `name = logging.getLogger(...)` (GB0291 on torch 2.13), or a module-level
+ * `logging.info(...)`-style function (torch 2.13 reports GB4841 "Unsupported python_type()
+ * call" for those); GM403 warnings-warn, `warnings.warn(...)` (GB0007, `_warnings.warn` is a
+ * skipped builtin). Names are matched after import resolution, and a name the function binds
+ * locally shadows the module-level one. */
+#include <string.h>
+
+#include "rule_emit.h"
+#include "rules.h"
+#include "symbols.h"
+
+static const char *const log_methods[] = {"debug", "info",      "warning",  "warn",
+                                          "error", "exception", "critical", "log"};
+
+static bool is_log_method(const char *name) {
+    for (size_t i = 0; i < sizeof log_methods / sizeof log_methods[0]; i++)
+        if (strcmp(name, log_methods[i]) == 0)
+            return true;
+    return false;
+}
+
+/* The identifier at the head of an attribute chain, or a null node. */
+static TSNode chain_head(const gm_syntax *syn, TSNode n) {
+    n = gm_unparen(syn, n);
+    while (gm_is(n, syn->sym.attribute))
+        n = gm_unparen(syn, gm_child(n, syn->field.object));
+    if (gm_is(n, syn->sym.identifier))
+        return n;
+    TSNode null = {0};
+    return null;
+}
+
+static bool head_is_local(gm_region *region, TSNode head) {
+    const gm_stmt_ctx *st = region->stmt;
+    gm_slice s = gm_node_slice(head, st->text);
+    char name[GM_NAME_MAX];
+    if (s.len >= sizeof name)
+        return true;
+    memcpy(name, s.ptr, s.len);
+    name[s.len] = '\0';
+    return gm_function_binds(st->syntax, st->text, region->site.function, name);
+}
+
+void gm_rule_logging_call(gm_region *region, TSNode call) {
+    const gm_stmt_ctx *st = region->stmt;
+    const gm_syntax *syn = st->syntax;
+    TSNode fn = gm_unparen(syn, gm_child(call, syn->field.function));
+    if (!gm_is(fn, syn->sym.attribute) && !gm_is(fn, syn->sym.identifier))
+        return;
+    TSNode head = chain_head(syn, fn);
+    if (ts_node_is_null(head))
+        return;
+    char name[GM_NAME_MAX];
+    if (!gm_symbols_resolve(st->symbols, syn, st->text, fn, name, sizeof name))
+        return;
+    const char *rule = NULL;
+    const char *message = NULL;
+    if (strcmp(name, "warnings.warn") == 0 &&
+        gm_symbols_is_imported(st->symbols, gm_node_slice(head, st->text))) {
+        rule = "GM403";
+        message = "`warnings.warn()` call: torch.compile cannot trace the builtin "
+                  "_warnings.warn and breaks the graph here";
+    } else if (strncmp(name, "logging.", 8) == 0 && is_log_method(name + 8) &&
+               gm_symbols_is_imported(st->symbols, gm_node_slice(head, st->text))) {
+        rule = "GM402";
+        message = "`logging` module function call: torch.compile does not trace the logging "
+                  "module and breaks the graph here";
+    } else if (gm_is(fn, syn->sym.attribute)) {
+        TSNode object = gm_unparen(syn, gm_child(fn, syn->field.object));
+        TSNode attr = gm_child(fn, syn->field.attribute);
+        if (!gm_is(object, syn->sym.identifier) || ts_node_is_null(attr))
+            return;
+        gm_slice a = gm_node_slice(attr, st->text);
+        char method[16];
+        if (a.len >= sizeof method)
+            return;
+        memcpy(method, a.ptr, a.len);
+        method[a.len] = '\0';
+        if (!is_log_method(method) ||
+            !gm_symbols_is_logger(st->symbols, gm_node_slice(object, st->text)))
+            return;
+        rule = "GM402";
+        message = "`logging.Logger` method call: torch.compile does not support Logger methods "
+                  "and breaks the graph here";
+    } else {
+        return;
+    }
+    if (head_is_local(region, head))
+        return;
+    gm_emit_finding(region, gm_rule_by_id(rule), call, message, NULL, 0);
+}

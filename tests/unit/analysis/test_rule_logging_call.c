@@ -1,0 +1,111 @@
+/* GM402 logger-call and GM403 warnings-warn: logger bindings through import aliases, module
+ * functions, shadowing, eager-only guards, regions, catalogue entries and the suppress fix. */
+#include <string.h>
+
+#include "check.h"
+
+#include "analysis_test.h"
+#include "rule_catalogue.h"
+
+#define HEAD                                                                                       \
+    "import logging\n"                                                                             \
+    "import warnings\n"                                                                            \
+    "import torch\n"                                                                               \
+    "logger = logging.getLogger(__name__)\n"                                                       \
+    "@torch.compile\n"                                                                             \
+    "def f(x):\n"
+
+static void expect_body(const char *body, const char *rule, size_t n) {
+    char src[4096];
+    snprintf(src, sizeof src, "%s%s", HEAD, body);
+    AT_EXPECT(src, rule, n);
+}
+
+static void logger_calls(void) {
+    expect_body("    logger.info('a')\n", "GM402", 1);
+    expect_body("    logger.debug('a')\n    logger.warning('b')\n    logger.warn('c')\n"
+                "    logger.error('d')\n    logger.exception('e')\n    logger.critical('f')\n"
+                "    logger.log(logging.INFO, 'g')\n",
+                "GM402", 7);
+    expect_body("    logging.info('a')\n    logging.warning('b')\n", "GM402", 2);
+    expect_body("    y = x if logger.info('a') else x\n", "GM402", 1);
+    /* Not a log method, not a logger, shadowed, eager only. */
+    expect_body("    logger.setLevel(10)\n    logger.isEnabledFor(10)\n", "GM402", 0);
+    expect_body("    logging.getLogger('x')\n", "GM402", 0);
+    expect_body("    other.info('a')\n", "GM402", 0);
+    expect_body("    logger = make()\n    logger.info('a')\n", "GM402", 0);
+    expect_body("    if not torch.compiler.is_compiling():\n        logger.info('a')\n", "GM402",
+                0);
+    AT_EXPECT("import logging as lg\nimport torch\nlog = lg.getLogger('m')\n"
+              "@torch.compile\ndef f(x):\n    log.info('a')\n    lg.error('b')\n",
+              "GM402", 2);
+    AT_EXPECT("from logging import getLogger\nimport torch\nlog = getLogger()\n"
+              "@torch.compile\ndef f(x):\n    log.warning('a')\n",
+              "GM402", 1);
+    AT_EXPECT("from logging import getLogger\nimport torch\nlog = other.getLogger()\n"
+              "@torch.compile\ndef f(x):\n    log.warning('a')\n",
+              "GM402", 0);
+    AT_EXPECT("import torch\nclass R:\n    def info(self, m):\n        pass\nlogger = R()\n"
+              "@torch.compile\ndef f(x):\n    logger.info('a')\n",
+              "GM402", 0);
+    /* logging not imported: an unrelated name. */
+    AT_EXPECT("import torch\n@torch.compile\ndef f(x):\n    logging.info('a')\n", "GM402", 0);
+    /* Outside regions. */
+    AT_EXPECT("import logging\nimport torch.nn as nn\nlogger = logging.getLogger()\n"
+              "logger.info('m')\nclass M(nn.Module):\n    def __init__(self):\n"
+              "        logger.info('init')\n",
+              "GM402", 0);
+}
+
+static void warnings_calls(void) {
+    expect_body("    warnings.warn('a')\n", "GM403", 1);
+    AT_EXPECT("from warnings import warn\nimport torch\n@torch.compile\ndef f(x):\n"
+              "    warn('a')\n",
+              "GM403", 1);
+    AT_EXPECT("import warnings as w\nimport torch\n@torch.compile\ndef f(x):\n"
+              "    w.warn('a', stacklevel=2)\n",
+              "GM403", 1);
+    AT_EXPECT("import torch\ndef warn(m):\n    pass\n@torch.compile\ndef f(x):\n    warn('a')\n",
+              "GM403", 0);
+    expect_body("    warnings.simplefilter('ignore')\n", "GM403", 0);
+    expect_body("    warnings = None\n    warnings.warn('a')\n", "GM403", 0);
+    expect_body("    if torch.jit.is_scripting():\n        warnings.warn('a')\n", "GM403", 0);
+}
+
+static void consequences_and_fixes(void) {
+    const char *src = HEAD "    for i in range(2):\n        logger.info('a')\n"
+                           "    with open('f'):\n        warnings.warn('b')\n";
+    gm_finding_list l = at_analyze(src);
+    const gm_finding *a = at_find(&l, "GM402", 0), *b = at_find(&l, "GM403", 0);
+    CHECK(a && strstr(a->message, "inside a loop") != NULL);
+    CHECK(b && strstr(b->message, "try/with") != NULL);
+    CHECK(a && strcmp(at_span_text(src, a), "logger.info('a')") == 0);
+    CHECK(a && at_fix(a, GM_FIX_KIND_SUPPRESS) != NULL);
+    CHECK(b && at_fix(b, GM_FIX_KIND_SUPPRESS) != NULL);
+    gm_finding_list_free(&l);
+    expect_body("    logger.info('a')  # graphmend: ignore[GM402]\n", "GM402", 0);
+
+    const gm_rule *r = gm_rule_by_id("GM402");
+    CHECK(r != NULL);
+    if (r) {
+        CHECK_EQ_STR(r->name, "logger-call");
+        CHECK_EQ_STR(r->registry_id, "GB0291");
+        CHECK_EQ_STR(r->url,
+                     "https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0291.html");
+        CHECK_EQ_INT(r->severity, GM_SEVERITY_WARNING);
+    }
+    r = gm_rule_by_id("GM403");
+    CHECK(r != NULL);
+    if (r) {
+        CHECK_EQ_STR(r->name, "warnings-warn");
+        CHECK_EQ_STR(r->registry_id, "GB0007");
+        CHECK(r->explanation && r->hint && r->gb_type);
+    }
+}
+
+int main(void) {
+    logger_calls();
+    warnings_calls();
+    consequences_and_fixes();
+    return check_exit_code("analysis/rule_logging_call");
+}
