@@ -2,13 +2,16 @@
  * the module). An edit drops the entries whose lines it touches and shifts those after it; a run
  * reuses every entry whose statement still spans exactly the same bytes, unless the file-wide
  * fingerprint (imports, class names and bases, decorators, top-level bindings of print) or the
- * options changed. Each entry keeps its own part of the fingerprint, so a run hashes only the
- * statements it has not seen. File-level `ignore-file` comments are applied when the result is
- * put together, so changing one needs no re-analysis. A run walks the module's children and
- * nothing else of the unchanged statements. */
+ * options changed, or the set of its functions that compiled code reaches (through calls from
+ * other statements: each entry keeps its part of the file's call graph, and every run recomputes
+ * what is reached over all parts). Each entry keeps its own part of the fingerprint, so a run
+ * hashes only the statements it has not seen. File-level `ignore-file` comments are applied when
+ * the result is put together, so changing one needs no re-analysis. A run walks the module's
+ * children and nothing else of the unchanged statements. */
 #include "analyzer.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +45,8 @@ typedef struct {
     int64_t pending_rows;
     gm_finding *findings; /* owned, sorted */
     size_t count;
+    gm_call_part calls;  /* owned: its functions in the file's call graph */
+    uint64_t membership; /* which of them compiled code reached when it was analysed (0: none) */
 } cache_entry;
 
 typedef struct {
@@ -53,8 +58,25 @@ typedef struct {
 typedef struct {
     ptrdiff_t match;
     uint64_t contribution;
-    bool statement; /* a named child other than a comment or an ERROR node */
+    bool statement;     /* a named child other than a comment or an ERROR node */
+    gm_call_part calls; /* owned until moved into the new entry */
+    size_t node_offset; /* of its call nodes in the run's graph */
+    uint64_t membership;
 } child_info;
+
+/* One run's call graph over all statements' parts: which functions compiled code reaches. */
+typedef struct {
+    const gm_call_node **nodes; /* all nodes, statement by statement */
+    const gm_call_part **owner; /* the part each node belongs to */
+    bool *reached;
+    size_t *queue;
+    size_t *table;        /* open addressing: node index + 1, 0 empty */
+    uint64_t *table_hash; /* the key hash of each table slot */
+    size_t count, capacity, table_size;
+    size_t *classes; /* the symbols' classes by name, built when first needed in a run */
+    size_t class_capacity, class_table_size;
+    bool classes_ready;
+} call_graph;
 
 struct gm_analyzer {
     gm_syntax syntax;
@@ -69,6 +91,7 @@ struct gm_analyzer {
     TSNode *children;
     child_info *info;
     size_t children_capacity;
+    call_graph graph;
     gm_analyzer_stats stats;
 };
 
@@ -78,6 +101,7 @@ static void entry_free(cache_entry *e) {
     free(e->findings);
     e->findings = NULL;
     e->count = 0;
+    gm_call_part_free(&e->calls);
 }
 
 static void entries_clear(entry_list *list) {
@@ -110,6 +134,13 @@ void gm_analyzer_free(gm_analyzer *analyzer) {
     gm_finding_free(&analyzer->syntax_finding);
     free(analyzer->children);
     free(analyzer->info);
+    free(analyzer->graph.nodes);
+    free(analyzer->graph.owner);
+    free(analyzer->graph.reached);
+    free(analyzer->graph.queue);
+    free(analyzer->graph.table);
+    free(analyzer->graph.table_hash);
+    free(analyzer->graph.classes);
     free(analyzer);
 }
 
@@ -206,7 +237,7 @@ static int analyze_region(void *payload, const gm_region_site *site) {
 }
 
 static int analyze_statement(gm_analyzer *a, TSNode top, TSNode next, const char *text,
-                             uint32_t len, cache_entry *entry) {
+                             uint32_t len, const bool *reached, cache_entry *entry) {
     gm_finding_list out;
     gm_finding_list_init(&out);
     gm_stmt_ctx st = {
@@ -219,7 +250,8 @@ static int analyze_statement(gm_analyzer *a, TSNode top, TSNode next, const char
         .next = next,
         .out = &out,
     };
-    gm_compiled_regions_each(&a->symbols, &a->syntax, text, &a->options, top, analyze_region, &st);
+    gm_compiled_regions_each(&a->symbols, &a->syntax, text, &a->options, top, reached,
+                             analyze_region, &st);
     memset(entry, 0, sizeof *entry);
     entry->start_byte = ts_node_start_byte(top);
     entry->end_byte = ts_node_end_byte(top);
@@ -286,6 +318,170 @@ static uint64_t mix(uint64_t fingerprint, uint64_t part) {
     return gm_hash_bytes(fingerprint, &part, sizeof part);
 }
 
+/* ---- the call graph ------------------------------------------------------------------ */
+
+static int graph_reserve(call_graph *g, size_t n) {
+    if (n <= g->capacity)
+        return 0;
+    size_t cap = g->capacity ? g->capacity : 64;
+    while (cap < n)
+        cap *= 2;
+    const gm_call_node **nodes = realloc(g->nodes, cap * sizeof *nodes);
+    if (!nodes)
+        return -1;
+    g->nodes = nodes;
+    const gm_call_part **owner = realloc(g->owner, cap * sizeof *owner);
+    if (!owner)
+        return -1;
+    g->owner = owner;
+    bool *reached = realloc(g->reached, cap * sizeof *reached);
+    if (!reached)
+        return -1;
+    g->reached = reached;
+    size_t *queue = realloc(g->queue, cap * sizeof *queue);
+    if (!queue)
+        return -1;
+    g->queue = queue;
+    size_t *table = realloc(g->table, 2 * cap * sizeof *table);
+    if (!table)
+        return -1;
+    g->table = table;
+    uint64_t *table_hash = realloc(g->table_hash, 2 * cap * sizeof *table_hash);
+    if (!table_hash)
+        return -1;
+    g->table_hash = table_hash;
+    g->capacity = cap;
+    return 0;
+}
+
+/* Marks the untraced-so-far traceable nodes named by key and queues them; returns how many
+ * nodes have that key. */
+static size_t graph_reach(call_graph *g, uint64_t hash, const char *key, size_t *tail) {
+    size_t mask = g->table_size - 1, found = 0;
+    for (size_t at = (size_t)hash & mask; g->table[at]; at = (at + 1) & mask) {
+        size_t n = g->table[at] - 1;
+        if (g->table_hash[at] != hash || strcmp(g->nodes[n]->key.key, key) != 0)
+            continue;
+        found++;
+        if (!g->reached[n] && g->nodes[n]->traceable) {
+            g->reached[n] = true;
+            g->queue[(*tail)++] = n;
+        }
+    }
+    return found;
+}
+
+/* `self.m()` in a method of C where C does not define m: the same-file base classes' m. */
+static void graph_reach_inherited(call_graph *g, const gm_symbols *symbols, const char *key,
+                                  size_t *tail, int depth) {
+    const char *dot = strchr(key, '.');
+    if (!dot || depth > 8 || symbols->class_count == 0)
+        return;
+    if (!g->classes_ready) {
+        size_t size = 16;
+        while (size < 2 * symbols->class_count)
+            size *= 2;
+        if (size > g->class_capacity) {
+            size_t *classes = realloc(g->classes, size * sizeof *classes);
+            if (!classes)
+                return; /* out of memory: inherited methods are not followed */
+            g->classes = classes;
+            g->class_capacity = size;
+        }
+        g->class_table_size = size;
+        memset(g->classes, 0, size * sizeof *g->classes);
+        for (size_t c = 0; c < symbols->class_count; c++) {
+            const char *name = symbols->classes[c].name;
+            size_t at = (size_t)gm_hash_bytes(GM_HASH_INIT, name, strlen(name)) & (size - 1);
+            while (g->classes[at])
+                at = (at + 1) & (size - 1);
+            g->classes[at] = c + 1;
+        }
+        g->classes_ready = true;
+    }
+    size_t class_len = (size_t)(dot - key), mask = g->class_table_size - 1;
+    for (size_t at = (size_t)gm_hash_bytes(GM_HASH_INIT, key, class_len) & mask; g->classes[at];
+         at = (at + 1) & mask) {
+        const gm_class_symbol *cls = &symbols->classes[g->classes[at] - 1];
+        if (strlen(cls->name) != class_len || memcmp(cls->name, key, class_len) != 0)
+            continue;
+        for (size_t b = 0; b < cls->base_count; b++) {
+            if (strchr(cls->bases[b], '.'))
+                continue; /* not a class of this file */
+            char base_key[2 * GM_NAME_MAX];
+            int n = snprintf(base_key, sizeof base_key, "%s%s", cls->bases[b], dot);
+            if (n < 0 || (size_t)n >= sizeof base_key)
+                continue;
+            if (graph_reach(g, gm_call_key_hash(base_key), base_key, tail) == 0)
+                graph_reach_inherited(g, symbols, base_key, tail, depth + 1);
+        }
+    }
+}
+
+/* Computes which functions of the statements compiled code reaches, transitively, and each
+ * statement's membership (a hash of its reached non-root functions, 0 when there are none). */
+static int graph_run(gm_analyzer *a, size_t nchildren) {
+    call_graph *g = &a->graph;
+    size_t total = 0;
+    for (size_t i = 0; i < nchildren; i++) {
+        a->info[i].node_offset = total;
+        a->info[i].membership = 0;
+        if (a->info[i].statement)
+            total += a->info[i].calls.node_count;
+    }
+    g->count = total;
+    g->classes_ready = false;
+    if (total == 0)
+        return 0;
+    if (graph_reserve(g, total) != 0)
+        return -1;
+    g->table_size = 2 * g->capacity;
+    memset(g->table, 0, g->table_size * sizeof *g->table);
+    size_t tail = 0, mask = g->table_size - 1;
+    for (size_t i = 0; i < nchildren; i++) {
+        const gm_call_part *part = &a->info[i].calls;
+        if (!a->info[i].statement)
+            continue;
+        for (uint32_t k = 0; k < part->node_count; k++) {
+            size_t n = a->info[i].node_offset + k;
+            const gm_call_node *node = &part->nodes[k];
+            g->nodes[n] = node;
+            g->owner[n] = part;
+            g->reached[n] = node->root && node->traceable;
+            if (g->reached[n])
+                g->queue[tail++] = n;
+            size_t at = (size_t)node->key.hash & mask;
+            while (g->table[at])
+                at = (at + 1) & mask;
+            g->table[at] = n + 1;
+            g->table_hash[at] = node->key.hash;
+        }
+    }
+    for (size_t head = 0; head < tail; head++) {
+        const gm_call_node *node = g->nodes[g->queue[head]];
+        const gm_call_part *part = g->owner[g->queue[head]];
+        for (uint32_t c = 0; c < node->callee_count; c++) {
+            const gm_call_key *callee = &part->callees[node->callee_start + c];
+            if (graph_reach(g, callee->hash, callee->key, &tail) == 0)
+                graph_reach_inherited(g, &a->symbols, callee->key, &tail, 0);
+        }
+    }
+    for (size_t i = 0; i < nchildren; i++) {
+        child_info *info = &a->info[i];
+        if (!info->statement)
+            continue;
+        for (uint32_t k = 0; k < info->calls.node_count; k++)
+            if (g->reached[info->node_offset + k] && !info->calls.nodes[k].root)
+                info->membership = mix(info->membership ? info->membership : GM_HASH_INIT, k);
+    }
+    return 0;
+}
+
+static void free_child_calls(gm_analyzer *a, size_t nchildren) {
+    for (size_t i = 0; i < nchildren; i++)
+        gm_call_part_free(&a->info[i].calls);
+}
+
 static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
                const gm_analysis_options *options) {
     const gm_syntax *syn = &a->syntax;
@@ -308,6 +504,7 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
         info->match = -1;
         info->contribution = GM_HASH_INIT;
         info->statement = false;
+        memset(&info->calls, 0, sizeof info->calls);
         if (symbol == syn->sym.comment) {
             note_file_ignore(syn, text, c, &ignored);
             continue;
@@ -349,18 +546,47 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
         a->have_state = true;
     }
 
+    /* The call graph: each statement's part (cached, or built now), then what compiled code
+     * reaches. A statement whose reached functions changed is analysed again. */
+    for (size_t i = 0; i < nchildren; i++) {
+        child_info *info = &a->info[i];
+        if (!info->statement)
+            continue;
+        if (info->match >= 0) {
+            cache_entry *e = &old->items[info->match];
+            info->calls = e->calls;
+            memset(&e->calls, 0, sizeof e->calls);
+        } else if (gm_call_part_build(&a->symbols, syn, text, options, a->children[i],
+                                      &info->calls) != 0) {
+            free_child_calls(a, nchildren);
+            return -1;
+        }
+    }
+    if (graph_run(a, nchildren) != 0) {
+        free_child_calls(a, nchildren);
+        return -1;
+    }
+    for (size_t i = 0; i < nchildren; i++) {
+        child_info *info = &a->info[i];
+        if (info->match >= 0 && old->items[info->match].membership != info->membership)
+            info->match = -1;
+    }
+
     /* Pass 2: the new entry list, moving reused entries over and analysing the rest. */
     entry_list *fresh = &a->spare;
     fresh->count = 0;
-    if (entries_reserve(fresh, a->stats.statements) != 0)
+    if (entries_reserve(fresh, a->stats.statements) != 0) {
+        free_child_calls(a, nchildren);
         return -1;
+    }
     int rc = 0;
     for (size_t i = 0; i < nchildren && rc == 0; i++) {
         TSNode c = a->children[i];
         if (!a->info[i].statement)
             continue;
         cache_entry *slot = &fresh->items[fresh->count++];
-        if (a->info[i].match >= 0) {
+        child_info *info = &a->info[i];
+        if (info->match >= 0) {
             cache_entry *e = &old->items[a->info[i].match];
             if (e->pending_bytes || e->pending_rows) {
                 for (size_t k = 0; k < e->count; k++)
@@ -370,13 +596,20 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
             *slot = *e;
             e->findings = NULL; /* moved */
             e->count = 0;
+            slot->calls = info->calls;
+            memset(&info->calls, 0, sizeof info->calls);
             a->stats.reused++;
             continue;
         }
         TSNode next = i + 1 < nchildren ? a->children[i + 1] : (TSNode){0};
-        rc = analyze_statement(a, c, next, text, len, slot);
-        slot->contribution = a->info[i].contribution;
+        const bool *reached = info->calls.node_count ? &a->graph.reached[info->node_offset] : NULL;
+        rc = analyze_statement(a, c, next, text, len, reached, slot);
+        slot->contribution = info->contribution;
+        slot->calls = info->calls;
+        slot->membership = info->membership;
+        memset(&info->calls, 0, sizeof info->calls);
     }
+    free_child_calls(a, nchildren);
     entries_clear(old); /* what was not moved: dropped, replaced or dead */
     entry_list built = *fresh;
     a->spare = *old;

@@ -1,5 +1,7 @@
 #include "compiled_regions.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static bool is_compile_name(const char *name) {
@@ -62,14 +64,178 @@ static gm_decorator_kind decorators_kind(const gm_symbols *symbols, const gm_syn
     return kind;
 }
 
+/* ---- the call graph's parts ------------------------------------------------------------ */
+
+uint64_t gm_call_key_hash(const char *key) {
+    return gm_hash_bytes(GM_HASH_INIT, key, strlen(key));
+}
+
+void gm_call_part_free(gm_call_part *part) {
+    for (uint32_t i = 0; i < part->node_count; i++)
+        free(part->nodes[i].key.key);
+    for (uint32_t i = 0; i < part->callee_count; i++)
+        free(part->callees[i].key);
+    free(part->nodes);
+    free(part->callees);
+    memset(part, 0, sizeof *part);
+}
+
+static int key_make(gm_call_key *k, const char *prefix, gm_slice name) {
+    size_t plen = prefix ? strlen(prefix) : 0;
+    k->key = malloc(plen + (prefix ? 1 : 0) + name.len + 1);
+    if (!k->key)
+        return -1;
+    size_t at = 0;
+    if (prefix) {
+        memcpy(k->key, prefix, plen);
+        k->key[plen] = '.';
+        at = plen + 1;
+    }
+    memcpy(k->key + at, name.ptr, name.len);
+    k->key[at + name.len] = '\0';
+    k->hash = gm_call_key_hash(k->key);
+    return 0;
+}
+
+typedef struct {
+    const gm_syntax *syntax;
+    const char *text;
+    gm_call_part *part;
+    gm_call_node *node;
+    TSNode function;
+    const char *class_name; /* NULL for a plain function */
+    gm_slice self_name;     /* empty when not a method */
+    bool oom;
+} call_collect;
+
+static void add_callee(call_collect *c, const char *prefix, gm_slice name) {
+    gm_call_part *p = c->part;
+    gm_call_key k;
+    if (key_make(&k, prefix, name) != 0) {
+        c->oom = true;
+        return;
+    }
+    for (uint32_t i = c->node->callee_start; i < p->callee_count; i++)
+        if (p->callees[i].hash == k.hash && strcmp(p->callees[i].key, k.key) == 0) {
+            free(k.key);
+            return;
+        }
+    if (!prefix && gm_function_binds(c->syntax, c->text, c->function, k.key)) {
+        free(k.key);
+        return; /* a local name, not the module's function */
+    }
+    if (p->callee_count == p->callee_capacity) {
+        uint32_t cap = p->callee_capacity ? p->callee_capacity * 2 : 8;
+        gm_call_key *items = realloc(p->callees, cap * sizeof *items);
+        if (!items) {
+            free(k.key);
+            c->oom = true;
+            return;
+        }
+        p->callees = items;
+        p->callee_capacity = cap;
+    }
+    p->callees[p->callee_count++] = k;
+    c->node->callee_count++;
+}
+
+static void collect_calls(call_collect *c, TSNode n, int depth) {
+    const gm_syntax *syn = c->syntax;
+    if (ts_node_is_null(n) || depth > 200 || c->oom)
+        return;
+    TSSymbol t = ts_node_symbol(n);
+    if (depth > 0 && (t == syn->sym.lambda || t == syn->sym.function_definition ||
+                      t == syn->sym.class_definition || t == syn->sym.decorated_definition))
+        return;
+    if (t == syn->sym.call) {
+        TSNode fn = gm_unparen(syn, gm_child(n, syn->field.function));
+        if (gm_is(fn, syn->sym.identifier)) {
+            add_callee(c, NULL, gm_node_slice(fn, c->text));
+        } else if (c->class_name && c->self_name.len > 0 && gm_is(fn, syn->sym.attribute)) {
+            TSNode object = gm_unparen(syn, gm_child(fn, syn->field.object));
+            TSNode attr = gm_child(fn, syn->field.attribute);
+            gm_slice o = gm_node_slice(object, c->text);
+            if (gm_is(object, syn->sym.identifier) && !ts_node_is_null(attr) &&
+                o.len == c->self_name.len && memcmp(o.ptr, c->self_name.ptr, o.len) == 0)
+                add_callee(c, c->class_name, gm_node_slice(attr, c->text));
+        }
+    }
+    TSTreeCursor cursor = ts_tree_cursor_new(n);
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+        do {
+            TSNode ch = ts_tree_cursor_current_node(&cursor);
+            if (ts_node_is_named(ch))
+                collect_calls(c, ch, depth + 1);
+        } while (!c->oom && ts_tree_cursor_goto_next_sibling(&cursor));
+    }
+    ts_tree_cursor_delete(&cursor);
+}
+
+/* The first parameter of fn when it is a plain name: self in a method. */
+static gm_slice first_parameter(const gm_syntax *syn, const char *text, TSNode fn) {
+    gm_slice none = {text, 0};
+    TSNode params = gm_child(fn, syn->field.parameters);
+    if (ts_node_is_null(params) || ts_node_named_child_count(params) == 0)
+        return none;
+    TSNode p = ts_node_named_child(params, 0);
+    return gm_is(p, syn->sym.identifier) ? gm_node_slice(p, text) : none;
+}
+
+static int add_node(call_collect *c, TSNode fn, bool root, bool traceable) {
+    const gm_syntax *syn = c->syntax;
+    gm_call_part *p = c->part;
+    TSNode name = gm_child(fn, syn->field.name);
+    if (ts_node_is_null(name))
+        return -1; /* cannot happen for a parsed definition; keeps the order honest */
+    if (p->node_count == p->node_capacity) {
+        uint32_t cap = p->node_capacity ? p->node_capacity * 2 : 4;
+        gm_call_node *items = realloc(p->nodes, cap * sizeof *items);
+        if (!items)
+            return -1;
+        p->nodes = items;
+        p->node_capacity = cap;
+    }
+    gm_call_node *node = &p->nodes[p->node_count];
+    memset(node, 0, sizeof *node);
+    if (key_make(&node->key, c->class_name, gm_node_slice(name, c->text)) != 0)
+        return -1;
+    p->node_count++;
+    node->root = root;
+    node->traceable = traceable;
+    node->callee_start = p->callee_count;
+    c->node = node;
+    c->function = fn;
+    c->self_name = c->class_name ? first_parameter(syn, c->text, fn) : (gm_slice){c->text, 0};
+    if (traceable)
+        collect_calls(c, gm_child(fn, syn->field.body), 1);
+    return c->oom ? -1 : 0;
+}
+
+/* ---- regions ------------------------------------------------------------------------- */
+
 typedef struct {
     const gm_symbols *symbols;
     const gm_syntax *syntax;
     const char *text;
     const gm_analysis_options *options;
+    const bool *reached;
     gm_region_fn fn;
     void *payload;
+    gm_call_part *part; /* when building the call graph's part instead of visiting regions */
 } walk;
+
+/* Whether a method of a class is a region on its own, and whether compiled code may enter it. */
+static void classify_method(const walk *w, bool module_class, TSNode decorated, TSNode fn,
+                            bool *root, bool *traceable) {
+    const gm_syntax *syn = w->syntax;
+    gm_decorator_kind kind = decorators_kind(w->symbols, syn, w->text, decorated);
+    TSNode name = gm_child(fn, syn->field.name);
+    *root = kind == GM_DECORATOR_COMPILE;
+    if (kind == GM_DECORATOR_OTHER && module_class && w->options->forward_is_compiled)
+        *root = !ts_node_is_null(name) && gm_node_text_is(name, w->text, "forward");
+    *traceable = kind != GM_DECORATOR_DISABLE && !ts_node_is_null(name) &&
+                 !gm_node_text_is(name, w->text, "__init__");
+}
 
 static int visit_class(const walk *w, TSNode cls) {
     const gm_syntax *syn = w->syntax;
@@ -79,8 +245,20 @@ static int visit_class(const walk *w, TSNode cls) {
     gm_region_site site = {.class_node = cls};
     site.module_class = gm_symbols_bases_are_module(w->symbols, syn, w->text,
                                                     gm_child(cls, syn->field.superclasses));
+    char class_name[GM_NAME_MAX];
+    call_collect collect = {.syntax = syn, .text = w->text, .part = w->part};
+    if (w->part) {
+        TSNode name = gm_child(cls, syn->field.name);
+        gm_slice s = ts_node_is_null(name) ? (gm_slice){w->text, 0} : gm_node_slice(name, w->text);
+        if (s.len >= sizeof class_name)
+            s.len = sizeof class_name - 1;
+        memcpy(class_name, s.ptr, s.len);
+        class_name[s.len] = '\0';
+        collect.class_name = class_name;
+    }
     TSTreeCursor cursor = ts_tree_cursor_new(body);
     int rc = 0;
+    size_t index = 0;
     if (ts_tree_cursor_goto_first_child(&cursor)) {
         do {
             TSNode member = ts_tree_cursor_current_node(&cursor);
@@ -90,16 +268,17 @@ static int visit_class(const walk *w, TSNode cls) {
                 decorated = member;
                 fn = gm_child(member, syn->field.definition);
             }
-            if (!gm_is(fn, syn->sym.function_definition))
+            if (!gm_is(fn, syn->sym.function_definition) ||
+                ts_node_is_null(gm_child(fn, syn->field.name)))
                 continue;
-            gm_decorator_kind kind = decorators_kind(w->symbols, syn, w->text, decorated);
-            bool region = kind == GM_DECORATOR_COMPILE;
-            if (kind == GM_DECORATOR_OTHER && site.module_class &&
-                w->options->forward_is_compiled) {
-                TSNode name = gm_child(fn, syn->field.name);
-                region = !ts_node_is_null(name) && gm_node_text_is(name, w->text, "forward");
+            bool root, traceable;
+            classify_method(w, site.module_class, decorated, fn, &root, &traceable);
+            size_t at = index++;
+            if (w->part) {
+                rc = add_node(&collect, fn, root, traceable);
+                continue;
             }
-            if (!region)
+            if (!root && !(traceable && w->reached && w->reached[at]))
                 continue;
             site.function = fn;
             rc = w->fn(w->payload, &site);
@@ -109,10 +288,8 @@ static int visit_class(const walk *w, TSNode cls) {
     return rc;
 }
 
-int gm_compiled_regions_each(const gm_symbols *symbols, const gm_syntax *syntax, const char *text,
-                             const gm_analysis_options *options, TSNode top, gm_region_fn fn,
-                             void *payload) {
-    walk w = {symbols, syntax, text, options, fn, payload};
+static int visit_top(const walk *w, TSNode top) {
+    const gm_syntax *syntax = w->syntax;
     TSNode def = top;
     TSNode decorated = {0};
     if (gm_is(top, syntax->sym.decorated_definition)) {
@@ -120,11 +297,36 @@ int gm_compiled_regions_each(const gm_symbols *symbols, const gm_syntax *syntax,
         def = gm_child(top, syntax->field.definition);
     }
     if (gm_is(def, syntax->sym.class_definition))
-        return visit_class(&w, def);
-    if (gm_is(def, syntax->sym.function_definition) &&
-        decorators_kind(symbols, syntax, text, decorated) == GM_DECORATOR_COMPILE) {
+        return visit_class(w, def);
+    if (!gm_is(def, syntax->sym.function_definition) ||
+        ts_node_is_null(gm_child(def, syntax->field.name)))
+        return 0;
+    gm_decorator_kind kind = decorators_kind(w->symbols, syntax, w->text, decorated);
+    if (w->part) {
+        call_collect collect = {.syntax = syntax, .text = w->text, .part = w->part};
+        return add_node(&collect, def, kind == GM_DECORATOR_COMPILE, kind != GM_DECORATOR_DISABLE);
+    }
+    if (kind == GM_DECORATOR_COMPILE ||
+        (kind != GM_DECORATOR_DISABLE && w->reached && w->reached[0])) {
         gm_region_site site = {.function = def};
-        return fn(payload, &site);
+        return w->fn(w->payload, &site);
     }
     return 0;
+}
+
+int gm_call_part_build(const gm_symbols *symbols, const gm_syntax *syntax, const char *text,
+                       const gm_analysis_options *options, TSNode top, gm_call_part *part) {
+    walk w = {symbols, syntax, text, options, NULL, NULL, NULL, part};
+    if (visit_top(&w, top) != 0) {
+        gm_call_part_free(part);
+        return -1;
+    }
+    return 0;
+}
+
+int gm_compiled_regions_each(const gm_symbols *symbols, const gm_syntax *syntax, const char *text,
+                             const gm_analysis_options *options, TSNode top, const bool *reached,
+                             gm_region_fn fn, void *payload) {
+    walk w = {symbols, syntax, text, options, reached, fn, payload, NULL};
+    return visit_top(&w, top);
 }

@@ -5,6 +5,7 @@
 #define GM_ANALYSIS_COMPILED_REGIONS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <tree_sitter/api.h>
 
 #include "analyzer.h"
@@ -26,11 +27,44 @@ typedef enum {
 gm_decorator_kind gm_decorator_classify(const gm_symbols *symbols, const gm_syntax *syntax,
                                         const char *text, TSNode decorator);
 
+/* The functions of one top-level statement as nodes of the file's call graph: the statement
+ * itself when it is a function, or the methods directly in its body when it is a class, in
+ * source order. Each has a key ("f", or "C.m" for a method), whether it is a region on its own
+ * (a root), whether compiled code may enter it at all (not disabled, not __init__), and the keys
+ * it calls by name: "g" for `g(...)` (unless the function binds g), "C.m" for `self.m(...)` in a
+ * method of C. Nested function, class and lambda bodies are not looked at. */
+typedef struct {
+    uint64_t hash; /* of key */
+    char *key;     /* owned */
+} gm_call_key;
+
+typedef struct {
+    gm_call_key key;
+    bool root, traceable;
+    uint32_t callee_start, callee_count; /* into the part's callees */
+} gm_call_node;
+
+typedef struct {
+    gm_call_node *nodes;
+    uint32_t node_count, node_capacity;
+    gm_call_key *callees;
+    uint32_t callee_count, callee_capacity;
+} gm_call_part;
+
+void gm_call_part_free(gm_call_part *part);
+uint64_t gm_call_key_hash(const char *key);
+
+/* Builds top's part of the call graph into part (zero-initialised by the caller).
+ * Returns 0, or -1 on OOM (part is then freed). */
+int gm_call_part_build(const gm_symbols *symbols, const gm_syntax *syntax, const char *text,
+                       const gm_analysis_options *options, TSNode top, gm_call_part *part);
+
 /* Calls fn for each compiled region in top (a child of the module), in source order; stops and
- * returns fn's value when it is non-zero. Returns 0 otherwise. */
+ * returns fn's value when it is non-zero. Returns 0 otherwise. reached, when non-NULL, has one
+ * flag per node of top's call part: a function that compiled code calls, which is a region too. */
 typedef int (*gm_region_fn)(void *payload, const gm_region_site *site);
 int gm_compiled_regions_each(const gm_symbols *symbols, const gm_syntax *syntax, const char *text,
-                             const gm_analysis_options *options, TSNode top, gm_region_fn fn,
-                             void *payload);
+                             const gm_analysis_options *options, TSNode top, const bool *reached,
+                             gm_region_fn fn, void *payload);
 
 #endif

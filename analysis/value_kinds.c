@@ -390,6 +390,18 @@ static TSNode first_argument(const gm_region *r, TSNode call) {
 
 static gm_value eval(gm_region *r, TSNode n, int depth);
 
+/* Whether the region's function binds the chain's head itself (a parameter, say), so that it
+ * does not name what the file imports. */
+static bool binds_head(const gm_region *r, TSNode head) {
+    gm_slice s = gm_node_slice(head, text_of(r));
+    char name[GM_NAME_MAX];
+    if (s.len >= sizeof name)
+        return false;
+    memcpy(name, s.ptr, s.len);
+    name[s.len] = '\0';
+    return gm_function_binds(syn_of(r), text_of(r), r->site.function, name);
+}
+
 static gm_value eval_builtin(gm_region *r, const char *name, TSNode call, int depth) {
     if (in_list(static_builtins, name))
         return value(GM_KIND_STATIC);
@@ -441,6 +453,12 @@ static gm_value eval_call(gm_region *r, TSNode call, int depth) {
                     return constant(compile_constants[i].value);
             if (gm_name_last_is(name, "is_torchdynamo_compiling"))
                 return constant(1);
+            /* Dynamo draws these at run time and feeds them to the graph as tensor inputs, so
+             * branching on them is data-dependent (verified on torch 2.13: GB0170).
+             * random.random() is not listed: it breaks at the call itself (GB0007). */
+            if ((strcmp(name, "random.uniform") == 0 || strcmp(name, "random.randint") == 0) &&
+                !binds_head(r, head))
+                return value(GM_KIND_TENSOR);
             if (strncmp(name, "torch.", 6) == 0)
                 return classify_torch_function(name);
             if (gm_is(fn, syn->sym.identifier)) {

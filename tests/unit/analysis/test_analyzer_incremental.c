@@ -111,6 +111,16 @@ static const char *const snippets[] = {
     "def print(*a): pass\n",
     ";",
     "\\\n",
+    "helper(x)\n",
+    "        h = helper(h)\n",
+    "    return helper(x)\n",
+    "self.forward(x)\n",
+    "        y = self.extra(y)\n",
+    "    def extra(self, y):\n        print(y)\n        return y\n",
+    "def helper2(x):\n    return helper(x)\n",
+    "helper2(x)",
+    "helper",
+    "@torch.compiler.disable\n",
 };
 
 static uint64_t rng_state;

@@ -132,8 +132,59 @@ static void regions(void) {
     }
 }
 
+/* What compiled code calls in the same file is traced too, transitively; the break is reported
+ * inside the callee, once however many regions call it. */
+static void callees(void) {
+#define HEAD "import torch\nimport torch.nn as nn\n"
+#define HELPER "def helper(t):\n    print(t)\n    return t\n"
+    /* Called from forward, from a compiled function, through a chain, from two regions. */
+    AT_EXPECT(HEAD HELPER "class M(nn.Module):\n    def forward(self, x):\n"
+                          "        return helper(x)\n",
+              "GM401", 1);
+    AT_EXPECT(HEAD HELPER "@torch.compile\ndef f(x):\n    return helper(x)\n", "GM401", 1);
+    AT_EXPECT(HEAD HELPER "def middle(t):\n    return helper(t) + 1\n"
+                          "@torch.compile\ndef f(x):\n    return middle(x)\n",
+              "GM401", 1);
+    AT_EXPECT(HEAD HELPER "@torch.compile\ndef f(x):\n    return helper(x)\n"
+                          "@torch.compile\ndef g(x):\n    return helper(x)\n",
+              "GM401", 1);
+    /* The callee defined after the caller; a recursive helper. */
+    AT_EXPECT(HEAD "@torch.compile\ndef f(x):\n    return helper(x)\n" HELPER, "GM401", 1);
+    AT_EXPECT(HEAD "def helper(t):\n    print(t)\n    return helper(t)\n"
+                   "@torch.compile\ndef f(x):\n    return helper(x)\n",
+              "GM401", 1);
+    /* self.method() from forward, also defined in a same-file base class. */
+    AT_EXPECT(HEAD "class M(nn.Module):\n    def helper(self, t):\n        print(t)\n"
+                   "    def forward(self, x):\n        return self.helper(x)\n",
+              "GM401", 1);
+    AT_EXPECT(HEAD "class B(nn.Module):\n    def helper(self, t):\n        print(t)\n"
+                   "class M(B):\n    def forward(self, x):\n        return self.helper(x)\n",
+              "GM401", 1);
+    /* Not traced: called only from __init__, never, outside regions, disabled, shadowed by a
+     * local, from a nested function, or __init__ itself. */
+    AT_EXPECT(HEAD HELPER "class M(nn.Module):\n    def __init__(self):\n"
+                          "        super().__init__()\n        helper(1)\n"
+                          "    def forward(self, x):\n        return x\n",
+              "GM401", 0);
+    AT_EXPECT(HEAD HELPER "@torch.compile\ndef f(x):\n    return x\n", "GM401", 0);
+    AT_EXPECT(HEAD HELPER "def g(x):\n    return helper(x)\nhelper(1)\n", "GM401", 0);
+    AT_EXPECT(HEAD "@torch.compiler.disable\n" HELPER
+                   "@torch.compile\ndef f(x):\n    return helper(x)\n",
+              "GM401", 0);
+    AT_EXPECT(HEAD HELPER "@torch.compile\ndef f(x, helper):\n    return helper(x)\n", "GM401", 0);
+    AT_EXPECT(HEAD "class M(nn.Module):\n    def __init__(self):\n        print(1)\n"
+                   "    def forward(self, x):\n        return self.__init__()\n",
+              "GM401", 0);
+    AT_EXPECT(HEAD "class M(nn.Module):\n    def other(self, t):\n        print(t)\n"
+                   "    def forward(self, x):\n        return x\n",
+              "GM401", 0);
+#undef HEAD
+#undef HELPER
+}
+
 int main(void) {
     aliases();
     regions();
+    callees();
     return check_exit_code("analysis/compiled_regions");
 }

@@ -205,8 +205,34 @@ static void spans_and_consequences(void) {
     }
 }
 
+/* random.uniform()/randint() results are graph inputs to dynamo: branching on them breaks
+ * (GB0170 on torch 2.13), in any spelling; random.random() and local names do not count. */
+static void random_values(void) {
+    AT_EXPECT("import random\nimport torch\n@torch.compile\ndef f(x):\n"
+              "    if random.uniform(0, 1) < 2:\n        x = x + 1\n"
+              "    k = random.randint(0, 3)\n    if k > 0:\n        x = x - 1\n    return x\n",
+              "GM101", 2);
+    AT_EXPECT("import random as r\nfrom random import uniform\nimport torch\n@torch.compile\n"
+              "def f(x):\n    if uniform(0, 1) < 2 or r.randint(0, 1):\n        x = x + 1\n"
+              "    return x\n",
+              "GM101", 1);
+    AT_EXPECT("import random\nimport torch\n@torch.compile\ndef f(x):\n"
+              "    if random.random() < 2:\n        x = x + 1\n    return x\n",
+              "GM101", 0);
+    AT_EXPECT("import torch\n@torch.compile\ndef f(x, random):\n"
+              "    if random.uniform(0, 1) < 2:\n        x = x + 1\n    return x\n",
+              "GM101", 0);
+    AT_EXPECT("import torch\n@torch.compile\ndef f(x):\n"
+              "    if uniform(0, 1) < 2:\n        x = x + 1\n    return x\n",
+              "GM101", 0);
+    AT_EXPECT("import random\nimport torch\n@torch.compile\ndef f(x):\n"
+              "    return x * random.uniform(0.5, 1.5)\n",
+              "GM101", 0);
+}
+
 int main(void) {
     positives();
+    random_values();
     negatives();
     spans_and_consequences();
     return check_exit_code("analysis/rule_data_dependent_branch");
