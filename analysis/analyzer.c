@@ -76,6 +76,8 @@ typedef struct {
     size_t *classes; /* the symbols' classes by name, built when first needed in a run */
     size_t class_capacity, class_table_size;
     bool classes_ready;
+    uint64_t digest; /* of the graph whose reachability `reached` holds */
+    bool have_digest;
 } call_graph;
 
 struct gm_analyzer {
@@ -148,6 +150,7 @@ void gm_analyzer_reset(gm_analyzer *analyzer) {
     for (size_t i = 0; i < analyzer->entries.count; i++)
         analyzer->entries.items[i].dead = true;
     analyzer->have_state = false;
+    analyzer->graph.have_digest = false;
 }
 
 void gm_analyzer_note_edit(gm_analyzer *analyzer, const TSInputEdit *edit) {
@@ -314,8 +317,10 @@ static int add_syntax_error(gm_analyzer *a, TSNode root, const char *text, uint3
     return 0;
 }
 
-static uint64_t mix(uint64_t fingerprint, uint64_t part) {
-    return gm_hash_bytes(fingerprint, &part, sizeof part);
+/* A cheap 64-bit combine: runs over every statement and call node on every run. */
+static uint64_t mix(uint64_t digest, uint64_t value) {
+    digest ^= value + 0x9e3779b97f4a7c15ull + (digest << 6) + (digest >> 2);
+    return digest * 0xff51afd7ed558ccdull;
 }
 
 /* ---- the call graph ------------------------------------------------------------------ */
@@ -420,6 +425,25 @@ static void graph_reach_inherited(call_graph *g, const gm_symbols *symbols, cons
 
 /* Computes which functions of the statements compiled code reaches, transitively, and each
  * statement's membership (a hash of its reached non-root functions, 0 when there are none). */
+/* Everything reachability depends on: the file-wide fingerprint (classes and their bases) and
+ * every node and callee key, in statement order. */
+static uint64_t graph_digest(const gm_analyzer *a, size_t nchildren) {
+    uint64_t digest = mix(GM_HASH_INIT, a->fingerprint);
+    for (size_t i = 0; i < nchildren; i++) {
+        const gm_call_part *part = &a->info[i].calls;
+        if (!a->info[i].statement)
+            continue;
+        digest = mix(digest, part->node_count);
+        for (uint32_t k = 0; k < part->node_count; k++) {
+            const gm_call_node *node = &part->nodes[k];
+            digest = mix(digest, node->key.hash ^ ((uint64_t)node->root << 1) ^ node->traceable);
+            for (uint32_t c = 0; c < node->callee_count; c++)
+                digest = mix(digest, part->callees[node->callee_start + c].hash);
+        }
+    }
+    return digest;
+}
+
 static int graph_run(gm_analyzer *a, size_t nchildren) {
     call_graph *g = &a->graph;
     size_t total = 0;
@@ -429,12 +453,21 @@ static int graph_run(gm_analyzer *a, size_t nchildren) {
         if (a->info[i].statement)
             total += a->info[i].calls.node_count;
     }
-    g->count = total;
     g->classes_ready = false;
+    /* Most edits change no call: then what is reached is what the last run found. */
+    uint64_t digest = graph_digest(a, nchildren);
+    bool unchanged = g->have_digest && g->digest == digest && g->count == total;
+    g->count = total;
+    g->digest = digest;
+    g->have_digest = total > 0;
     if (total == 0)
         return 0;
-    if (graph_reserve(g, total) != 0)
+    if (unchanged)
+        goto membership;
+    if (graph_reserve(g, total) != 0) {
+        g->have_digest = false;
         return -1;
+    }
     g->table_size = 2 * g->capacity;
     memset(g->table, 0, g->table_size * sizeof *g->table);
     size_t tail = 0, mask = g->table_size - 1;
@@ -466,6 +499,7 @@ static int graph_run(gm_analyzer *a, size_t nchildren) {
                 graph_reach_inherited(g, &a->symbols, callee->key, &tail, 0);
         }
     }
+membership:
     for (size_t i = 0; i < nchildren; i++) {
         child_info *info = &a->info[i];
         if (!info->statement)
