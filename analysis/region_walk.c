@@ -29,6 +29,10 @@ static void scan_expr(gm_region *r, TSNode n, int depth) {
         gm_rule_print_call(r, n);
         gm_rule_tensor_to_python(r, n);
         gm_rule_logging_call(r, n);
+        gm_rule_dynamic_shape_call(r, n);
+        gm_rule_untraceable_call(r, n);
+    } else if (t == syn->sym.subscript) {
+        gm_rule_boolean_mask(r, n);
     } else if (t == syn->sym.conditional_expression && ts_node_named_child_count(n) >= 3) {
         TSNode cond = ts_node_named_child(n, 1);
         gm_value v = gm_value_of(r, cond);

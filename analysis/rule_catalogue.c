@@ -71,6 +71,39 @@ static const gm_rule rules[] = {
         .severity = GM_SEVERITY_WARNING,
     },
     {
+        .id = "GM301",
+        .name = "dynamic-shape-op",
+        .registry_id = "GB0036",
+        .gb_type = "Dynamic shape operator",
+        .url = GM_GB_URL("0036"),
+        .summary = "Operator with a data-dependent output shape inside a compiled region",
+        .explanation = "nonzero, argwhere, unique, masked_select, bincount, one-argument "
+                       "torch.where, repeat_interleave with tensor repeats and no output_size, and "
+                       "boolean-mask indexing `x[mask]` return tensors whose size depends on the "
+                       "data. With torch._dynamo.config.capture_dynamic_output_shape_ops off (the "
+                       "default) TorchDynamo ends the graph before the operator, runs it in Python "
+                       "and traces what follows as a new graph.",
+        .hint = "Keep shapes static (torch.where(cond, x, 0) instead of x[cond], pass "
+                "output_size to repeat_interleave), move the operator out of the compiled code, or "
+                "set `torch._dynamo.config.capture_dynamic_output_shape_ops = True`.",
+        .severity = GM_SEVERITY_WARNING,
+    },
+    {
+        .id = "GM302",
+        .name = "one-hot-no-num-classes",
+        .registry_id = "GB0246",
+        .gb_type = "Attempted to use `torch.nn.functional.one_hot` with data-dependent output "
+                   "shape",
+        .url = GM_GB_URL("0246"),
+        .summary = "one_hot() without num_classes inside a compiled region",
+        .explanation = "Without num_classes, one_hot reads the number of classes from the largest "
+                       "value in the tensor, so its output shape depends on the data. TorchDynamo "
+                       "ends the graph before the call, runs it in Python and traces what follows "
+                       "as a new graph.",
+        .hint = "Pass num_classes explicitly: F.one_hot(t, num_classes=N).",
+        .severity = GM_SEVERITY_WARNING,
+    },
+    {
         .id = "GM401",
         .name = "print-call",
         .registry_id = "GB0059",
@@ -116,6 +149,46 @@ static const gm_rule rules[] = {
         .hint = "Warn outside the compiled code, run it only in eager mode under "
                 "`if not torch.compiler.is_compiling():`, or add warnings.warn to "
                 "torch._dynamo.config.reorderable_logging_functions.",
+        .severity = GM_SEVERITY_WARNING,
+    },
+    {
+        .id = "GM501",
+        .name = "untraceable-call",
+        .registry_id = "GB0007",
+        .gb_type = "Attempted to call function marked as skipped",
+        .url = GM_GB_URL("0007"),
+        .summary = "Call of a function TorchDynamo skips inside a compiled region",
+        .explanation = "time.time/perf_counter/monotonic/process_time, os.getpid, os.path.exists, "
+                       "pickle.dumps and random.random are C builtins or skipped library "
+                       "functions TorchDynamo does not trace: it ends the graph, runs the call in "
+                       "Python and traces what follows as a new graph.",
+        .hint = "Move the call out of the compiled code (pass its result in as an argument), or "
+                "run it only in eager mode under `if not torch.compiler.is_compiling():`.",
+        .severity = GM_SEVERITY_WARNING,
+    },
+    {
+        .id = "GM502",
+        .name = "graph-break-call",
+        .registry_id = "GB0025",
+        .gb_type = "Call to `torch._dynamo.graph_break()`",
+        .url = GM_GB_URL("0025"),
+        .summary = "torch._dynamo.graph_break() inside a compiled region",
+        .explanation = "torch._dynamo.graph_break() asks TorchDynamo to end the graph here: the "
+                       "code before and after runs as separate graphs.",
+        .hint = "Remove the call unless the break is intended.",
+        .severity = GM_SEVERITY_WARNING,
+    },
+    {
+        .id = "GM503",
+        .name = "open-call",
+        .registry_id = "GB0059",
+        .gb_type = "Failed to trace builtin operator",
+        .url = GM_GB_URL("0059"),
+        .summary = "open() inside a compiled region",
+        .explanation = "TorchDynamo has no handler for the builtin open, so it ends the graph, "
+                       "runs the call in Python and traces what follows as a new graph.",
+        .hint = "Do file I/O outside the compiled code and pass the data in, or run it only in "
+                "eager mode under `if not torch.compiler.is_compiling():`.",
         .severity = GM_SEVERITY_WARNING,
     },
 };

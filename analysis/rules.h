@@ -21,4 +21,16 @@ void gm_rule_tensor_to_python(gm_region *region, TSNode call);
  * the region. */
 void gm_rule_logging_call(gm_region *region, TSNode call);
 
+/* GM301 (nonzero, argwhere, unique, masked_select, bincount, one-argument where,
+ * repeat_interleave with tensor repeats) and GM302 (one_hot without num_classes): every call in
+ * the region. */
+void gm_rule_dynamic_shape_call(gm_region *region, TSNode call);
+
+/* GM301 boolean-mask indexing `x[x > 0]`: every subscript in the region. */
+void gm_rule_boolean_mask(gm_region *region, TSNode subscript);
+
+/* GM501 (time clocks, os, pickle, random), GM502 (torch._dynamo.graph_break()) and GM503
+ * (open()): every call in the region. */
+void gm_rule_untraceable_call(gm_region *region, TSNode call);
+
 #endif

@@ -1,0 +1,183 @@
+/* Dynamic-shape operators: GM301 dynamic-shape-op (GB0036 "Dynamic shape operator" on torch
+ * 2.13 with capture_dynamic_output_shape_ops off) for `torch.nonzero`, `torch.argwhere`,
+ * `torch.unique`, `torch.masked_select`, `torch.bincount`, one-argument `torch.where(c)`,
+ * `torch.repeat_interleave(t, repeats)` with tensor repeats and no `output_size`,
+ * `t.nonzero()`/`t.unique()` on a tensor, and boolean-mask indexing `x[x > 0]` read from a
+ * tensor; GM302 one-hot-no-num-classes (GB0246) for `F.one_hot(t)` without `num_classes`. Names
+ * are matched after import resolution; a name the function binds locally shadows the import. */
+#include <string.h>
+
+#include "rule_emit.h"
+#include "rules.h"
+#include "symbols.h"
+#include "value_kinds.h"
+
+static TSNode chain_head(const gm_syntax *syn, TSNode n) {
+    n = gm_unparen(syn, n);
+    while (gm_is(n, syn->sym.attribute))
+        n = gm_unparen(syn, gm_child(n, syn->field.object));
+    if (gm_is(n, syn->sym.identifier))
+        return n;
+    TSNode null = {0};
+    return null;
+}
+
+/* Whether head names a module-level import the function does not shadow. */
+static bool head_is_import(gm_region *region, TSNode head) {
+    const gm_stmt_ctx *st = region->stmt;
+    if (ts_node_is_null(head))
+        return false;
+    gm_slice s = gm_node_slice(head, st->text);
+    char name[GM_NAME_MAX];
+    if (s.len >= sizeof name || !gm_symbols_is_imported(st->symbols, s))
+        return false;
+    memcpy(name, s.ptr, s.len);
+    name[s.len] = '\0';
+    return !gm_function_binds(st->syntax, st->text, region->site.function, name);
+}
+
+typedef struct {
+    size_t positional;
+    TSNode first, second;
+    bool has_keyword[3]; /* output_size, num_classes, repeats */
+    TSNode repeats_kw;
+    bool splat;
+} call_args;
+
+static call_args read_args(const gm_region *region, TSNode call) {
+    const gm_syntax *syn = region->stmt->syntax;
+    const char *text = region->stmt->text;
+    call_args a;
+    memset(&a, 0, sizeof a);
+    TSNode args = gm_child(call, syn->field.arguments);
+    if (!gm_is(args, syn->sym.argument_list)) {
+        a.splat = true;
+        return a;
+    }
+    uint32_t n = ts_node_named_child_count(args);
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode c = ts_node_named_child(args, i);
+        if (gm_is(c, syn->sym.keyword_argument)) {
+            TSNode name = gm_child(c, syn->field.name);
+            if (gm_node_text_is(name, text, "output_size"))
+                a.has_keyword[0] = true;
+            else if (gm_node_text_is(name, text, "num_classes"))
+                a.has_keyword[1] = true;
+            else if (gm_node_text_is(name, text, "repeats")) {
+                a.has_keyword[2] = true;
+                a.repeats_kw = gm_child(c, syn->field.value);
+            }
+            continue;
+        }
+        const char *type = ts_node_type(c);
+        if (strcmp(type, "list_splat") == 0 || strcmp(type, "dictionary_splat") == 0) {
+            a.splat = true;
+            continue;
+        }
+        if (a.positional == 0)
+            a.first = c;
+        else if (a.positional == 1)
+            a.second = c;
+        a.positional++;
+    }
+    return a;
+}
+
+static bool is_tensor(gm_region *region, TSNode n) {
+    return !ts_node_is_null(n) && gm_value_of(region, n).kind == GM_KIND_TENSOR;
+}
+
+static void emit_301(gm_region *region, TSNode node, const char *message) {
+    gm_emit_finding(region, gm_rule_by_id("GM301"), node, message, NULL, 0);
+}
+
+void gm_rule_dynamic_shape_call(gm_region *region, TSNode call) {
+    const gm_stmt_ctx *st = region->stmt;
+    const gm_syntax *syn = st->syntax;
+    TSNode fn = gm_unparen(syn, gm_child(call, syn->field.function));
+    if (!gm_is(fn, syn->sym.attribute) && !gm_is(fn, syn->sym.identifier))
+        return;
+    call_args a = read_args(region, call);
+    if (a.splat)
+        return;
+    /* Tensor methods: t.nonzero(), t.unique(). */
+    if (gm_is(fn, syn->sym.attribute)) {
+        TSNode attr = gm_child(fn, syn->field.attribute);
+        TSNode object = gm_child(fn, syn->field.object);
+        if (!ts_node_is_null(attr) && is_tensor(region, object)) {
+            if (gm_node_text_is(attr, st->text, "nonzero")) {
+                emit_301(region, call,
+                         "`.nonzero()` on a tensor: its output shape depends on the data, so "
+                         "torch.compile breaks the graph here (dynamic shape operator)");
+                return;
+            }
+            if (gm_node_text_is(attr, st->text, "unique")) {
+                emit_301(region, call,
+                         "`.unique()` on a tensor: its output shape depends on the data, so "
+                         "torch.compile breaks the graph here (dynamic shape operator)");
+                return;
+            }
+        }
+    }
+    TSNode head = chain_head(syn, fn);
+    if (!head_is_import(region, head))
+        return;
+    char name[GM_NAME_MAX];
+    if (!gm_symbols_resolve(st->symbols, syn, st->text, fn, name, sizeof name))
+        return;
+    const char *message = NULL;
+    if (strcmp(name, "torch.nonzero") == 0)
+        message = "`torch.nonzero()`: its output shape depends on the data, so torch.compile "
+                  "breaks the graph here (dynamic shape operator)";
+    else if (strcmp(name, "torch.argwhere") == 0)
+        message = "`torch.argwhere()`: its output shape depends on the data, so torch.compile "
+                  "breaks the graph here (dynamic shape operator)";
+    else if (strcmp(name, "torch.unique") == 0)
+        message = "`torch.unique()`: its output shape depends on the data, so torch.compile "
+                  "breaks the graph here (dynamic shape operator)";
+    else if (strcmp(name, "torch.masked_select") == 0)
+        message = "`torch.masked_select()`: its output shape depends on the data, so "
+                  "torch.compile breaks the graph here (dynamic shape operator)";
+    else if (strcmp(name, "torch.bincount") == 0)
+        message = "`torch.bincount()`: its output shape depends on the data, so torch.compile "
+                  "breaks the graph here (dynamic shape operator)";
+    else if (strcmp(name, "torch.where") == 0 && a.positional == 1 && !a.has_keyword[0] &&
+             ts_node_named_child_count(gm_child(call, syn->field.arguments)) == 1)
+        message = "one-argument `torch.where(cond)`: it returns the indices of true elements, "
+                  "whose count depends on the data, so torch.compile breaks the graph here "
+                  "(dynamic shape operator)";
+    else if (strcmp(name, "torch.repeat_interleave") == 0 && !a.has_keyword[0] &&
+             is_tensor(region, a.has_keyword[2] ? a.repeats_kw : a.second))
+        message = "`torch.repeat_interleave()` with tensor repeats and no `output_size`: its "
+                  "output length depends on the data, so torch.compile breaks the graph here "
+                  "(dynamic shape operator)";
+    else if (strcmp(name, "torch.nn.functional.one_hot") == 0 && !a.has_keyword[1] &&
+             a.positional == 1) {
+        gm_emit_finding(region, gm_rule_by_id("GM302"), call,
+                        "`one_hot()` without `num_classes`: the number of classes is read from "
+                        "the data, so torch.compile breaks the graph here",
+                        NULL, 0);
+        return;
+    }
+    if (message)
+        emit_301(region, call, message);
+}
+
+void gm_rule_boolean_mask(gm_region *region, TSNode subscript) {
+    const gm_syntax *syn = region->stmt->syntax;
+    if (ts_node_named_child_count(subscript) != 2)
+        return;
+    /* An assignment target (`x[x > 0] = 0`) is an index_put dynamo traces. */
+    TSNode parent = ts_node_parent(subscript);
+    if ((gm_is(parent, syn->sym.assignment) || gm_is(parent, syn->sym.augmented_assignment)) &&
+        ts_node_eq(gm_child(parent, syn->field.left), subscript))
+        return;
+    TSNode value = ts_node_named_child(subscript, 0);
+    TSNode index = gm_unparen(syn, ts_node_named_child(subscript, 1));
+    if (!gm_is(index, syn->sym.comparison_operator) || !is_tensor(region, value) ||
+        !is_tensor(region, index))
+        return;
+    emit_301(region, subscript,
+             "boolean-mask indexing `x[mask]`: the result's length depends on how many elements "
+             "are true, so torch.compile breaks the graph here (dynamic shape operator)");
+}
