@@ -1,5 +1,7 @@
 #include "region_walk.h"
 
+#include <string.h>
+
 #include "rules.h"
 #include "value_kinds.h"
 
@@ -17,6 +19,45 @@ static bool is_comprehension(const gm_syntax *syn, TSSymbol t) {
            t == syn->sym.dictionary_comprehension || t == syn->sym.generator_expression;
 }
 
+/* `a and b` / `a or b` used as a value: dynamo jumps on the truthiness of the left operand, so a
+ * tensor there breaks as a branch does (GB0170). A left operand that is itself the same operator
+ * was already looked at. */
+static void visit_boolean_operator(gm_region *r, TSNode n) {
+    const gm_syntax *syn = syn_of(r);
+    TSNode left = gm_unparen(syn, gm_child(n, syn->field.left));
+    TSNode op = gm_child(n, syn->field.operator);
+    if (gm_is(left, syn->sym.not_operator))
+        return; /* the `not` itself breaks first (GM104) */
+    if (gm_is(left, syn->sym.boolean_operator)) {
+        TSNode inner = gm_child(left, syn->field.operator);
+        if (!ts_node_is_null(op) && !ts_node_is_null(inner) &&
+            ts_node_symbol(op) == ts_node_symbol(inner))
+            return;
+    }
+    const char *construct = "and/or";
+    if (!ts_node_is_null(op))
+        construct = strcmp(ts_node_type(op), "and") == 0 ? "and" : "or";
+    gm_rule_data_dependent_branch(r, left, gm_value_of(r, left), construct);
+}
+
+/* A tested expression (of if/elif/while or a conditional expression): its top-level `and`,
+ * `or` and `not` are part of the test the branch rule reports, so only what lies below them is
+ * scanned. */
+static void scan_test(gm_region *r, TSNode n, int depth) {
+    const gm_syntax *syn = syn_of(r);
+    TSNode u = gm_unparen(syn, n);
+    if (depth > GM_MAX_NESTING || ts_node_is_null(u)) {
+        return;
+    } else if (gm_is(u, syn->sym.boolean_operator)) {
+        scan_test(r, gm_child(u, syn->field.left), depth + 1);
+        scan_test(r, gm_child(u, syn->field.right), depth + 1);
+    } else if (gm_is(u, syn->sym.not_operator)) {
+        scan_test(r, gm_child(u, syn->field.argument), depth + 1);
+    } else {
+        scan_expr(r, n, depth);
+    }
+}
+
 /* Visits the calls and conditional expressions of an expression (not lambdas). */
 static void scan_expr(gm_region *r, TSNode n, int depth) {
     const gm_syntax *syn = syn_of(r);
@@ -31,13 +72,14 @@ static void scan_expr(gm_region *r, TSNode n, int depth) {
         gm_rule_logging_call(r, n);
         gm_rule_dynamic_shape_call(r, n);
         gm_rule_untraceable_call(r, n);
+        gm_rule_python_construct_call(r, n);
     } else if (t == syn->sym.subscript) {
         gm_rule_boolean_mask(r, n);
     } else if (t == syn->sym.conditional_expression && ts_node_named_child_count(n) >= 3) {
         TSNode cond = ts_node_named_child(n, 1);
         gm_value v = gm_value_of(r, cond);
         gm_rule_data_dependent_branch(r, cond, v, "conditional expression");
-        scan_expr(r, cond, depth + 1);
+        scan_test(r, cond, depth + 1);
         if (v.constant != 0)
             scan_expr(r, ts_node_named_child(n, 0), depth + 1);
         if (v.constant != 1)
@@ -45,6 +87,10 @@ static void scan_expr(gm_region *r, TSNode n, int depth) {
         return;
     } else if (t == syn->sym.named_expression) {
         gm_value_of(r, n); /* binds the walrus target */
+    } else if (t == syn->sym.boolean_operator) {
+        visit_boolean_operator(r, n);
+    } else if (t == syn->sym.not_operator) {
+        gm_rule_tensor_not(r, n, gm_value_of(r, gm_child(n, syn->field.argument)));
     }
     bool loop = is_comprehension(syn, t);
     r->loop_depth += loop;
@@ -60,18 +106,76 @@ static void scan_expr(gm_region *r, TSNode n, int depth) {
     r->loop_depth -= loop;
 }
 
-/* A condition of if/elif/while: the branch rule, then the calls inside it. */
-static gm_value visit_condition(gm_region *r, TSNode cond, const char *construct, int depth) {
+/* A condition of if/elif/while: the branch rule (the guard rule when guard), then the calls
+ * inside it. */
+static gm_value visit_condition(gm_region *r, TSNode cond, const char *construct, bool guard,
+                                int depth) {
     gm_value v = gm_value_of(r, cond);
     /* Dynamo reports the line of the tested expression, not of an opening parenthesis. */
-    gm_rule_data_dependent_branch(r, gm_unparen(syn_of(r), cond), v, construct);
-    scan_expr(r, cond, depth + 1);
+    if (guard)
+        gm_rule_data_dependent_guard(r, gm_unparen(syn_of(r), cond), v);
+    else
+        gm_rule_data_dependent_branch(r, gm_unparen(syn_of(r), cond), v, construct);
+    scan_test(r, cond, depth + 1);
     return v;
+}
+
+static bool is_type(TSNode n, const char *type) {
+    return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
+}
+
+/* `if not <cond>: raise ...` with no elif/else: a validation guard. */
+static bool is_guard(gm_region *r, TSNode if_stmt) {
+    const gm_syntax *syn = syn_of(r);
+    if (!ts_node_is_null(gm_child(if_stmt, syn->field.alternative)))
+        return false;
+    if (!gm_is(gm_unparen(syn, gm_child(if_stmt, syn->field.condition)), syn->sym.not_operator))
+        return false;
+    TSNode body = gm_child(if_stmt, syn->field.consequence);
+    for (uint32_t i = 0; !ts_node_is_null(body) && i < ts_node_named_child_count(body); i++) {
+        TSNode s = ts_node_named_child(body, i);
+        if (gm_is(s, syn->sym.comment))
+            continue;
+        return is_type(s, "raise_statement");
+    }
+    return false;
+}
+
+/* A string literal without interpolation (or a concatenation of such): a constant message. */
+static bool is_constant_string(gm_region *r, TSNode n) {
+    const gm_syntax *syn = syn_of(r);
+    n = gm_unparen(syn, n);
+    if (gm_is(n, syn->sym.concatenated_string)) {
+        for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+            if (!is_constant_string(r, ts_node_named_child(n, i)))
+                return false;
+        return true;
+    }
+    if (!gm_is(n, syn->sym.string))
+        return false;
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+        if (is_type(ts_node_named_child(n, i), "interpolation"))
+            return false;
+    return true;
+}
+
+/* `assert cond, msg`: dynamo rewrites an assert with no message or a constant string message
+ * to torch._assert_async; any other message makes it branch on the tensor (GB0170). */
+static void walk_assert(gm_region *r, TSNode n, int depth) {
+    uint32_t count = ts_node_named_child_count(n);
+    if (count == 0)
+        return;
+    TSNode cond = ts_node_named_child(n, 0);
+    if (count >= 2 && !is_constant_string(r, ts_node_named_child(n, 1)))
+        gm_rule_data_dependent_branch(r, gm_unparen(syn_of(r), cond), gm_value_of(r, cond),
+                                      "assert with a non-string message");
+    for (uint32_t i = 0; i < count; i++)
+        scan_expr(r, ts_node_named_child(n, i), depth + 1);
 }
 
 static void walk_if(gm_region *r, TSNode n, int depth) {
     const gm_syntax *syn = syn_of(r);
-    gm_value v = visit_condition(r, gm_child(n, syn->field.condition), "if", depth);
+    gm_value v = visit_condition(r, gm_child(n, syn->field.condition), "if", is_guard(r, n), depth);
     if (v.constant != 0)
         walk_block(r, gm_child(n, syn->field.consequence), depth + 1);
     if (v.constant == 1)
@@ -85,7 +189,7 @@ static void walk_if(gm_region *r, TSNode n, int depth) {
             TSNode alt = ts_tree_cursor_current_node(&cursor);
             if (gm_is(alt, syn->sym.elif_clause)) {
                 gm_value ev =
-                    visit_condition(r, gm_child(alt, syn->field.condition), "elif", depth);
+                    visit_condition(r, gm_child(alt, syn->field.condition), "elif", false, depth);
                 if (ev.constant != 0)
                     walk_block(r, gm_child(alt, syn->field.consequence), depth + 1);
                 done = ev.constant == 1;
@@ -107,7 +211,7 @@ static void walk_while(gm_region *r, TSNode n, int depth) {
     const gm_syntax *syn = syn_of(r);
     /* Dynamo breaks at a while's own tensor test and resumes after it (verified on torch 2.13:
      * three graphs); only breaks in the body make it skip the frame. */
-    gm_value v = visit_condition(r, gm_child(n, syn->field.condition), "while", depth);
+    gm_value v = visit_condition(r, gm_child(n, syn->field.condition), "while", false, depth);
     r->loop_depth++;
     if (v.constant != 0)
         walk_block(r, gm_child(n, syn->field.body), depth + 1);
@@ -233,8 +337,12 @@ static void walk_statement(gm_region *r, TSNode n, int depth) {
         walk_try(r, n, depth);
     else if (t == syn->sym.with_statement)
         walk_with(r, n, depth);
-    else if (t == syn->sym.function_definition || t == syn->sym.class_definition ||
-             t == syn->sym.decorated_definition || t == syn->sym.comment)
+    else if (is_type(n, "assert_statement"))
+        walk_assert(r, n, depth);
+    else if (t == syn->sym.class_definition)
+        gm_rule_class_in_region(r, n); /* its body is a separate frame */
+    else if (t == syn->sym.function_definition || t == syn->sym.decorated_definition ||
+             t == syn->sym.comment)
         return; /* nested definitions are separate frames, not part of this region */
     else {
         /* return, assert, raise, del, match, ...: their expressions, and any blocks. */

@@ -35,6 +35,36 @@ static const gm_rule rules[] = {
         .severity = GM_SEVERITY_WARNING,
     },
     {
+        .id = "GM103",
+        .name = "data-dependent-guard",
+        .registry_id = "GB0170",
+        .gb_type = "Data-dependent branching",
+        .url = GM_GB_URL("0170"),
+        .summary = "Validation guard `if not <tensor>: raise` inside a compiled region",
+        .explanation = "`if not <tensor condition>: raise ...` checks tensor data, which "
+                       "TorchDynamo does not know while tracing. It ends the graph before the "
+                       "check, runs it in Python and traces what follows as a new graph.",
+        .hint = "Check the condition with torch._assert_async(cond, \"message\") (or a plain "
+                "`assert cond, \"message\"`, which dynamo rewrites to it), or move the check "
+                "out of the compiled code.",
+        .severity = GM_SEVERITY_WARNING,
+    },
+    {
+        .id = "GM104",
+        .name = "tensor-not",
+        .registry_id = "GB0033",
+        .gb_type = "Data dependent operator",
+        .url = GM_GB_URL("0033"),
+        .summary = "`not` on a tensor used as a value inside a compiled region",
+        .explanation = "`not t` outside an if/while test turns tensor data into a Python bool "
+                       "(aten._local_scalar_dense), which TorchDynamo does not know while "
+                       "tracing. On torch 2.13 it cannot resume after this break, so it skips "
+                       "the function and runs all of it eagerly.",
+        .hint = "Keep the value a tensor: use torch.logical_not(t) or `~t` on a bool tensor, "
+                "and branch with torch.where or torch.cond.",
+        .severity = GM_SEVERITY_WARNING,
+    },
+    {
         .id = "GM201",
         .name = "tensor-item",
         .registry_id = "GB0124",
@@ -189,6 +219,63 @@ static const gm_rule rules[] = {
                        "runs the call in Python and traces what follows as a new graph.",
         .hint = "Do file I/O outside the compiled code and pass the data in, or run it only in "
                 "eager mode under `if not torch.compiler.is_compiling():`.",
+        .severity = GM_SEVERITY_WARNING,
+    },
+    {
+        .id = "GM601",
+        .name = "class-in-region",
+        .registry_id = "GB8977",
+        .gb_type = "Invalid call to __build_class__",
+        .url = GM_GB_URL("8977"),
+        .summary = "Class definition inside a compiled region",
+        .explanation = "A class statement runs `__build_class__`, which TorchDynamo cannot trace "
+                       "for a class defined in compiled code: it ends the graph, runs the "
+                       "definition in Python and traces what follows as a new graph.",
+        .hint = "Define the class at module level and only use it in the compiled code.",
+        .severity = GM_SEVERITY_WARNING,
+    },
+    {
+        .id = "GM602",
+        .name = "parameter-in-region",
+        .registry_id = "GB0264",
+        .gb_type = "Attempted to use `torch.nn.Parameter()` constructor with Dynamo",
+        .url = GM_GB_URL("0264"),
+        .summary = "nn.Parameter(...) constructed inside a compiled region",
+        .explanation = "TorchDynamo does not construct torch.nn.Parameter while tracing: it ends "
+                       "the graph, runs the constructor in Python and traces what follows as a "
+                       "new graph.",
+        .hint = "Create the parameter outside the compiled code (in __init__), or turn "
+                "torch._dynamo.config.graph_break_on_nn_param_ctor off.",
+        .severity = GM_SEVERITY_WARNING,
+    },
+    {
+        .id = "GM603",
+        .name = "next-on-argument",
+        .registry_id = "GB4347",
+        .gb_type = "Missing tp_iternext",
+        .url = GM_GB_URL("4347"),
+        .summary = "next() on an iterator passed into a compiled region",
+        .explanation =
+            "TorchDynamo cannot call next() on an iterator object it received from "
+            "outside (a list_iterator, for example): it ends the graph, runs the call in "
+            "Python and traces what follows as a new graph. An iterator the compiled "
+            "code makes itself with iter() is traced.",
+        .hint = "Pass the list (or the next value) in instead of an iterator, or build the "
+                "iterator inside the compiled code with iter().",
+        .severity = GM_SEVERITY_WARNING,
+    },
+    {
+        .id = "GM604",
+        .name = "rnn-module-call",
+        .registry_id = "GB0014",
+        .gb_type = "Attempted to wrap RNN, GRU, or LSTM",
+        .url = GM_GB_URL("0014"),
+        .summary = "Call of an nn.LSTM/GRU/RNN module inside a compiled region",
+        .explanation = "TorchDynamo does not trace nn.RNN, nn.GRU or nn.LSTM modules unless "
+                       "torch._dynamo.config.allow_rnn is set. On torch 2.13 it cannot resume "
+                       "after this break: it skips the function and runs all of it eagerly.",
+        .hint = "Set torch._dynamo.config.allow_rnn = True (experimental), or call the recurrent "
+                "module outside the compiled code and compile the parts around it.",
         .severity = GM_SEVERITY_WARNING,
     },
 };

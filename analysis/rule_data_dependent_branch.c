@@ -1,5 +1,9 @@
 /* GM101 data-dependent-branch (GB0170 "Data-dependent branching"): Python control flow whose
- * condition is a tensor. Dynamo cannot know which way it goes while tracing. */
+ * condition is a tensor. Dynamo cannot know which way it goes while tracing. GM103
+ * data-dependent-guard (also GB0170): the same break on `if not <cond>: raise ...`, a validation
+ * guard that torch._assert_async can replace. GM104 tensor-not (GB0033 "Data dependent
+ * operator"): `not <tensor>` as a value; torch 2.13 cannot resume after it and runs the whole
+ * function eagerly. */
 #include <stdio.h>
 
 #include "rule_emit.h"
@@ -15,4 +19,24 @@ void gm_rule_data_dependent_branch(gm_region *region, TSNode condition, gm_value
              "branching); the code before and after runs as separate graphs",
              construct);
     gm_emit_finding(region, gm_rule_by_id("GM101"), condition, message, NULL, 0);
+}
+
+void gm_rule_data_dependent_guard(gm_region *region, TSNode condition, gm_value value) {
+    if (value.kind != GM_KIND_TENSOR || value.constant >= 0)
+        return;
+    gm_emit_finding(region, gm_rule_by_id("GM103"), condition,
+                    "validation guard `if not ...: raise` on a tensor value: torch.compile breaks "
+                    "the graph here (data-dependent branching); the code before and after runs "
+                    "as separate graphs",
+                    NULL, 0);
+}
+
+void gm_rule_tensor_not(gm_region *region, TSNode not_operator, gm_value operand) {
+    if (operand.kind != GM_KIND_TENSOR || operand.constant >= 0)
+        return;
+    gm_emit_finding(region, gm_rule_by_id("GM104"), not_operator,
+                    "`not` on a tensor value: torch.compile needs the tensor's data and breaks "
+                    "the graph here; it cannot resume after it, so the whole function runs "
+                    "eagerly",
+                    NULL, 0);
 }

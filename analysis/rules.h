@@ -5,10 +5,27 @@
 
 #include "region.h"
 
-/* GM101: condition of an if/elif/while or conditional expression, with its value. construct
- * names it for the message ("if", "elif", "while", "conditional expression"). */
+/* GM101: condition of an if/elif/while or conditional expression, the left operand of a value
+ * `and`/`or`, or the test of an assert with a non-string message, with its value. construct
+ * names it for the message ("if", "elif", "while", "conditional expression", "and", ...). */
 void gm_rule_data_dependent_branch(gm_region *region, TSNode condition, gm_value value,
                                    const char *construct);
+
+/* GM103: the condition of `if not <cond>: raise ...` (a validation guard), reported instead of
+ * GM101. */
+void gm_rule_data_dependent_guard(gm_region *region, TSNode condition, gm_value value);
+
+/* GM104: `not <cond>` used as a value (outside if/while/ternary tests), with its operand's value.
+ */
+void gm_rule_tensor_not(gm_region *region, TSNode not_operator, gm_value operand);
+
+/* GM601: a class definition statement in the region. */
+void gm_rule_class_in_region(gm_region *region, TSNode class_definition);
+
+/* GM602 (nn.Parameter(...)), GM603 (next() on an iterator passed in as a parameter) and GM604
+ * (self.rnn(...) where __init__ sets self.rnn = nn.LSTM/GRU/RNN(...)): every call in the
+ * region. */
+void gm_rule_python_construct_call(gm_region *region, TSNode call);
 
 /* GM401: every call in the region. */
 void gm_rule_print_call(gm_region *region, TSNode call);

@@ -10,6 +10,7 @@
 #include "analyzer.h"
 #include "cli_files.h"
 #include "cli_report.h"
+#include "pyproject_config.h"
 #include "text_edit.h"
 #include "unified_diff.h"
 
@@ -22,19 +23,60 @@ typedef struct {
     bool diff;
     gm_path_list files;
     bool path_error;
+    gm_analysis_options rules; /* --select / --ignore, as the bits of rules_set say */
+    unsigned rules_set;
 } cli_options;
 
 static void print_usage(FILE *out, const char *command) {
     if (strcmp(command, "check") == 0) {
-        fprintf(out, "usage: graphmend check [--output-format text|json|sarif] PATHS...\n");
+        fprintf(out, "usage: graphmend check [--output-format text|json|sarif] [--select IDS] "
+                     "[--ignore IDS] PATHS...\n");
     } else {
-        fprintf(out, "usage: graphmend fix [--unsafe-fixes] [--diff] PATHS...\n");
+        fprintf(out, "usage: graphmend fix [--unsafe-fixes] [--diff] [--select IDS] [--ignore IDS] "
+                     "PATHS...\n");
     }
+}
+
+/* --select/--ignore value: comma-separated rule ids or prefixes. Returns 0, or 2. */
+static int parse_selectors(const char *flag, const char *list, gm_rule_selectors *target) {
+    char copy[512];
+    const char *ids[GM_MAX_RULE_SELECTORS];
+    size_t count = 0;
+    snprintf(copy, sizeof copy, "%s", list);
+    for (char *save = NULL, *id = strtok_r(copy, ", ", &save); id;
+         id = strtok_r(NULL, ", ", &save)) {
+        if (count == GM_MAX_RULE_SELECTORS) {
+            fprintf(stderr, "graphmend: too many rule selectors in %s\n", flag);
+            return 2;
+        }
+        ids[count++] = id;
+    }
+    char error[128];
+    if (gm_rule_selectors_set(target, ids, count, error, sizeof error) != 0) {
+        fprintf(stderr, "graphmend: %s: %s\n", flag, error);
+        return 2;
+    }
+    return 0;
+}
+
+/* The options for the file at path: defaults, its pyproject.toml, then the command line.
+ * Returns 0, or -1 after printing the problem with the pyproject.toml. */
+static int file_options(const char *path, const cli_options *cli, gm_analysis_options *options) {
+    gm_analysis_options_default(options);
+    unsigned set = 0;
+    char error[600];
+    if (gm_pyproject_load_for_file(path, options, &set, error, sizeof error) != 0) {
+        fprintf(stderr, "graphmend: invalid [tool.graphmend] in %s\n", error);
+        return -1;
+    }
+    gm_analysis_options_overlay(options, &cli->rules, cli->rules_set);
+    return 0;
 }
 
 /* Returns 0, or 2 after printing the problem. */
 static int parse_options(int argc, char **argv, bool fix, cli_options *options) {
     memset(options, 0, sizeof *options);
+    gm_analysis_options_default(&options->rules);
     int paths = 0;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -50,6 +92,22 @@ static int parse_options(int argc, char **argv, bool fix, cli_options *options) 
                         arg + 16);
                 return 2;
             }
+        } else if ((strcmp(arg, "--select") == 0 || strcmp(arg, "--ignore") == 0) && i + 1 < argc) {
+            bool select = arg[2] == 's';
+            if (parse_selectors(arg, argv[++i],
+                                select ? &options->rules.select : &options->rules.ignore) != 0) {
+                return 2;
+            }
+            options->rules_set |= select ? GM_SET_SELECT : GM_SET_IGNORE;
+        } else if (strncmp(arg, "--select=", 9) == 0 || strncmp(arg, "--ignore=", 9) == 0) {
+            bool select = arg[2] == 's';
+            char flag[9];
+            snprintf(flag, sizeof flag, "%.8s", arg);
+            if (parse_selectors(flag, arg + 9,
+                                select ? &options->rules.select : &options->rules.ignore) != 0) {
+                return 2;
+            }
+            options->rules_set |= select ? GM_SET_SELECT : GM_SET_IGNORE;
         } else if (fix && strcmp(arg, "--unsafe-fixes") == 0) {
             options->unsafe_fixes = true;
         } else if (fix && strcmp(arg, "--diff") == 0) {
@@ -83,7 +141,7 @@ static void free_report(gm_file_report *report) {
 }
 
 /* Reads and analyses one file into report (text owned by the report). Returns 0, or -1. */
-static int analyse_file(const char *path, gm_file_report *report) {
+static int analyse_file(const char *path, const cli_options *cli, gm_file_report *report) {
     memset(report, 0, sizeof *report);
     report->path = path;
     gm_line_index_init(&report->lines);
@@ -97,7 +155,9 @@ static int analyse_file(const char *path, gm_file_report *report) {
     report->text = text;
     report->len = len;
     gm_analysis_options options;
-    gm_analysis_options_default(&options);
+    if (file_options(path, cli, &options) != 0) {
+        return -1;
+    }
     if (gm_line_index_build(&report->lines, text, len) != 0 ||
         gm_analyze_source(text, len, &options, &report->findings) != 0) {
         fprintf(stderr, "graphmend: could not analyse %s (too large or parse timed out)\n", path);
@@ -117,7 +177,7 @@ int gm_cli_check(int argc, char **argv) {
     size_t analysed = 0, total = 0, files_with_findings = 0;
     bool error = options.path_error || !reports;
     for (size_t i = 0; reports && i < options.files.count; i++) {
-        if (analyse_file(options.files.paths[i], &reports[analysed]) != 0) {
+        if (analyse_file(options.files.paths[i], &options, &reports[analysed]) != 0) {
             free_report(&reports[analysed]);
             error = true;
             continue;
@@ -153,20 +213,18 @@ static bool fix_wanted(const gm_fix *fix, bool unsafe) {
 
 /* Applies wanted mends to text until none applies; returns the new text (malloc'ed) or NULL.
  * *applied counts the mends. */
-static char *mend_text(const char *text, size_t len, bool unsafe, size_t *out_len,
-                       size_t *applied) {
+static char *mend_text(const char *text, size_t len, bool unsafe,
+                       const gm_analysis_options *options, size_t *out_len, size_t *applied) {
     char *current = malloc(len + 1);
     if (!current) {
         return NULL;
     }
     memcpy(current, text, len + 1);
     size_t current_len = len;
-    gm_analysis_options options;
-    gm_analysis_options_default(&options);
     for (int pass = 0; pass < MAX_FIX_PASSES; pass++) {
         gm_finding_list findings;
         gm_finding_list_init(&findings);
-        if (gm_analyze_source(current, current_len, &options, &findings) != 0) {
+        if (gm_analyze_source(current, current_len, options, &findings) != 0) {
             gm_finding_list_free(&findings);
             break;
         }
@@ -244,7 +302,13 @@ int gm_cli_fix(int argc, char **argv) {
             error = true;
             continue;
         }
-        char *mended = mend_text(text, len, options.unsafe_fixes, &new_len, &applied);
+        gm_analysis_options analysis;
+        if (file_options(path, &options, &analysis) != 0) {
+            error = true;
+            free(text);
+            continue;
+        }
+        char *mended = mend_text(text, len, options.unsafe_fixes, &analysis, &new_len, &applied);
         if (!mended) {
             fprintf(stderr, "graphmend: out of memory fixing %s\n", path);
             error = true;
@@ -261,8 +325,6 @@ int gm_cli_fix(int argc, char **argv) {
         fixed += applied;
         gm_finding_list left;
         gm_finding_list_init(&left);
-        gm_analysis_options analysis;
-        gm_analysis_options_default(&analysis);
         if (gm_analyze_source(mended, new_len, &analysis, &left) == 0) {
             remaining += left.count;
         }

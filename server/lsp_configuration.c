@@ -1,5 +1,12 @@
 /* Settings from the client: workspace/configuration (pulled) and didChangeConfiguration. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli_files.h"
+#include "pyproject_config.h"
+#include "uri.h"
 
 #include "lsp_params.h"
 #include "server_internal.h"
@@ -37,4 +44,80 @@ void gm_handle_did_change_configuration(gm_server *server, json_t *params) {
         /* Clients that send {"settings": null} expect us to pull. */
         gm_request_configuration(server);
     }
+}
+
+/* The options of the pyproject.toml at path (read again when it changed on disk). */
+static const gm_pyproject_entry *pyproject_entry(gm_server *server, const char *path) {
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        return NULL;
+    }
+    long long mtime = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+    gm_pyproject_entry *entry = NULL, *oldest = &server->pyprojects[0];
+    for (size_t i = 0; i < GM_PYPROJECT_CACHE; i++) {
+        gm_pyproject_entry *e = &server->pyprojects[i];
+        if (strcmp(e->path, path) == 0) {
+            entry = e;
+        }
+        if (e->used < oldest->used) {
+            oldest = e;
+        }
+    }
+    bool fresh = entry == NULL;
+    if (fresh) {
+        entry = oldest;
+        snprintf(entry->path, sizeof entry->path, "%s", path);
+        gm_analysis_options_default(&entry->options);
+        entry->set = 0;
+    }
+    entry->used = ++server->pyproject_clock;
+    if (!fresh && entry->mtime_ns == mtime && entry->size == (long long)st.st_size) {
+        return entry;
+    }
+    entry->mtime_ns = mtime;
+    entry->size = (long long)st.st_size;
+    size_t len = 0;
+    char *text = gm_read_file(path, &len);
+    if (!text) {
+        return entry;
+    }
+    gm_analysis_options options;
+    gm_analysis_options_default(&options);
+    unsigned set = 0;
+    char error[400];
+    if (gm_pyproject_parse(text, len, &options, &set, error, sizeof error) == 0) {
+        entry->options = options;
+        entry->set = set;
+    } else {
+        gm_server_show(server, 2,
+                       "graphmend: invalid [tool.graphmend] in %s: %s (keeping the "
+                       "previous values)",
+                       path, error);
+    }
+    free(text);
+    return entry;
+}
+
+void gm_server_document_options(gm_server *server, const gm_document *doc,
+                                gm_analysis_options *options) {
+    gm_analysis_options_default(options);
+    char *path = gm_uri_to_path(doc->uri);
+    if (path) {
+        char *slash = strrchr(path, '/');
+        if (slash) {
+            *slash = '\0';
+            char found[1024];
+            if (gm_pyproject_find(*path ? path : "/", found, sizeof found) == 0) {
+                const gm_pyproject_entry *entry = pyproject_entry(server, found);
+                if (entry) {
+                    gm_analysis_options_overlay(options, &entry->options, entry->set);
+                }
+            }
+        }
+        free(path);
+    }
+    /* Everything but the pyproject keys comes from the client as it always did. */
+    unsigned from_client = server->settings.analysis_set | GM_SET_COMPILE_FORWARD | GM_SET_TRAINING;
+    gm_analysis_options_overlay(options, &server->settings.analysis, from_client);
+    options->report_syntax_errors = server->settings.analysis.report_syntax_errors;
 }

@@ -14,8 +14,9 @@ const gm_finding_list *gm_server_findings(gm_server *server, gm_document *doc) {
         if (!doc->tree) {
             return &empty_findings; /* parse timed out: nothing reliable to say */
         }
-        doc->findings = gm_analyzer_run(doc->analyzer, doc->tree, doc->text, doc->len,
-                                        &server->settings.analysis);
+        gm_analysis_options options;
+        gm_server_document_options(server, doc, &options);
+        doc->findings = gm_analyzer_run(doc->analyzer, doc->tree, doc->text, doc->len, &options);
     }
     return doc->findings ? doc->findings : &empty_findings;
 }

@@ -45,6 +45,17 @@ typedef struct {
     char method[48];
 } gm_outgoing_request;
 
+/* A pyproject.toml seen by the server, with the options it gave the last time it was valid. */
+#define GM_PYPROJECT_CACHE 8
+typedef struct {
+    char path[1024]; /* "" when unused */
+    long long mtime_ns;
+    long long size;
+    gm_analysis_options options;
+    unsigned set;
+    unsigned long long used; /* for replacing the least recently used */
+} gm_pyproject_entry;
+
 struct gm_server {
     gm_server_write_fn write;
     void *write_context;
@@ -70,6 +81,9 @@ struct gm_server {
 
     const json_t *current_id; /* id of the request being dispatched */
     bool trace_timing;        /* GRAPHMEND_TRACE_TIMING set: per-phase times on stderr */
+
+    gm_pyproject_entry pyprojects[GM_PYPROJECT_CACHE];
+    unsigned long long pyproject_clock;
 };
 
 /* Monotonic clock in microseconds, for GRAPHMEND_TRACE_TIMING. */
@@ -138,6 +152,11 @@ json_t *gm_handle_hover(gm_server *, json_t *, int *, char *, size_t);
 void gm_handle_did_change_configuration(gm_server *, json_t *);
 void gm_request_configuration(gm_server *server);
 void gm_handle_configuration_response(gm_server *server, json_t *result);
+/* The analysis options for doc: defaults, the [tool.graphmend] table of the pyproject.toml
+ * nearest to it (a file: URI), then the keys the client set. A pyproject.toml that turns
+ * invalid is reported with window/showMessage and its last valid values are kept. */
+void gm_server_document_options(gm_server *server, const gm_document *doc,
+                                gm_analysis_options *options);
 
 /* --- conversions (lsp_convert.c) --- */
 /* LSP range of bytes [start, end) of the document, in the negotiated encoding. */

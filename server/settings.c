@@ -5,7 +5,26 @@
 
 void gm_settings_default(gm_settings *settings) {
     gm_analysis_options_default(&settings->analysis);
+    settings->analysis_set = 0;
     settings->log_level = 3;
+}
+
+void gm_analysis_options_overlay(gm_analysis_options *target, const gm_analysis_options *source,
+                                 unsigned mask) {
+    if (mask & GM_SET_COMPILE_FORWARD)
+        target->forward_is_compiled = source->forward_is_compiled;
+    if (mask & GM_SET_TRAINING)
+        target->training = source->training;
+    if (mask & GM_SET_TORCH_VERSION)
+        target->torch_version = source->torch_version;
+    if (mask & GM_SET_CAPTURE_SCALAR_OUTPUTS)
+        target->capture_scalar_outputs = source->capture_scalar_outputs;
+    if (mask & GM_SET_CAPTURE_DYNAMIC_OUTPUT_SHAPE_OPS)
+        target->capture_dynamic_output_shape_ops = source->capture_dynamic_output_shape_ops;
+    if (mask & GM_SET_SELECT)
+        target->select = source->select;
+    if (mask & GM_SET_IGNORE)
+        target->ignore = source->ignore;
 }
 
 static const char *const log_level_names[] = {"error", "warning", "info", "debug"};
@@ -18,8 +37,8 @@ static void note_problem(char *problems, size_t size, const char *key, const cha
     }
 }
 
-static bool apply_bool(const json_t *section, const char *key, bool *target, char *problems,
-                       size_t size) {
+static bool apply_bool(const json_t *section, const char *key, bool *target, unsigned bit,
+                       unsigned *set, char *problems, size_t size) {
     json_t *value = json_object_get(section, key);
     if (!value || json_is_null(value)) {
         return false;
@@ -29,8 +48,40 @@ static bool apply_bool(const json_t *section, const char *key, bool *target, cha
         return false;
     }
     bool next = json_is_true(value);
-    bool changed = next != *target;
+    bool changed = next != *target || !(*set & bit);
     *target = next;
+    *set |= bit;
+    return changed;
+}
+
+static bool apply_selectors(const json_t *section, const char *key, gm_rule_selectors *target,
+                            unsigned bit, unsigned *set, char *problems, size_t size) {
+    json_t *value = json_object_get(section, key);
+    if (!value || json_is_null(value)) {
+        return false;
+    }
+    const char *ids[GM_MAX_RULE_SELECTORS];
+    size_t count = json_is_array(value) ? json_array_size(value) : 0;
+    bool ok = json_is_array(value) && count <= GM_MAX_RULE_SELECTORS;
+    for (size_t i = 0; ok && i < count; i++) {
+        json_t *item = json_array_get(value, i);
+        ok = json_is_string(item);
+        ids[i] = ok ? json_string_value(item) : NULL;
+    }
+    if (!ok) {
+        note_problem(problems, size, key, "an array of rule ids or prefixes (\"GM4\", \"GM401\")");
+        return false;
+    }
+    gm_rule_selectors next;
+    char error[128];
+    if (gm_rule_selectors_set(&next, ids, count, error, sizeof error) != 0) {
+        note_problem(problems, size, key, error);
+        return false;
+    }
+    bool changed = !(*set & bit) || next.count != target->count ||
+                   memcmp(next.items, target->items, sizeof next.items) != 0;
+    *target = next;
+    *set |= bit;
     return changed;
 }
 
@@ -43,10 +94,34 @@ bool gm_settings_apply_json(gm_settings *settings, const json_t *section, char *
         return false;
     }
     bool changed = false;
-    changed |= apply_bool(section, "compileForward", &settings->analysis.forward_is_compiled,
-                          problems, problems_size);
-    changed |=
-        apply_bool(section, "training", &settings->analysis.training, problems, problems_size);
+    gm_analysis_options *analysis = &settings->analysis;
+    unsigned *set = &settings->analysis_set;
+    changed |= apply_bool(section, "compileForward", &analysis->forward_is_compiled,
+                          GM_SET_COMPILE_FORWARD, set, problems, problems_size);
+    changed |= apply_bool(section, "training", &analysis->training, GM_SET_TRAINING, set, problems,
+                          problems_size);
+    changed |= apply_bool(section, "captureScalarOutputs", &analysis->capture_scalar_outputs,
+                          GM_SET_CAPTURE_SCALAR_OUTPUTS, set, problems, problems_size);
+    changed |= apply_bool(section, "captureDynamicOutputShapeOps",
+                          &analysis->capture_dynamic_output_shape_ops,
+                          GM_SET_CAPTURE_DYNAMIC_OUTPUT_SHAPE_OPS, set, problems, problems_size);
+    changed |= apply_selectors(section, "select", &analysis->select, GM_SET_SELECT, set, problems,
+                               problems_size);
+    changed |= apply_selectors(section, "ignore", &analysis->ignore, GM_SET_IGNORE, set, problems,
+                               problems_size);
+    json_t *version = json_object_get(section, "torchVersion");
+    if (version && !json_is_null(version)) {
+        int parsed;
+        if (json_is_string(version) &&
+            gm_parse_torch_version(json_string_value(version), &parsed) == 0) {
+            changed |= parsed != analysis->torch_version || !(*set & GM_SET_TORCH_VERSION);
+            analysis->torch_version = parsed;
+            *set |= GM_SET_TORCH_VERSION;
+        } else {
+            note_problem(problems, problems_size, "torchVersion",
+                         "a \"MAJOR.MINOR\" string such as \"2.13\"");
+        }
+    }
     json_t *level = json_object_get(section, "logLevel");
     if (level && !json_is_null(level)) {
         int found = 0;
@@ -68,7 +143,21 @@ bool gm_settings_apply_json(gm_settings *settings, const json_t *section, char *
 json_t *gm_settings_defaults_json(void) {
     gm_settings defaults;
     gm_settings_default(&defaults);
-    return json_pack("{s:b,s:b,s:s}", "compileForward", defaults.analysis.forward_is_compiled,
-                     "training", defaults.analysis.training, "logLevel",
-                     log_level_names[defaults.log_level - 1]);
+    char version[16];
+    snprintf(version, sizeof version, "%d.%d", defaults.analysis.torch_version / 100,
+             defaults.analysis.torch_version % 100);
+    json_t *select = json_array();
+    for (size_t i = 0; i < defaults.analysis.select.count; i++) {
+        json_array_append_new(select, json_string(defaults.analysis.select.items[i]));
+    }
+    json_t *ignore = json_array();
+    for (size_t i = 0; i < defaults.analysis.ignore.count; i++) {
+        json_array_append_new(ignore, json_string(defaults.analysis.ignore.items[i]));
+    }
+    return json_pack("{s:b,s:b,s:s,s:b,s:b,s:o,s:o,s:s}", "compileForward",
+                     defaults.analysis.forward_is_compiled, "training", defaults.analysis.training,
+                     "torchVersion", version, "captureScalarOutputs",
+                     defaults.analysis.capture_scalar_outputs, "captureDynamicOutputShapeOps",
+                     defaults.analysis.capture_dynamic_output_shape_ops, "select", select, "ignore",
+                     ignore, "logLevel", log_level_names[defaults.log_level - 1]);
 }

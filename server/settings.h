@@ -9,16 +9,34 @@
 
 #include "analyzer.h"
 
+/* Which analysis options a source of settings gave explicitly (gm_settings.analysis_set). */
+enum {
+    GM_SET_COMPILE_FORWARD = 1u << 0,
+    GM_SET_TRAINING = 1u << 1,
+    GM_SET_TORCH_VERSION = 1u << 2,
+    GM_SET_CAPTURE_SCALAR_OUTPUTS = 1u << 3,
+    GM_SET_CAPTURE_DYNAMIC_OUTPUT_SHAPE_OPS = 1u << 4,
+    GM_SET_SELECT = 1u << 5,
+    GM_SET_IGNORE = 1u << 6,
+};
+
+/* Copies into *target the options of source that mask names. */
+void gm_analysis_options_overlay(gm_analysis_options *target, const gm_analysis_options *source,
+                                 unsigned mask);
+
 typedef struct {
     gm_analysis_options analysis;
+    unsigned analysis_set; /* GM_SET_* bits: the keys the client gave (they beat pyproject.toml) */
     int log_level; /* window/logMessage types up to this are sent: 1 error .. 4 log; default 3 */
 } gm_settings;
 
 void gm_settings_default(gm_settings *settings);
 
 /* Applies the keys present in section (an object; anything else is ignored): compileForward
- * (bool), training (bool), logLevel ("error"|"warning"|"info"|"debug"). Keys of the wrong type
- * are skipped and named in problems (empty when none). Returns true when something changed. */
+ * (bool), training (bool), torchVersion ("2.13"), captureScalarOutputs (bool),
+ * captureDynamicOutputShapeOps (bool), select and ignore (arrays of rule ids or prefixes),
+ * logLevel ("error"|"warning"|"info"|"debug"). Keys with bad values are skipped (the previous
+ * value stays) and named in problems (empty when none). Returns true when something changed. */
 bool gm_settings_apply_json(gm_settings *settings, const json_t *section, char *problems,
                             size_t problems_size);
 

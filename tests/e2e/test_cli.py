@@ -283,3 +283,68 @@ def test_fix_diff_applies_with_patch_to_the_in_place_result(binary, files, tmp_p
     expected = (fix_dir / "m.py").read_text(encoding="utf-8")
     assert expected.count("is_compiling()") == 3
     assert (diff_dir / "m.py").read_text(encoding="utf-8") == expected
+
+
+ITEM_AND_PRINT = '''\
+import torch
+
+
+@torch.compile
+def f(x: torch.Tensor) -> torch.Tensor:
+    n = x.sum().item()
+    print(x)
+    return x * n
+'''
+
+
+def codes(stdout: bytes):
+    return sorted(code for *_, code, _ in findings(stdout))
+
+
+def test_pyproject_capture_scalar_outputs_removes_gm201(binary, files, tmp_path):
+    files("pkg/m.py", ITEM_AND_PRINT)
+    proc = run_cli(binary, "check", "pkg/m.py", cwd=tmp_path)
+    assert proc.returncode == 1 and codes(proc.stdout) == ["GM201", "GM401"], proc
+    files("pyproject.toml", '[project]\nname = "x"\n\n[tool.graphmend]\n'
+          'capture-scalar-outputs = true  # dynamo config\n')
+    proc = run_cli(binary, "check", "pkg/m.py", cwd=tmp_path)
+    assert proc.returncode == 1 and codes(proc.stdout) == ["GM401"], proc
+
+
+def test_pyproject_select_and_cli_overrides(binary, files, tmp_path):
+    files("m.py", ITEM_AND_PRINT)
+    files("pyproject.toml", '[tool.graphmend]\nselect = ["GM2"]\n')
+    proc = run_cli(binary, "check", "m.py", cwd=tmp_path)
+    assert codes(proc.stdout) == ["GM201"], proc
+    proc = run_cli(binary, "check", "--select", "GM4,GM201", "--ignore=GM201", "m.py",
+                   cwd=tmp_path)
+    assert codes(proc.stdout) == ["GM401"], proc
+
+
+def test_ignore_flag_removes_prints(binary, files, tmp_path):
+    files("m.py", ITEM_AND_PRINT)
+    proc = run_cli(binary, "check", "--ignore", "GM401", "m.py", cwd=tmp_path)
+    assert proc.returncode == 1 and codes(proc.stdout) == ["GM201"], proc
+    files("p.py", PRINT_ONLY)
+    proc = run_cli(binary, "check", "--ignore", "GM4", "p.py", cwd=tmp_path)
+    assert proc.returncode == 0 and codes(proc.stdout) == [], proc
+    proc = run_cli(binary, "fix", "--unsafe-fixes", "--diff", "--ignore", "GM401", "p.py",
+                   cwd=tmp_path)
+    assert proc.returncode == 0 and proc.stdout == b"", proc
+
+
+def test_unknown_rule_selector_exits_two(binary, files, tmp_path):
+    files("m.py", ITEM_AND_PRINT)
+    proc = run_cli(binary, "check", "--ignore", "GM9", "m.py", cwd=tmp_path)
+    assert proc.returncode == 2 and b"GM9" in proc.stderr, proc
+
+
+def test_malformed_pyproject_is_a_clear_error(binary, files, tmp_path):
+    files("m.py", ITEM_AND_PRINT)
+    files("pyproject.toml", '[tool.graphmend]\ncapture-scalar-outputs = "yes"\n')
+    for command in ("check", "fix"):
+        proc = run_cli(binary, command, "m.py", cwd=tmp_path)
+        assert proc.returncode == 2, proc
+        err = proc.stderr.decode()
+        assert "pyproject.toml" in err and "line 2" in err, err
+        assert "capture-scalar-outputs must be true or false" in err, err

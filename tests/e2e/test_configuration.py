@@ -110,3 +110,75 @@ def test_invalid_settings_do_not_crash(servers):
     session.client.barrier()
     assert session.client.proc.poll() is None
     assert isinstance(session, Session)
+
+
+ITEM_AND_PRINT = '''\
+import torch
+
+
+@torch.compile
+def f(x: torch.Tensor) -> torch.Tensor:
+    n = x.sum().item()
+    print(x)
+    return x * n
+'''
+
+
+def codes(diagnostics):
+    return sorted(d["code"] for d in diagnostics)
+
+
+def test_capture_scalar_outputs_setting_removes_gm201(servers):
+    session = servers.session(params={"processId": None, "rootUri": None, "capabilities": {}})
+    uri = session.open("i.py", ITEM_AND_PRINT)
+    assert codes(session.diagnostics(uri)) == ["GM201", "GM401"]
+    mark = session.client.mark()
+    session.client.notify("workspace/didChangeConfiguration",
+                          {"settings": {"graphmend": {"captureScalarOutputs": True}}})
+    items = session.diagnostics_until(uri, lambda ds: codes(ds) == ["GM401"], mark)
+    assert codes(items) == ["GM401"]
+    mark = session.client.mark()
+    session.client.notify("workspace/didChangeConfiguration",
+                          {"settings": {"graphmend": {"captureScalarOutputs": False,
+                                                      "ignore": ["GM4"]}}})
+    items = session.diagnostics_until(uri, lambda ds: codes(ds) == ["GM201"], mark)
+    assert codes(items) == ["GM201"]
+
+
+def test_pyproject_applies_and_client_settings_win(servers):
+    (servers.tmp_path / "pyproject.toml").write_text(
+        '[tool.graphmend]\ncapture-scalar-outputs = true\nignore = ["GM401"]\n')
+    session = servers.session(params={"processId": None, "rootUri": None, "capabilities": {}})
+    uri = session.open("i.py", ITEM_AND_PRINT)
+    assert codes(session.diagnostics(uri)) == []
+    mark = session.client.mark()
+    session.client.notify("workspace/didChangeConfiguration",
+                          {"settings": {"graphmend": {"captureScalarOutputs": False}}})
+    items = session.diagnostics_until(uri, lambda ds: codes(ds) == ["GM201"], mark)
+    assert codes(items) == ["GM201"]
+
+
+def test_invalid_select_setting_is_shown(servers):
+    session = servers.session(params={"processId": None, "rootUri": None, "capabilities": {}})
+    uri = session.open("i.py", ITEM_AND_PRINT)
+    session.diagnostics(uri)
+    session.client.notify("workspace/didChangeConfiguration",
+                          {"settings": {"graphmend": {"select": ["XY1"], "torchVersion": 2}}})
+    session.client.barrier()
+    shown = [m["params"]["message"] for m in session.client.notifications("window/showMessage")]
+    assert any("graphmend.select" in m and "XY1" in m and "graphmend.torchVersion" in m
+               for m in shown), shown
+
+
+def test_malformed_pyproject_warns_and_keeps_previous_values(servers):
+    pyproject = servers.tmp_path / "pyproject.toml"
+    pyproject.write_text('[tool.graphmend]\ncapture-scalar-outputs = true\n')
+    session = servers.session(params={"processId": None, "rootUri": None, "capabilities": {}})
+    uri = session.open("i.py", ITEM_AND_PRINT)
+    assert codes(session.diagnostics(uri)) == ["GM401"]
+    pyproject.write_text('[tool.graphmend]\ncapture-scalar-outputs = true\nselect = "GM1"\n')
+    session.change(uri, [{"text": ITEM_AND_PRINT + "\n"}])
+    assert codes(session.diagnostics(uri)) == ["GM401"]  # the last valid values stay
+    session.client.barrier()
+    shown = [m["params"]["message"] for m in session.client.notifications("window/showMessage")]
+    assert any("pyproject.toml" in m and "line 3" in m and "select" in m for m in shown), shown

@@ -1,0 +1,157 @@
+/* Python constructs dynamo refuses, each with the registry id torch 2.13 reports: GM601
+ * class-in-region (GB8977, `__build_class__`) for a class statement in a region; GM602
+ * parameter-in-region (GB0264) for `nn.Parameter(...)`; GM603 next-on-argument (GB4347) for
+ * `next(it)` on an iterator the function receives as a parameter (one it makes with iter() is
+ * traced); GM604 rnn-module-call (GB0014) for `self.rnn(...)` where the class's __init__ sets
+ * `self.rnn = nn.LSTM(...)` (or GRU, RNN): torch 2.13 skips the whole function. */
+#include <string.h>
+
+#include "rule_emit.h"
+#include "rules.h"
+#include "symbols.h"
+
+void gm_rule_class_in_region(gm_region *region, TSNode class_definition) {
+    gm_emit_finding(region, gm_rule_by_id("GM601"), class_definition,
+                    "class definition: torch.compile cannot trace `__build_class__` and breaks "
+                    "the graph here",
+                    NULL, 0);
+}
+
+/* Whether name is one of the function's own parameters. */
+static bool is_parameter(const gm_syntax *syn, const char *text, TSNode function, gm_slice name) {
+    TSNode params = gm_child(function, syn->field.parameters);
+    uint32_t count = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode p = ts_node_named_child(params, i);
+        if (!gm_is(p, syn->sym.identifier)) {
+            TSNode n = gm_child(p, syn->field.name);
+            if (ts_node_is_null(n) && ts_node_named_child_count(p) > 0)
+                n = ts_node_named_child(p, 0);
+            p = n;
+        }
+        if (!gm_is(p, syn->sym.identifier))
+            continue;
+        gm_slice s = gm_node_slice(p, text);
+        if (s.len == name.len && memcmp(s.ptr, name.ptr, s.len) == 0)
+            return true;
+    }
+    return false;
+}
+
+static bool slice_eq(gm_slice a, gm_slice b) {
+    return a.len == b.len && memcmp(a.ptr, b.ptr, a.len) == 0;
+}
+
+/* Whether n (below an __init__ body, not in nested definitions) assigns `self_name.attr =
+ * nn.LSTM/GRU/RNN(...)`. */
+static bool assigns_rnn(const gm_stmt_ctx *st, TSNode n, gm_slice self_name, gm_slice attr,
+                        int depth) {
+    const gm_syntax *syn = st->syntax;
+    if (ts_node_is_null(n) || depth > 64)
+        return false;
+    TSSymbol t = ts_node_symbol(n);
+    if (t == syn->sym.function_definition || t == syn->sym.class_definition || t == syn->sym.lambda)
+        return false;
+    if (t == syn->sym.assignment) {
+        TSNode left = gm_child(n, syn->field.left), right = gm_child(n, syn->field.right);
+        if (gm_is(left, syn->sym.attribute) && gm_is(right, syn->sym.call)) {
+            TSNode obj = gm_child(left, syn->field.object);
+            TSNode a = gm_child(left, syn->field.attribute);
+            char name[GM_NAME_MAX];
+            if (gm_is(obj, syn->sym.identifier) &&
+                slice_eq(gm_node_slice(obj, st->text), self_name) &&
+                slice_eq(gm_node_slice(a, st->text), attr) &&
+                gm_symbols_resolve(st->symbols, syn, st->text,
+                                   gm_unparen(syn, gm_child(right, syn->field.function)), name,
+                                   sizeof name)) {
+                static const char *const rnns[] = {
+                    "torch.nn.LSTM",
+                    "torch.nn.GRU",
+                    "torch.nn.RNN",
+                    "torch.nn.modules.rnn.LSTM",
+                    "torch.nn.modules.rnn.GRU",
+                    "torch.nn.modules.rnn.RNN",
+                };
+                for (size_t i = 0; i < sizeof rnns / sizeof rnns[0]; i++)
+                    if (strcmp(name, rnns[i]) == 0)
+                        return true;
+            }
+        }
+    }
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+        if (assigns_rnn(st, ts_node_named_child(n, i), self_name, attr, depth + 1))
+            return true;
+    return false;
+}
+
+/* Whether the class around the region's method has an __init__ that makes self.attr an RNN. */
+static bool is_rnn_attribute(gm_region *region, gm_slice attr) {
+    const gm_stmt_ctx *st = region->stmt;
+    const gm_syntax *syn = st->syntax;
+    TSNode body = ts_node_parent(region->site.function);
+    if (gm_is(body, syn->sym.decorated_definition))
+        body = ts_node_parent(body);
+    if (!gm_is(body, syn->sym.block) || !gm_is(ts_node_parent(body), syn->sym.class_definition))
+        return false;
+    for (uint32_t i = 0; i < ts_node_named_child_count(body); i++) {
+        TSNode def = ts_node_named_child(body, i);
+        if (gm_is(def, syn->sym.decorated_definition))
+            def = gm_child(def, syn->field.definition);
+        if (!gm_is(def, syn->sym.function_definition) ||
+            !gm_node_text_is(gm_child(def, syn->field.name), st->text, "__init__"))
+            continue;
+        TSNode params = gm_child(def, syn->field.parameters);
+        if (ts_node_is_null(params) || ts_node_named_child_count(params) == 0 ||
+            !gm_is(ts_node_named_child(params, 0), syn->sym.identifier))
+            continue;
+        gm_slice self_name = gm_node_slice(ts_node_named_child(params, 0), st->text);
+        if (assigns_rnn(st, gm_child(def, syn->field.body), self_name, attr, 0))
+            return true;
+    }
+    return false;
+}
+
+void gm_rule_python_construct_call(gm_region *region, TSNode call) {
+    const gm_stmt_ctx *st = region->stmt;
+    const gm_syntax *syn = st->syntax;
+    TSNode fn = gm_unparen(syn, gm_child(call, syn->field.function));
+    if (gm_is(fn, syn->sym.attribute) && region->self_name.len > 0) {
+        TSNode obj = gm_child(fn, syn->field.object);
+        if (gm_is(obj, syn->sym.identifier) &&
+            slice_eq(gm_node_slice(obj, st->text), region->self_name) &&
+            is_rnn_attribute(region, gm_node_slice(gm_child(fn, syn->field.attribute), st->text)))
+            gm_emit_finding(region, gm_rule_by_id("GM604"), call,
+                            "call of an nn.LSTM/GRU/RNN module: torch.compile does not trace "
+                            "recurrent modules and cannot resume after this break, so the whole "
+                            "function runs eagerly",
+                            NULL, 0);
+        /* a method call on self is nothing else this rule knows */
+    }
+    if (gm_is(fn, syn->sym.identifier) && gm_node_text_is(fn, st->text, "next")) {
+        if (gm_symbols_is_imported(st->symbols, gm_node_slice(fn, st->text)) ||
+            gm_function_binds(syn, st->text, region->site.function, "next"))
+            return;
+        TSNode args = gm_child(call, syn->field.arguments);
+        if (ts_node_is_null(args) || ts_node_named_child_count(args) == 0)
+            return;
+        TSNode it = ts_node_named_child(args, 0);
+        if (gm_is(it, syn->sym.identifier) &&
+            is_parameter(syn, st->text, region->site.function, gm_node_slice(it, st->text)))
+            gm_emit_finding(region, gm_rule_by_id("GM603"), call,
+                            "`next()` on an iterator passed in: torch.compile cannot step an "
+                            "iterator it did not create and breaks the graph here",
+                            NULL, 0);
+        return;
+    }
+    if (!gm_is(fn, syn->sym.attribute) && !gm_is(fn, syn->sym.identifier))
+        return;
+    char name[GM_NAME_MAX];
+    if (!gm_symbols_resolve(st->symbols, syn, st->text, fn, name, sizeof name))
+        return;
+    if (strcmp(name, "torch.nn.Parameter") == 0 ||
+        strcmp(name, "torch.nn.parameter.Parameter") == 0)
+        gm_emit_finding(region, gm_rule_by_id("GM602"), call,
+                        "`nn.Parameter(...)` created in compiled code: torch.compile cannot "
+                        "construct a parameter while tracing and breaks the graph here",
+                        NULL, 0);
+}
