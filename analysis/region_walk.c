@@ -376,6 +376,24 @@ static void walk_block(gm_region *r, TSNode block, int depth) {
     ts_tree_cursor_delete(&cursor);
 }
 
+bool gm_region_binds(gm_region *region, const char *name) {
+    const gm_stmt_ctx *st = region->stmt;
+    size_t len = strlen(name);
+    uint64_t hash = gm_hash_bytes(GM_HASH_INIT, name, len);
+    for (unsigned i = 0; i < region->binds_memo_count; i++)
+        if (region->binds_memo[i].hash == hash && strcmp(region->binds_memo[i].name, name) == 0)
+            return region->binds_memo[i].binds;
+    bool binds = gm_function_binds(st->syntax, st->text, region->site.function, name);
+    unsigned capacity = sizeof region->binds_memo / sizeof region->binds_memo[0];
+    if (region->binds_memo_count < capacity && len < sizeof region->binds_memo[0].name) {
+        region->binds_memo[region->binds_memo_count].hash = hash;
+        memcpy(region->binds_memo[region->binds_memo_count].name, name, len + 1);
+        region->binds_memo[region->binds_memo_count].binds = binds;
+        region->binds_memo_count++;
+    }
+    return binds;
+}
+
 void gm_region_analyze(gm_stmt_ctx *stmt, const gm_region_site *site) {
     gm_region region = {.stmt = stmt, .site = *site, .print_shadowed = -1};
     gm_kinds_seed_parameters(&region);

@@ -33,7 +33,7 @@ static bool head_is_import(gm_region *region, TSNode head) {
         return false;
     memcpy(name, s.ptr, s.len);
     name[s.len] = '\0';
-    return !gm_function_binds(st->syntax, st->text, region->site.function, name);
+    return !gm_region_binds(region, name);
 }
 
 typedef struct {

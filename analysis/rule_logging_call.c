@@ -39,7 +39,7 @@ static bool head_is_local(gm_region *region, TSNode head) {
         return true;
     memcpy(name, s.ptr, s.len);
     name[s.len] = '\0';
-    return gm_function_binds(st->syntax, st->text, region->site.function, name);
+    return gm_region_binds(region, name);
 }
 
 void gm_rule_logging_call(gm_region *region, TSNode call) {

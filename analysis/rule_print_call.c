@@ -16,8 +16,7 @@ static bool is_builtin_print(gm_region *region, TSNode call) {
     if (st->symbols->module_binds_print)
         return false;
     if (region->print_shadowed < 0)
-        region->print_shadowed =
-            gm_function_binds(st->syntax, st->text, region->site.function, "print");
+        region->print_shadowed = gm_region_binds(region, "print");
     return !region->print_shadowed;
 }
 

@@ -129,7 +129,7 @@ void gm_rule_python_construct_call(gm_region *region, TSNode call) {
     }
     if (gm_is(fn, syn->sym.identifier) && gm_node_text_is(fn, st->text, "next")) {
         if (gm_symbols_is_imported(st->symbols, gm_node_slice(fn, st->text)) ||
-            gm_function_binds(syn, st->text, region->site.function, "next"))
+            gm_region_binds(region, "next"))
             return;
         TSNode args = gm_child(call, syn->field.arguments);
         if (ts_node_is_null(args) || ts_node_named_child_count(args) == 0)

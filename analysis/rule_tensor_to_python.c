@@ -39,7 +39,7 @@ static const char *builtin_conversion(gm_region *region, TSNode fn) {
         if (!gm_node_text_is(fn, st->text, names[i]))
             continue;
         if (gm_symbols_is_imported(st->symbols, gm_node_slice(fn, st->text)) ||
-            gm_function_binds(st->syntax, st->text, region->site.function, names[i]))
+            gm_region_binds(region, names[i]))
             return NULL;
         return names[i];
     }

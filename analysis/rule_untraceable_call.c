@@ -32,8 +32,7 @@ static bool bound_locally(gm_region *region, gm_slice s) {
         return true;
     memcpy(name, s.ptr, s.len);
     name[s.len] = '\0';
-    const gm_stmt_ctx *st = region->stmt;
-    return gm_function_binds(st->syntax, st->text, region->site.function, name);
+    return gm_region_binds(region, name);
 }
 
 void gm_rule_untraceable_call(gm_region *region, TSNode call) {

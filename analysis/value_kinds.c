@@ -392,14 +392,14 @@ static gm_value eval(gm_region *r, TSNode n, int depth);
 
 /* Whether the region's function binds the chain's head itself (a parameter, say), so that it
  * does not name what the file imports. */
-static bool binds_head(const gm_region *r, TSNode head) {
+static bool binds_head(gm_region *r, TSNode head) {
     gm_slice s = gm_node_slice(head, text_of(r));
     char name[GM_NAME_MAX];
     if (s.len >= sizeof name)
         return false;
     memcpy(name, s.ptr, s.len);
     name[s.len] = '\0';
-    return gm_function_binds(syn_of(r), text_of(r), r->site.function, name);
+    return gm_region_binds(r, name);
 }
 
 static gm_value eval_builtin(gm_region *r, const char *name, TSNode call, int depth) {
