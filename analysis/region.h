@@ -68,5 +68,8 @@ typedef struct {
 /* Whether the region's function binds name locally (a parameter, assignment, import, def...):
  * gm_function_binds, remembered per region. */
 bool gm_region_binds(gm_region *region, const char *name);
+/* The same for the name an identifier node spells; a name too long to look up counts as bound
+ * (nothing is assumed about it). */
+bool gm_region_binds_node(gm_region *region, TSNode identifier);
 
 #endif

@@ -394,6 +394,16 @@ bool gm_region_binds(gm_region *region, const char *name) {
     return binds;
 }
 
+bool gm_region_binds_node(gm_region *region, TSNode identifier) {
+    gm_slice s = gm_node_slice(identifier, region->stmt->text);
+    char name[GM_NAME_MAX];
+    if (s.len >= sizeof name)
+        return true;
+    memcpy(name, s.ptr, s.len);
+    name[s.len] = '\0';
+    return gm_region_binds(region, name);
+}
+
 void gm_region_analyze(gm_stmt_ctx *stmt, const gm_region_site *site) {
     gm_region region = {.stmt = stmt, .site = *site, .print_shadowed = -1};
     gm_kinds_seed_parameters(&region);

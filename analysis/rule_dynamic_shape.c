@@ -12,28 +12,13 @@
 #include "symbols.h"
 #include "value_kinds.h"
 
-static TSNode chain_head(const gm_syntax *syn, TSNode n) {
-    n = gm_unparen(syn, n);
-    while (gm_is(n, syn->sym.attribute))
-        n = gm_unparen(syn, gm_child(n, syn->field.object));
-    if (gm_is(n, syn->sym.identifier))
-        return n;
-    TSNode null = {0};
-    return null;
-}
-
 /* Whether head names a module-level import the function does not shadow. */
 static bool head_is_import(gm_region *region, TSNode head) {
     const gm_stmt_ctx *st = region->stmt;
     if (ts_node_is_null(head))
         return false;
-    gm_slice s = gm_node_slice(head, st->text);
-    char name[GM_NAME_MAX];
-    if (s.len >= sizeof name || !gm_symbols_is_imported(st->symbols, s))
-        return false;
-    memcpy(name, s.ptr, s.len);
-    name[s.len] = '\0';
-    return !gm_region_binds(region, name);
+    return gm_symbols_is_imported(st->symbols, gm_node_slice(head, st->text)) &&
+           !gm_region_binds_node(region, head);
 }
 
 typedef struct {
@@ -119,7 +104,7 @@ void gm_rule_dynamic_shape_call(gm_region *region, TSNode call) {
             }
         }
     }
-    TSNode head = chain_head(syn, fn);
+    TSNode head = gm_chain_head(syn, fn);
     if (!head_is_import(region, head))
         return;
     char name[GM_NAME_MAX];

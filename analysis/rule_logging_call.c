@@ -20,35 +20,13 @@ static bool is_log_method(const char *name) {
     return false;
 }
 
-/* The identifier at the head of an attribute chain, or a null node. */
-static TSNode chain_head(const gm_syntax *syn, TSNode n) {
-    n = gm_unparen(syn, n);
-    while (gm_is(n, syn->sym.attribute))
-        n = gm_unparen(syn, gm_child(n, syn->field.object));
-    if (gm_is(n, syn->sym.identifier))
-        return n;
-    TSNode null = {0};
-    return null;
-}
-
-static bool head_is_local(gm_region *region, TSNode head) {
-    const gm_stmt_ctx *st = region->stmt;
-    gm_slice s = gm_node_slice(head, st->text);
-    char name[GM_NAME_MAX];
-    if (s.len >= sizeof name)
-        return true;
-    memcpy(name, s.ptr, s.len);
-    name[s.len] = '\0';
-    return gm_region_binds(region, name);
-}
-
 void gm_rule_logging_call(gm_region *region, TSNode call) {
     const gm_stmt_ctx *st = region->stmt;
     const gm_syntax *syn = st->syntax;
     TSNode fn = gm_unparen(syn, gm_child(call, syn->field.function));
     if (!gm_is(fn, syn->sym.attribute) && !gm_is(fn, syn->sym.identifier))
         return;
-    TSNode head = chain_head(syn, fn);
+    TSNode head = gm_chain_head(syn, fn);
     if (ts_node_is_null(head))
         return;
     char name[GM_NAME_MAX];
@@ -86,7 +64,7 @@ void gm_rule_logging_call(gm_region *region, TSNode call) {
     } else {
         return;
     }
-    if (head_is_local(region, head))
+    if (gm_region_binds_node(region, head))
         return;
     gm_emit_finding(region, gm_rule_by_id(rule), call, message, NULL, 0);
 }

@@ -16,37 +16,18 @@ static const char *const skipped[] = {
     "os.getpid", "os.path.exists",    "pickle.dumps",   "random.random",
 };
 
-static TSNode chain_head(const gm_syntax *syn, TSNode n) {
-    n = gm_unparen(syn, n);
-    while (gm_is(n, syn->sym.attribute))
-        n = gm_unparen(syn, gm_child(n, syn->field.object));
-    if (gm_is(n, syn->sym.identifier))
-        return n;
-    TSNode null = {0};
-    return null;
-}
-
-static bool bound_locally(gm_region *region, gm_slice s) {
-    char name[GM_NAME_MAX];
-    if (s.len >= sizeof name)
-        return true;
-    memcpy(name, s.ptr, s.len);
-    name[s.len] = '\0';
-    return gm_region_binds(region, name);
-}
-
 void gm_rule_untraceable_call(gm_region *region, TSNode call) {
     const gm_stmt_ctx *st = region->stmt;
     const gm_syntax *syn = st->syntax;
     TSNode fn = gm_unparen(syn, gm_child(call, syn->field.function));
     if (!gm_is(fn, syn->sym.attribute) && !gm_is(fn, syn->sym.identifier))
         return;
-    TSNode head = chain_head(syn, fn);
+    TSNode head = gm_chain_head(syn, fn);
     if (ts_node_is_null(head))
         return;
-    gm_slice hs = gm_node_slice(head, st->text);
-    if (bound_locally(region, hs))
+    if (gm_region_binds_node(region, head))
         return;
+    gm_slice hs = gm_node_slice(head, st->text);
     if (!gm_symbols_is_imported(st->symbols, hs)) {
         if (gm_is(fn, syn->sym.identifier) && gm_node_text_is(fn, st->text, "open"))
             gm_emit_finding(region, gm_rule_by_id("GM503"), call,

@@ -53,3 +53,12 @@ TSNode gm_unparen(const gm_syntax *syntax, TSNode node) {
     }
     return node;
 }
+
+TSNode gm_chain_head(const gm_syntax *syntax, TSNode node) {
+    node = gm_unparen(syntax, node);
+    while (gm_is(node, syntax->sym.attribute))
+        node = gm_unparen(syntax, gm_child(node, syntax->field.object));
+    if (gm_is(node, syntax->sym.identifier))
+        return node;
+    return (TSNode){0};
+}

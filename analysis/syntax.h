@@ -156,6 +156,10 @@ bool gm_node_text_is(TSNode node, const char *text, const char *word);
 bool gm_slice_is(gm_slice slice, const char *word);
 
 /* Strips parenthesized_expression wrappers. */
+/* The identifier at the head of an attribute chain (x in x.a.b, parentheses skipped), or a null
+ * node. */
+TSNode gm_chain_head(const gm_syntax *syntax, TSNode node);
+
 TSNode gm_unparen(const gm_syntax *syntax, TSNode node);
 
 #endif

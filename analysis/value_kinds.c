@@ -289,17 +289,6 @@ static const char *text_of(const gm_region *r) {
     return r->stmt->text;
 }
 
-/* The head identifier of an attribute chain (x in x.a.b), or a null node. */
-static TSNode chain_head(const gm_syntax *syn, TSNode n) {
-    n = gm_unparen(syn, n);
-    while (gm_is(n, syn->sym.attribute))
-        n = gm_unparen(syn, gm_child(n, syn->field.object));
-    if (gm_is(n, syn->sym.identifier))
-        return n;
-    TSNode null = {0};
-    return null;
-}
-
 static bool is_self(const gm_region *r, TSNode n) {
     if (r->self_name.len == 0 || !gm_is(n, syn_of(r)->sym.identifier))
         return false;
@@ -392,16 +381,6 @@ static gm_value eval(gm_region *r, TSNode n, int depth);
 
 /* Whether the region's function binds the chain's head itself (a parameter, say), so that it
  * does not name what the file imports. */
-static bool binds_head(gm_region *r, TSNode head) {
-    gm_slice s = gm_node_slice(head, text_of(r));
-    char name[GM_NAME_MAX];
-    if (s.len >= sizeof name)
-        return false;
-    memcpy(name, s.ptr, s.len);
-    name[s.len] = '\0';
-    return gm_region_binds(r, name);
-}
-
 static gm_value eval_builtin(gm_region *r, const char *name, TSNode call, int depth) {
     if (in_list(static_builtins, name))
         return value(GM_KIND_STATIC);
@@ -444,7 +423,7 @@ static gm_value eval_call(gm_region *r, TSNode call, int depth) {
     TSNode fn = gm_unparen(syn, gm_child(call, syn->field.function));
     if (ts_node_is_null(fn))
         return value(GM_KIND_UNKNOWN);
-    TSNode head = chain_head(syn, fn);
+    TSNode head = gm_chain_head(syn, fn);
     if (!ts_node_is_null(head) && !head_is_local(r, head)) {
         char name[GM_NAME_MAX];
         if (gm_symbols_resolve(r->stmt->symbols, syn, text_of(r), fn, name, sizeof name)) {
@@ -457,7 +436,7 @@ static gm_value eval_call(gm_region *r, TSNode call, int depth) {
              * branching on them is data-dependent (verified on torch 2.13: GB0170).
              * random.random() is not listed: it breaks at the call itself (GB0007). */
             if ((strcmp(name, "random.uniform") == 0 || strcmp(name, "random.randint") == 0) &&
-                !binds_head(r, head))
+                !gm_region_binds_node(r, head))
                 return value(GM_KIND_TENSOR);
             if (strncmp(name, "torch.", 6) == 0)
                 return classify_torch_function(name);
@@ -499,7 +478,7 @@ static gm_value eval_attribute(gm_region *r, TSNode n, int depth) {
         return value(GM_KIND_STATIC);
     if (is_self(r, object) && gm_slice_is(name, "training"))
         return constant(r->stmt->options->training);
-    TSNode head = chain_head(syn, n);
+    TSNode head = gm_chain_head(syn, n);
     if (!ts_node_is_null(head) && !head_is_local(r, head)) {
         char full[GM_NAME_MAX];
         if (gm_symbols_resolve(r->stmt->symbols, syn, text_of(r), n, full, sizeof full) &&
