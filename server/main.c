@@ -18,6 +18,10 @@ static void print_help(FILE *out) {
             "                                       write nothing)\n"
             "  graphmend --help | --version\n"
             "\n"
+            "check and fix also take --select IDS and --ignore IDS (comma-separated rule ids or\n"
+            "prefixes such as GM4); settings come from [tool.graphmend] in the nearest\n"
+            "pyproject.toml.\n"
+            "\n"
             "Directories are searched for *.py files. Exit status: 0 nothing found, 1 graph\n"
             "breaks found (or remaining after fix), 2 error.\n",
             GM_VERSION);
