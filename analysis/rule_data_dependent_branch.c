@@ -9,9 +9,14 @@
 #include "rule_emit.h"
 #include "rules.h"
 
+/* A tensor whose truth value torch.compile cannot fold at trace time. */
+static bool is_runtime_tensor(gm_value value) {
+    return value.kind == GM_KIND_TENSOR && value.constant < 0;
+}
+
 void gm_rule_data_dependent_branch(gm_region *region, TSNode condition, gm_value value,
                                    const char *construct) {
-    if (value.kind != GM_KIND_TENSOR || value.constant >= 0)
+    if (!is_runtime_tensor(value))
         return;
     char message[256];
     snprintf(message, sizeof message,
@@ -22,7 +27,7 @@ void gm_rule_data_dependent_branch(gm_region *region, TSNode condition, gm_value
 }
 
 void gm_rule_data_dependent_guard(gm_region *region, TSNode condition, gm_value value) {
-    if (value.kind != GM_KIND_TENSOR || value.constant >= 0)
+    if (!is_runtime_tensor(value))
         return;
     gm_emit_finding(region, gm_rule_by_id("GM103"), condition,
                     "validation guard `if not ...: raise` on a tensor value: torch.compile breaks "
@@ -32,7 +37,7 @@ void gm_rule_data_dependent_guard(gm_region *region, TSNode condition, gm_value 
 }
 
 void gm_rule_tensor_not(gm_region *region, TSNode not_operator, gm_value operand) {
-    if (operand.kind != GM_KIND_TENSOR || operand.constant >= 0)
+    if (!is_runtime_tensor(operand))
         return;
     gm_emit_finding(region, gm_rule_by_id("GM104"), not_operator,
                     "`not` on a tensor value: torch.compile needs the tensor's data and breaks "

@@ -23,11 +23,9 @@ static bool is_log_method(const char *name) {
 void gm_rule_logging_call(gm_region *region, TSNode call) {
     const gm_stmt_ctx *st = region->stmt;
     const gm_syntax *syn = st->syntax;
-    TSNode fn = gm_unparen(syn, gm_child(call, syn->field.function));
-    if (!gm_is(fn, syn->sym.attribute) && !gm_is(fn, syn->sym.identifier))
-        return;
-    TSNode head = gm_chain_head(syn, fn);
-    if (ts_node_is_null(head))
+    TSNode head;
+    TSNode fn = gm_call_target(syn, call, &head);
+    if (ts_node_is_null(fn))
         return;
     char name[GM_NAME_MAX];
     if (!gm_symbols_resolve(st->symbols, syn, st->text, fn, name, sizeof name))

@@ -19,11 +19,9 @@ static const char *const skipped[] = {
 void gm_rule_untraceable_call(gm_region *region, TSNode call) {
     const gm_stmt_ctx *st = region->stmt;
     const gm_syntax *syn = st->syntax;
-    TSNode fn = gm_unparen(syn, gm_child(call, syn->field.function));
-    if (!gm_is(fn, syn->sym.attribute) && !gm_is(fn, syn->sym.identifier))
-        return;
-    TSNode head = gm_chain_head(syn, fn);
-    if (ts_node_is_null(head))
+    TSNode head;
+    TSNode fn = gm_call_target(syn, call, &head);
+    if (ts_node_is_null(fn))
         return;
     if (gm_region_binds_node(region, head))
         return;

@@ -62,3 +62,12 @@ TSNode gm_chain_head(const gm_syntax *syntax, TSNode node) {
         return node;
     return (TSNode){0};
 }
+
+TSNode gm_call_target(const gm_syntax *syntax, TSNode call, TSNode *head) {
+    TSNode fn = gm_unparen(syntax, gm_child(call, syntax->field.function));
+    *head = (TSNode){0};
+    if (!gm_is(fn, syntax->sym.attribute) && !gm_is(fn, syntax->sym.identifier))
+        return (TSNode){0};
+    *head = gm_chain_head(syntax, fn);
+    return ts_node_is_null(*head) ? (TSNode){0} : fn;
+}

@@ -160,6 +160,10 @@ bool gm_slice_is(gm_slice slice, const char *word);
  * node. */
 TSNode gm_chain_head(const gm_syntax *syntax, TSNode node);
 
+/* The callee of a call when it is a name or an attribute chain on a name (`f`, `a.b.f`), with
+ * that name in *head; a null node for anything else (`f()()`, `x[0]()`). */
+TSNode gm_call_target(const gm_syntax *syntax, TSNode call, TSNode *head);
+
 TSNode gm_unparen(const gm_syntax *syntax, TSNode node);
 
 #endif
