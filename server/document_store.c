@@ -14,6 +14,7 @@ int gm_document_store_init(gm_document_store *store) {
 
 static void document_free(gm_document *doc) {
     free(doc->uri);
+    free(doc->pyproject_path);
     free(doc->text);
     gm_line_index_free(&doc->lines);
     if (doc->tree) {

@@ -24,6 +24,10 @@ typedef struct gm_document {
     bool diagnostics_dirty; /* changed since diagnostics were last published */
     gm_analyzer *analyzer;
     const gm_finding_list *findings; /* owned by analyzer; NULL until analysed after a change */
+    /* The pyproject.toml that applies (owned; NULL when none), looked up once and again after a
+     * save rather than on every keystroke. */
+    char *pyproject_path;
+    bool pyproject_resolved;
     struct gm_document *next;
 } gm_document;
 

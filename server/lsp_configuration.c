@@ -98,23 +98,36 @@ static const gm_pyproject_entry *pyproject_entry(gm_server *server, const char *
     return entry;
 }
 
-void gm_server_document_options(gm_server *server, const gm_document *doc,
-                                gm_analysis_options *options) {
-    gm_analysis_options_default(options);
+bool gm_document_find_pyproject(gm_document *doc) {
+    char *previous = doc->pyproject_path;
+    doc->pyproject_path = NULL;
+    doc->pyproject_resolved = true;
     char *path = gm_uri_to_path(doc->uri);
-    if (path) {
-        char *slash = strrchr(path, '/');
-        if (slash) {
-            *slash = '\0';
-            char found[1024];
-            if (gm_pyproject_find(*path ? path : "/", found, sizeof found) == 0) {
-                const gm_pyproject_entry *entry = pyproject_entry(server, found);
-                if (entry) {
-                    gm_analysis_options_overlay(options, &entry->options, entry->set);
-                }
-            }
+    char *slash = path ? strrchr(path, '/') : NULL;
+    char found[1024];
+    if (slash) {
+        *slash = '\0';
+        if (gm_pyproject_find(*path ? path : "/", found, sizeof found) == 0) {
+            doc->pyproject_path = strdup(found);
         }
-        free(path);
+    }
+    free(path);
+    bool changed = (previous == NULL) != (doc->pyproject_path == NULL) ||
+                   (previous && strcmp(previous, doc->pyproject_path) != 0);
+    free(previous);
+    return changed;
+}
+
+void gm_server_document_options(gm_server *server, gm_document *doc, gm_analysis_options *options) {
+    gm_analysis_options_default(options);
+    if (!doc->pyproject_resolved) {
+        gm_document_find_pyproject(doc);
+    }
+    if (doc->pyproject_path) {
+        const gm_pyproject_entry *entry = pyproject_entry(server, doc->pyproject_path);
+        if (entry) {
+            gm_analysis_options_overlay(options, &entry->options, entry->set);
+        }
     }
     /* Everything but the pyproject keys comes from the client as it always did. */
     unsigned from_client = server->settings.analysis_set | GM_SET_COMPILE_FORWARD | GM_SET_TRAINING;

@@ -143,4 +143,11 @@ void gm_handle_did_save(gm_server *server, json_t *params) {
         return;
     }
     gm_server_log(server, 4, "saved %s", uri);
+    /* A saved file may be a new or moved pyproject.toml: look the nearest one up again. */
+    for (gm_document *doc = server->documents.head; doc; doc = doc->next) {
+        if (gm_document_find_pyproject(doc)) {
+            doc->findings = NULL;
+            doc->diagnostics_dirty = true;
+        }
+    }
 }

@@ -155,8 +155,9 @@ void gm_handle_configuration_response(gm_server *server, json_t *result);
 /* The analysis options for doc: defaults, the [tool.graphmend] table of the pyproject.toml
  * nearest to it (a file: URI), then the keys the client set. A pyproject.toml that turns
  * invalid is reported with window/showMessage and its last valid values are kept. */
-void gm_server_document_options(gm_server *server, const gm_document *doc,
-                                gm_analysis_options *options);
+/* Looks up the pyproject.toml nearest to doc again; true when it is another file than before. */
+bool gm_document_find_pyproject(gm_document *doc);
+void gm_server_document_options(gm_server *server, gm_document *doc, gm_analysis_options *options);
 
 /* --- conversions (lsp_convert.c) --- */
 /* LSP range of bytes [start, end) of the document, in the negotiated encoding. */

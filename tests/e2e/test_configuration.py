@@ -182,3 +182,17 @@ def test_malformed_pyproject_warns_and_keeps_previous_values(servers):
     session.client.barrier()
     shown = [m["params"]["message"] for m in session.client.notifications("window/showMessage")]
     assert any("pyproject.toml" in m and "line 3" in m and "select" in m for m in shown), shown
+
+
+def test_pyproject_created_after_open_applies_after_a_save(servers):
+    """The nearest pyproject.toml is looked up once per document (not on every keystroke) and
+    again when a file is saved."""
+    session = servers.session(params={"processId": None, "rootUri": None, "capabilities": {}})
+    uri = session.open("i.py", ITEM_AND_PRINT)
+    assert codes(session.diagnostics(uri)) == ["GM201", "GM401"]
+    (servers.tmp_path / "pyproject.toml").write_text(
+        '[tool.graphmend]\ncapture-scalar-outputs = true\n')
+    mark = session.client.mark()
+    session.client.notify("textDocument/didSave", {"textDocument": {"uri": uri}})
+    items = session.diagnostics_until(uri, lambda ds: codes(ds) == ["GM401"], mark)
+    assert codes(items) == ["GM401"]
