@@ -16,6 +16,8 @@ typedef struct {
     TSNode function;   /* function_definition */
     TSNode class_node; /* enclosing class_definition, or a null node for a plain function */
     bool module_class; /* the class subclasses torch.nn.Module */
+    bool fullgraph;    /* compiled with fullgraph=True (or error_on_graph_break=True): the first
+                          break raises torch._dynamo.exc.Unsupported instead of splitting */
 } gm_region_site;
 
 typedef enum {
