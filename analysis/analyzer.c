@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "analysis_options.h"
+#include "call_graph.h"
 #include "compiled_regions.h"
 #include "python_parser.h"
 #include "region.h"
@@ -59,22 +60,6 @@ typedef struct {
     uint64_t membership;
 } child_info;
 
-/* One run's call graph over all statements' parts: which functions compiled code reaches. */
-typedef struct {
-    const gm_call_node **nodes; /* all nodes, statement by statement */
-    const gm_call_part **owner; /* the part each node belongs to */
-    bool *reached;
-    size_t *queue;
-    size_t *table;        /* open addressing: node index + 1, 0 empty */
-    uint64_t *table_hash; /* the key hash of each table slot */
-    size_t count, capacity, table_size;
-    size_t *classes; /* the symbols' classes by name, built when first needed in a run */
-    size_t class_capacity, class_table_size;
-    bool classes_ready;
-    uint64_t digest; /* of the graph whose reachability `reached` holds */
-    bool have_digest;
-} call_graph;
-
 struct gm_analyzer {
     gm_syntax syntax;
     entry_list entries;
@@ -88,7 +73,11 @@ struct gm_analyzer {
     TSNode *children;
     child_info *info;
     size_t children_capacity;
-    call_graph graph;
+    gm_call_graph graph;
+    const gm_call_part **parts; /* the statements' parts, for the graph */
+    size_t parts_capacity;
+    char **external_keys; /* owned: functions other modules' compiled code calls */
+    size_t external_count;
     gm_analyzer_stats stats;
 };
 
@@ -105,6 +94,33 @@ static void entries_clear(entry_list *list) {
     for (size_t i = 0; i < list->count; i++)
         entry_free(&list->items[i]);
     list->count = 0;
+}
+
+static void external_keys_clear(gm_analyzer *a) {
+    for (size_t i = 0; i < a->external_count; i++)
+        free(a->external_keys[i]);
+    free(a->external_keys);
+    a->external_keys = NULL;
+    a->external_count = 0;
+}
+
+int gm_analyzer_set_external_roots(gm_analyzer *analyzer, const char *const *keys, size_t count) {
+    char **copy = count ? calloc(count, sizeof *copy) : NULL;
+    if (count && !copy)
+        return -1;
+    for (size_t i = 0; i < count; i++) {
+        copy[i] = strdup(keys[i]);
+        if (!copy[i]) {
+            for (size_t k = 0; k < i; k++)
+                free(copy[k]);
+            free(copy);
+            return -1;
+        }
+    }
+    external_keys_clear(analyzer);
+    analyzer->external_keys = copy;
+    analyzer->external_count = count;
+    return 0;
 }
 
 gm_analyzer *gm_analyzer_new(void) {
@@ -131,13 +147,9 @@ void gm_analyzer_free(gm_analyzer *analyzer) {
     gm_finding_free(&analyzer->syntax_finding);
     free(analyzer->children);
     free(analyzer->info);
-    free(analyzer->graph.nodes);
-    free(analyzer->graph.owner);
-    free(analyzer->graph.reached);
-    free(analyzer->graph.queue);
-    free(analyzer->graph.table);
-    free(analyzer->graph.table_hash);
-    free(analyzer->graph.classes);
+    gm_call_graph_free(&analyzer->graph);
+    free(analyzer->parts);
+    external_keys_clear(analyzer);
     free(analyzer);
 }
 
@@ -145,7 +157,7 @@ void gm_analyzer_reset(gm_analyzer *analyzer) {
     for (size_t i = 0; i < analyzer->entries.count; i++)
         analyzer->entries.items[i].dead = true;
     analyzer->have_state = false;
-    analyzer->graph.have_digest = false;
+    gm_call_graph_invalidate(&analyzer->graph);
 }
 
 void gm_analyzer_note_edit(gm_analyzer *analyzer, const TSInputEdit *edit) {
@@ -230,7 +242,7 @@ static int analyze_region(void *payload, const gm_region_site *site) {
 }
 
 static int analyze_statement(gm_analyzer *a, TSNode top, TSNode next, const char *text,
-                             uint32_t len, const bool *reached, cache_entry *entry) {
+                             uint32_t len, const uint8_t *reach, cache_entry *entry) {
     gm_finding_list out;
     gm_finding_list_init(&out);
     gm_stmt_ctx st = {
@@ -243,8 +255,8 @@ static int analyze_statement(gm_analyzer *a, TSNode top, TSNode next, const char
         .next = next,
         .out = &out,
     };
-    gm_compiled_regions_each(&a->symbols, &a->syntax, text, &a->options, top, reached,
-                             analyze_region, &st);
+    gm_compiled_regions_each(&a->symbols, &a->syntax, text, &a->options, top, reach, analyze_region,
+                             &st);
     memset(entry, 0, sizeof *entry);
     entry->start_byte = ts_node_start_byte(top);
     entry->end_byte = ts_node_end_byte(top);
@@ -315,188 +327,40 @@ static uint64_t mix(uint64_t digest, uint64_t value) {
 
 /* ---- the call graph ------------------------------------------------------------------ */
 
-static int graph_reserve(call_graph *g, size_t n) {
-    if (n <= g->capacity)
-        return 0;
-    size_t cap = g->capacity ? g->capacity : 64;
-    while (cap < n)
-        cap *= 2;
-    const gm_call_node **nodes = realloc(g->nodes, cap * sizeof *nodes);
-    if (!nodes)
-        return -1;
-    g->nodes = nodes;
-    const gm_call_part **owner = realloc(g->owner, cap * sizeof *owner);
-    if (!owner)
-        return -1;
-    g->owner = owner;
-    bool *reached = realloc(g->reached, cap * sizeof *reached);
-    if (!reached)
-        return -1;
-    g->reached = reached;
-    size_t *queue = realloc(g->queue, cap * sizeof *queue);
-    if (!queue)
-        return -1;
-    g->queue = queue;
-    size_t *table = realloc(g->table, 2 * cap * sizeof *table);
-    if (!table)
-        return -1;
-    g->table = table;
-    uint64_t *table_hash = realloc(g->table_hash, 2 * cap * sizeof *table_hash);
-    if (!table_hash)
-        return -1;
-    g->table_hash = table_hash;
-    g->capacity = cap;
-    return 0;
-}
-
-/* Marks the untraced-so-far traceable nodes named by key and queues them; returns how many
- * nodes have that key. */
-static size_t graph_reach(call_graph *g, uint64_t hash, const char *key, size_t *tail) {
-    size_t mask = g->table_size - 1, found = 0;
-    for (size_t at = (size_t)hash & mask; g->table[at]; at = (at + 1) & mask) {
-        size_t n = g->table[at] - 1;
-        if (g->table_hash[at] != hash || strcmp(g->nodes[n]->key.key, key) != 0)
-            continue;
-        found++;
-        if (!g->reached[n] && g->nodes[n]->traceable) {
-            g->reached[n] = true;
-            g->queue[(*tail)++] = n;
-        }
-    }
-    return found;
-}
-
-/* `self.m()` in a method of C where C does not define m: the same-file base classes' m. */
-static void graph_reach_inherited(call_graph *g, const gm_symbols *symbols, const char *key,
-                                  size_t *tail, int depth) {
-    const char *dot = strchr(key, '.');
-    if (!dot || depth > 8 || symbols->class_count == 0)
-        return;
-    if (!g->classes_ready) {
-        size_t size = 16;
-        while (size < 2 * symbols->class_count)
-            size *= 2;
-        if (size > g->class_capacity) {
-            size_t *classes = realloc(g->classes, size * sizeof *classes);
-            if (!classes)
-                return; /* out of memory: inherited methods are not followed */
-            g->classes = classes;
-            g->class_capacity = size;
-        }
-        g->class_table_size = size;
-        memset(g->classes, 0, size * sizeof *g->classes);
-        for (size_t c = 0; c < symbols->class_count; c++) {
-            const char *name = symbols->classes[c].name;
-            size_t at = (size_t)gm_hash_bytes(GM_HASH_INIT, name, strlen(name)) & (size - 1);
-            while (g->classes[at])
-                at = (at + 1) & (size - 1);
-            g->classes[at] = c + 1;
-        }
-        g->classes_ready = true;
-    }
-    size_t class_len = (size_t)(dot - key), mask = g->class_table_size - 1;
-    for (size_t at = (size_t)gm_hash_bytes(GM_HASH_INIT, key, class_len) & mask; g->classes[at];
-         at = (at + 1) & mask) {
-        const gm_class_symbol *cls = &symbols->classes[g->classes[at] - 1];
-        if (strlen(cls->name) != class_len || memcmp(cls->name, key, class_len) != 0)
-            continue;
-        for (size_t b = 0; b < cls->base_count; b++) {
-            if (strchr(cls->bases[b], '.'))
-                continue; /* not a class of this file */
-            char base_key[2 * GM_NAME_MAX];
-            int n = snprintf(base_key, sizeof base_key, "%s%s", cls->bases[b], dot);
-            if (n < 0 || (size_t)n >= sizeof base_key)
-                continue;
-            if (graph_reach(g, gm_call_key_hash(base_key), base_key, tail) == 0)
-                graph_reach_inherited(g, symbols, base_key, tail, depth + 1);
-        }
-    }
-}
-
-/* Computes which functions of the statements compiled code reaches, transitively, and each
- * statement's membership (a hash of its reached non-root functions, 0 when there are none). */
-/* Everything reachability depends on: the file-wide fingerprint (classes and their bases) and
- * every node and callee key, in statement order. */
-static uint64_t graph_digest(const gm_analyzer *a, size_t nchildren) {
-    uint64_t digest = mix(GM_HASH_INIT, a->fingerprint);
-    for (size_t i = 0; i < nchildren; i++) {
-        const gm_call_part *part = &a->info[i].calls;
-        if (!a->info[i].statement)
-            continue;
-        digest = mix(digest, part->node_count);
-        for (uint32_t k = 0; k < part->node_count; k++) {
-            const gm_call_node *node = &part->nodes[k];
-            digest = mix(digest, node->key.hash ^ ((uint64_t)node->root << 1) ^ node->traceable);
-            for (uint32_t c = 0; c < node->callee_count; c++)
-                digest = mix(digest, part->callees[node->callee_start + c].hash);
-        }
-    }
-    return digest;
-}
-
+/* What compiled code reaches over all statements' parts, and each statement's membership (a
+ * hash of its reach flags that differ from what its own decorators say; 0 when none do). */
 static int graph_run(gm_analyzer *a, size_t nchildren) {
-    call_graph *g = &a->graph;
-    size_t total = 0;
+    size_t part_count = 0, total = 0;
+    if (nchildren > a->parts_capacity) {
+        const gm_call_part **parts = realloc(a->parts, nchildren * sizeof *parts);
+        if (!parts)
+            return -1;
+        a->parts = parts;
+        a->parts_capacity = nchildren;
+    }
     for (size_t i = 0; i < nchildren; i++) {
         a->info[i].node_offset = total;
         a->info[i].membership = 0;
-        if (a->info[i].statement)
+        if (a->info[i].statement) {
+            a->parts[part_count++] = &a->info[i].calls;
             total += a->info[i].calls.node_count;
+        }
     }
-    g->classes_ready = false;
-    /* Most edits change no call: then what is reached is what the last run found. */
-    uint64_t digest = graph_digest(a, nchildren);
-    bool unchanged = g->have_digest && g->digest == digest && g->count == total;
-    g->count = total;
-    g->digest = digest;
-    g->have_digest = total > 0;
-    if (total == 0)
-        return 0;
-    if (unchanged)
-        goto membership;
-    if (graph_reserve(g, total) != 0) {
-        g->have_digest = false;
+    if (gm_call_graph_run(&a->graph, a->parts, part_count, &a->symbols, a->fingerprint,
+                          (const char *const *)a->external_keys, a->external_count) != 0)
         return -1;
-    }
-    g->table_size = 2 * g->capacity;
-    memset(g->table, 0, g->table_size * sizeof *g->table);
-    size_t tail = 0, mask = g->table_size - 1;
-    for (size_t i = 0; i < nchildren; i++) {
-        const gm_call_part *part = &a->info[i].calls;
-        if (!a->info[i].statement)
-            continue;
-        for (uint32_t k = 0; k < part->node_count; k++) {
-            size_t n = a->info[i].node_offset + k;
-            const gm_call_node *node = &part->nodes[k];
-            g->nodes[n] = node;
-            g->owner[n] = part;
-            g->reached[n] = node->root && node->traceable;
-            if (g->reached[n])
-                g->queue[tail++] = n;
-            size_t at = (size_t)node->key.hash & mask;
-            while (g->table[at])
-                at = (at + 1) & mask;
-            g->table[at] = n + 1;
-            g->table_hash[at] = node->key.hash;
-        }
-    }
-    for (size_t head = 0; head < tail; head++) {
-        const gm_call_node *node = g->nodes[g->queue[head]];
-        const gm_call_part *part = g->owner[g->queue[head]];
-        for (uint32_t c = 0; c < node->callee_count; c++) {
-            const gm_call_key *callee = &part->callees[node->callee_start + c];
-            if (graph_reach(g, callee->hash, callee->key, &tail) == 0)
-                graph_reach_inherited(g, &a->symbols, callee->key, &tail, 0);
-        }
-    }
-membership:
     for (size_t i = 0; i < nchildren; i++) {
         child_info *info = &a->info[i];
         if (!info->statement)
             continue;
-        for (uint32_t k = 0; k < info->calls.node_count; k++)
-            if (g->reached[info->node_offset + k] && !info->calls.nodes[k].root)
-                info->membership = mix(info->membership ? info->membership : GM_HASH_INIT, k);
+        for (uint32_t k = 0; k < info->calls.node_count; k++) {
+            const gm_call_node *node = &info->calls.nodes[k];
+            uint8_t flags = a->graph.flags[info->node_offset + k];
+            uint8_t own = node->root && node->traceable ? GM_REACH_REACHED : 0;
+            if (flags != own)
+                info->membership =
+                    mix(info->membership ? info->membership : GM_HASH_INIT, k * 4u + flags);
+        }
     }
     return 0;
 }
@@ -627,8 +491,8 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
             continue;
         }
         TSNode next = i + 1 < nchildren ? a->children[i + 1] : (TSNode){0};
-        const bool *reached = info->calls.node_count ? &a->graph.reached[info->node_offset] : NULL;
-        rc = analyze_statement(a, c, next, text, len, reached, slot);
+        const uint8_t *reach = info->calls.node_count ? &a->graph.flags[info->node_offset] : NULL;
+        rc = analyze_statement(a, c, next, text, len, reach, slot);
         slot->contribution = info->contribution;
         slot->calls = info->calls;
         slot->membership = info->membership;

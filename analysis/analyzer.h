@@ -22,6 +22,11 @@ void gm_analyzer_free(gm_analyzer *analyzer);
  * was until the next run. */
 void gm_analyzer_note_edit(gm_analyzer *analyzer, const TSInputEdit *edit);
 
+/* The functions of this file ("f", "C.m") that compiled code of other modules calls: they are
+ * compiled regions as if decorated (the workspace's cross-module reachability). Copies keys;
+ * the next run uses them. Returns 0, or -1 on OOM (the previous ones stay). */
+int gm_analyzer_set_external_roots(gm_analyzer *analyzer, const char *const *keys, size_t count);
+
 /* Forgets every cached result, so that the next run analyses everything: for a change of the
  * text that was not described with gm_analyzer_note_edit (a whole-document replacement). */
 void gm_analyzer_reset(gm_analyzer *analyzer);

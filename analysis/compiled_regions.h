@@ -34,7 +34,9 @@ gm_decorator_kind gm_decorator_classify(const gm_symbols *symbols, const gm_synt
  * source order. Each has a key ("f", or "C.m" for a method), whether it is a region on its own
  * (a root), whether compiled code may enter it at all (not disabled, not __init__), and the keys
  * it calls by name: "g" for `g(...)` (unless the function binds g), "C.m" for `self.m(...)` in a
- * method of C. Nested function, class and lambda bodies are not looked at. */
+ * method of C, "m.f" for `m.f(...)` when an import binds m. Nested function, class and lambda
+ * bodies are not looked at for calls; compile targets and instance bindings are collected from
+ * the whole statement. */
 typedef struct {
     uint64_t hash; /* of key */
     char *key;     /* owned */
@@ -43,14 +45,36 @@ typedef struct {
 typedef struct {
     gm_call_key key;
     bool root, traceable;
+    bool fullgraph;                      /* a root decorated with torch.compile(fullgraph=True) */
     uint32_t callee_start, callee_count; /* into the part's callees */
 } gm_call_node;
+
+/* `torch.compile(x)`, `torch._dynamo.optimize(...)(x)` or `x.compile()` anywhere in the
+ * statement: name is x as written ("f", "model", "helpers.f", "Net"), member the method when x
+ * is `obj.method` (NULL otherwise). A compiled module runs its forward. */
+typedef struct {
+    char *name;   /* owned */
+    char *member; /* owned or NULL */
+    bool fullgraph;
+    bool module_compile; /* x.compile(): x is a module instance */
+} gm_compile_target;
+
+/* `var = Cls(...)` (possibly `Cls(...).eval()`/`.to(...)`) anywhere in the statement: lets a
+ * target named var resolve to Cls.forward. */
+typedef struct {
+    char *var;        /* owned */
+    char *class_name; /* owned, as written */
+} gm_instance_binding;
 
 typedef struct {
     gm_call_node *nodes;
     uint32_t node_count, node_capacity;
     gm_call_key *callees;
     uint32_t callee_count, callee_capacity;
+    gm_compile_target *targets;
+    uint32_t target_count, target_capacity;
+    gm_instance_binding *instances;
+    uint32_t instance_count, instance_capacity;
 } gm_call_part;
 
 void gm_call_part_free(gm_call_part *part);
@@ -61,12 +85,18 @@ uint64_t gm_call_key_hash(const char *key);
 int gm_call_part_build(const gm_symbols *symbols, const gm_syntax *syntax, const char *text,
                        const gm_analysis_options *options, TSNode top, gm_call_part *part);
 
+/* Per node of a call part, what reachability found. */
+enum {
+    GM_REACH_REACHED = 1u << 0,   /* compiled code runs it: a region */
+    GM_REACH_FULLGRAPH = 1u << 1, /* only fullgraph=True compilations reach it */
+};
+
 /* Calls fn for each compiled region in top (a child of the module), in source order; stops and
- * returns fn's value when it is non-zero. Returns 0 otherwise. reached, when non-NULL, has one
- * flag per node of top's call part: a function that compiled code calls, which is a region too. */
+ * returns fn's value when it is non-zero. Returns 0 otherwise. reach, when non-NULL, has the
+ * GM_REACH_* flags of each node of top's call part. */
 typedef int (*gm_region_fn)(void *payload, const gm_region_site *site);
 int gm_compiled_regions_each(const gm_symbols *symbols, const gm_syntax *syntax, const char *text,
-                             const gm_analysis_options *options, TSNode top, const bool *reached,
+                             const gm_analysis_options *options, TSNode top, const uint8_t *reach,
                              gm_region_fn fn, void *payload);
 
 #endif
