@@ -18,6 +18,7 @@
 #include "analysis_options.h"
 #include "call_graph.h"
 #include "compiled_regions.h"
+#include "module_summary.h"
 #include "python_parser.h"
 #include "region.h"
 #include "region_walk.h"
@@ -543,12 +544,34 @@ const gm_finding_list *gm_analyzer_run(gm_analyzer *analyzer, const TSTree *tree
     return &analyzer->result;
 }
 
+int gm_analyzer_module_summary(gm_analyzer *analyzer, struct gm_module_summary *summary) {
+    entry_list *entries = &analyzer->entries;
+    if (entries->count > analyzer->parts_capacity) {
+        const gm_call_part **parts = realloc(analyzer->parts, entries->count * sizeof *parts);
+        if (!parts)
+            return -1;
+        analyzer->parts = parts;
+        analyzer->parts_capacity = entries->count;
+    }
+    size_t count = 0;
+    for (size_t i = 0; i < entries->count; i++)
+        if (!entries->items[i].dead)
+            analyzer->parts[count++] = &entries->items[i].calls;
+    return gm_module_summary_build(analyzer->parts, count, &analyzer->symbols, summary);
+}
+
 void gm_analyzer_last_stats(const gm_analyzer *analyzer, gm_analyzer_stats *stats) {
     *stats = analyzer->stats;
 }
 
 int gm_analyze_source(const char *text, size_t len, const gm_analysis_options *options,
                       gm_finding_list *list) {
+    return gm_analyze_source_with_roots(text, len, options, NULL, 0, list);
+}
+
+int gm_analyze_source_with_roots(const char *text, size_t len, const gm_analysis_options *options,
+                                 const char *const *external_roots, size_t external_count,
+                                 gm_finding_list *list) {
     TSParser *parser = gm_python_parser_new(GM_ANALYZE_SOURCE_TIMEOUT_MICROS);
     if (!parser)
         return -1;
@@ -557,7 +580,9 @@ int gm_analyze_source(const char *text, size_t len, const gm_analysis_options *o
     if (!tree)
         return -1;
     gm_analyzer *analyzer = gm_analyzer_new();
-    if (!analyzer) {
+    if (!analyzer ||
+        gm_analyzer_set_external_roots(analyzer, external_roots, external_count) != 0) {
+        gm_analyzer_free(analyzer);
         ts_tree_delete(tree);
         return -1;
     }

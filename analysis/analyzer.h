@@ -36,6 +36,11 @@ void gm_analyzer_reset(gm_analyzer *analyzer);
 const gm_finding_list *gm_analyzer_run(gm_analyzer *analyzer, const TSTree *tree, const char *text,
                                        size_t len, const gm_analysis_options *options);
 
+/* What other modules need to know of this one (module_summary.h), from the last run. summary
+ * is overwritten. Returns 0, or -1 on OOM. */
+struct gm_module_summary;
+int gm_analyzer_module_summary(gm_analyzer *analyzer, struct gm_module_summary *summary);
+
 /* What the last gm_analyzer_run did: top-level statements it saw, and how many of them it took
  * from the cache instead of analysing them again. */
 typedef struct {
@@ -50,5 +55,10 @@ void gm_analyzer_last_stats(const gm_analyzer *analyzer, gm_analyzer_stats *stat
  * parser could not be created or timed out. */
 int gm_analyze_source(const char *text, size_t len, const gm_analysis_options *options,
                       gm_finding_list *list);
+/* The same, with the functions that other modules' compiled code calls
+ * (gm_analyzer_set_external_roots). */
+int gm_analyze_source_with_roots(const char *text, size_t len, const gm_analysis_options *options,
+                                 const char *const *external_roots, size_t external_count,
+                                 gm_finding_list *list);
 
 #endif

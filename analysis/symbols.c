@@ -492,6 +492,13 @@ static bool resolve_string(const gm_symbols *s, const char *dotted, char *buf, s
     return true;
 }
 
+bool gm_symbols_resolve_imported(const gm_symbols *symbols, const char *dotted, char *buf,
+                                 size_t cap) {
+    const char *dot = strchr(dotted, '.');
+    size_t head_len = dot ? (size_t)(dot - dotted) : strlen(dotted);
+    return find_import(symbols, dotted, head_len) && resolve_string(symbols, dotted, buf, cap);
+}
+
 bool gm_symbols_resolve(const gm_symbols *symbols, const gm_syntax *syntax, const char *text,
                         TSNode node, char *buf, size_t cap) {
     /* Collect the chain's identifiers innermost-last: a.b.c is attribute(attribute(a, b), c). */

@@ -61,6 +61,12 @@ int gm_symbols_finish(gm_symbols *symbols);
 bool gm_symbols_resolve(const gm_symbols *symbols, const gm_syntax *syntax, const char *text,
                         TSNode node, char *buf, size_t cap);
 
+/* The canonical name of a dotted string ("h.norm" -> "pkg.helpers.norm", "norm" ->
+ * ".helpers.norm" for a relative import) when an import binds its head; false otherwise or when
+ * it does not fit in buf. */
+bool gm_symbols_resolve_imported(const gm_symbols *symbols, const char *dotted, char *buf,
+                                 size_t cap);
+
 /* Whether an import of the file binds name (the head of a dotted name: "np" in np.sum). */
 bool gm_symbols_is_imported(const gm_symbols *symbols, gm_slice name);
 

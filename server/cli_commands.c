@@ -13,9 +13,13 @@
 #include "pyproject_config.h"
 #include "text_edit.h"
 #include "unified_diff.h"
+#include "workspace_index.h"
 
 /* Mends applied per pass; several passes resolve fixes that overlapped in the previous one. */
 #define MAX_FIX_PASSES 8
+
+/* Most files of the workspace read to follow compiled code across imports. */
+#define MAX_WORKSPACE_FILES 20000
 
 typedef struct {
     gm_output_format format;
@@ -71,6 +75,47 @@ static int file_options(const char *path, const cli_options *cli, gm_analysis_op
     }
     gm_analysis_options_overlay(options, &cli->rules, cli->rules_set);
     return 0;
+}
+
+/* The modules of the paths and the workspace files they import, transitively, for calls from
+ * compiled code of one file into another. NULL on OOM: each file is then analysed alone. */
+static gm_workspace_index *build_workspace(const cli_options *cli) {
+    gm_workspace_index *workspace = gm_workspace_index_new();
+    if (!workspace) {
+        return NULL;
+    }
+    gm_analysis_options options;
+    for (size_t i = 0; i < cli->files.count; i++) {
+        if (file_options(cli->files.paths[i], cli, &options) == 0) {
+            gm_workspace_index_add_file(workspace, cli->files.paths[i], &options);
+        }
+    }
+    gm_analysis_options_default(&options);
+    /* The rest of each file's project: compiled code there may call into the given files. */
+    char previous[4096] = "";
+    for (size_t i = 0; i < cli->files.count; i++) {
+        char root[4096];
+        gm_workspace_scan_stats stats;
+        if (gm_project_root_for_path(cli->files.paths[i], root, sizeof root) == 0 &&
+            strcmp(root, previous) != 0) {
+            gm_workspace_index_scan(workspace, root, &options, MAX_WORKSPACE_FILES, &stats);
+            snprintf(previous, sizeof previous, "%s", root);
+        }
+    }
+    if (gm_workspace_index_load_imports(workspace, &options, MAX_WORKSPACE_FILES) != 0 ||
+        gm_workspace_index_solve(workspace) != 0) {
+        gm_workspace_index_free(workspace);
+        return NULL;
+    }
+    return workspace;
+}
+
+/* The functions of path that compiled code of other files calls. */
+static const char *const *external_roots(const gm_workspace_index *workspace, const char *path,
+                                         size_t *count) {
+    uint64_t digest;
+    *count = 0;
+    return workspace ? gm_workspace_index_roots(workspace, path, count, &digest) : NULL;
 }
 
 /* Returns 0, or 2 after printing the problem. */
@@ -141,7 +186,8 @@ static void free_report(gm_file_report *report) {
 }
 
 /* Reads and analyses one file into report (text owned by the report). Returns 0, or -1. */
-static int analyse_file(const char *path, const cli_options *cli, gm_file_report *report) {
+static int analyse_file(const char *path, const cli_options *cli,
+                        const gm_workspace_index *workspace, gm_file_report *report) {
     memset(report, 0, sizeof *report);
     report->path = path;
     gm_line_index_init(&report->lines);
@@ -158,8 +204,11 @@ static int analyse_file(const char *path, const cli_options *cli, gm_file_report
     if (file_options(path, cli, &options) != 0) {
         return -1;
     }
+    size_t root_count;
+    const char *const *roots = external_roots(workspace, path, &root_count);
     if (gm_line_index_build(&report->lines, text, len) != 0 ||
-        gm_analyze_source(text, len, &options, &report->findings) != 0) {
+        gm_analyze_source_with_roots(text, len, &options, roots, root_count, &report->findings) !=
+            0) {
         fprintf(stderr, "graphmend: could not analyse %s (too large or parse timed out)\n", path);
         return -1;
     }
@@ -176,8 +225,9 @@ int gm_cli_check(int argc, char **argv) {
     gm_file_report *reports = calloc(options.files.count + 1, sizeof *reports);
     size_t analysed = 0, total = 0, files_with_findings = 0;
     bool error = options.path_error || !reports;
+    gm_workspace_index *workspace = build_workspace(&options);
     for (size_t i = 0; reports && i < options.files.count; i++) {
-        if (analyse_file(options.files.paths[i], &options, &reports[analysed]) != 0) {
+        if (analyse_file(options.files.paths[i], &options, workspace, &reports[analysed]) != 0) {
             free_report(&reports[analysed]);
             error = true;
             continue;
@@ -202,6 +252,7 @@ int gm_cli_check(int argc, char **argv) {
         free_report(&reports[i]);
     }
     free(reports);
+    gm_workspace_index_free(workspace);
     gm_path_list_free(&options.files);
     return error ? 2 : total > 0 ? 1 : 0;
 }
@@ -214,7 +265,8 @@ static bool fix_wanted(const gm_fix *fix, bool unsafe) {
 /* Applies wanted mends to text until none applies; returns the new text (malloc'ed) or NULL.
  * *applied counts the mends. */
 static char *mend_text(const char *text, size_t len, bool unsafe,
-                       const gm_analysis_options *options, size_t *out_len, size_t *applied) {
+                       const gm_analysis_options *options, const char *const *roots,
+                       size_t root_count, size_t *out_len, size_t *applied) {
     char *current = malloc(len + 1);
     if (!current) {
         return NULL;
@@ -224,7 +276,8 @@ static char *mend_text(const char *text, size_t len, bool unsafe,
     for (int pass = 0; pass < MAX_FIX_PASSES; pass++) {
         gm_finding_list findings;
         gm_finding_list_init(&findings);
-        if (gm_analyze_source(current, current_len, options, &findings) != 0) {
+        if (gm_analyze_source_with_roots(current, current_len, options, roots, root_count,
+                                         &findings) != 0) {
             gm_finding_list_free(&findings);
             break;
         }
@@ -293,6 +346,7 @@ int gm_cli_fix(int argc, char **argv) {
     }
     bool error = options.path_error;
     size_t fixed = 0, remaining = 0;
+    gm_workspace_index *workspace = build_workspace(&options);
     for (size_t i = 0; i < options.files.count; i++) {
         const char *path = options.files.paths[i];
         size_t len = 0, new_len = 0, applied = 0;
@@ -308,7 +362,10 @@ int gm_cli_fix(int argc, char **argv) {
             free(text);
             continue;
         }
-        char *mended = mend_text(text, len, options.unsafe_fixes, &analysis, &new_len, &applied);
+        size_t root_count;
+        const char *const *roots = external_roots(workspace, path, &root_count);
+        char *mended = mend_text(text, len, options.unsafe_fixes, &analysis, roots, root_count,
+                                 &new_len, &applied);
         if (!mended) {
             fprintf(stderr, "graphmend: out of memory fixing %s\n", path);
             error = true;
@@ -325,7 +382,8 @@ int gm_cli_fix(int argc, char **argv) {
         fixed += applied;
         gm_finding_list left;
         gm_finding_list_init(&left);
-        if (gm_analyze_source(mended, new_len, &analysis, &left) == 0) {
+        if (gm_analyze_source_with_roots(mended, new_len, &analysis, roots, root_count, &left) ==
+            0) {
             remaining += left.count;
         }
         gm_finding_list_free(&left);
@@ -337,6 +395,7 @@ int gm_cli_fix(int argc, char **argv) {
             options.diff ? "Would mend" : "Mended", fixed, fixed == 1 ? "" : "s", remaining,
             !options.unsafe_fixes && remaining ? " (some may be mended with --unsafe-fixes)" : "");
     gm_path_list_free(&options.files);
+    gm_workspace_index_free(workspace);
     if (error) {
         return 2;
     }

@@ -28,18 +28,36 @@ static bool is_python_file(const char *name) {
     return n > 3 && strcmp(name + n - 3, ".py") == 0;
 }
 
-static bool skip_directory(const char *name) {
-    return name[0] == '.' || strcmp(name, "__pycache__") == 0 || strcmp(name, "node_modules") == 0;
+/* Hidden directories, caches, and installed packages (virtual environments, site-packages):
+ * not the user's code. */
+static bool skip_directory(const char *path, const char *name) {
+    if (name[0] == '.' || strcmp(name, "__pycache__") == 0 || strcmp(name, "node_modules") == 0 ||
+        strcmp(name, "site-packages") == 0)
+        return true;
+    char marker[4096];
+    struct stat info;
+    int n = snprintf(marker, sizeof marker, "%s/pyvenv.cfg", path);
+    return n > 0 && (size_t)n < sizeof marker && stat(marker, &info) == 0;
 }
+
+typedef struct {
+    gm_path_list *list;
+    size_t max_files;
+    bool quiet;
+    bool truncated;
+} walk_state;
 
 static int compare_names(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int walk(const char *dir, gm_path_list *list) {
+static int walk(const char *dir, walk_state *state) {
+    gm_path_list *list = state->list;
     DIR *handle = opendir(dir);
     if (!handle) {
-        fprintf(stderr, "graphmend: cannot read directory %s: %s\n", dir, strerror(errno));
+        if (!state->quiet) {
+            fprintf(stderr, "graphmend: cannot read directory %s: %s\n", dir, strerror(errno));
+        }
         return -1;
     }
     gm_path_list entries = {0};
@@ -67,8 +85,11 @@ static int walk(const char *dir, gm_path_list *list) {
             free(child); /* dangling symlink and the like: not a file we were asked for */
             continue;
         }
-        if (S_ISDIR(info.st_mode)) {
-            if (!skip_directory(name) && walk(child, list) != 0) {
+        if (list->count >= state->max_files) {
+            state->truncated = true;
+            free(child);
+        } else if (S_ISDIR(info.st_mode)) {
+            if (!skip_directory(child, name) && walk(child, state) != 0) {
                 status = -1;
             }
             free(child);
@@ -89,10 +110,18 @@ int gm_collect_python_files(const char *path, gm_path_list *list) {
         return -1;
     }
     if (S_ISDIR(info.st_mode)) {
-        return walk(path, list);
+        walk_state state = {list, (size_t)-1, false, false};
+        return walk(path, &state);
     }
     char *copy = strdup(path);
     return copy ? push(list, copy) : -1;
+}
+
+int gm_find_python_files(const char *dir, gm_path_list *list, size_t max_files, bool *truncated) {
+    walk_state state = {list, max_files, true, false};
+    int status = walk(dir, &state);
+    *truncated = state.truncated;
+    return status;
 }
 
 void gm_path_list_free(gm_path_list *list) {

@@ -1,0 +1,58 @@
+/* What the rest of the workspace needs to know of one module to follow compiled code across
+ * imports: its functions, which of them are compiled on their own, whom each calls (in the
+ * module, or through an import), what the module compiles of other modules, and its imports
+ * (a package's __init__ re-exports names). Names of other modules stay as the imports spell
+ * them: absolute ("pkg.helpers.norm") or relative (".helpers.norm"). */
+#ifndef GM_ANALYSIS_MODULE_SUMMARY_H
+#define GM_ANALYSIS_MODULE_SUMMARY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis_options.h"
+#include "compiled_regions.h"
+#include "symbols.h"
+
+typedef struct {
+    char *key; /* owned: "f", or "C.m" for a method */
+    bool root; /* compiled on its own: a decorator, forward of a module, or this module's
+                  torch.compile(...) / x.compile() */
+    bool traceable;
+    uint32_t callee_start, callee_count;     /* into callees: keys of this module */
+    uint32_t external_start, external_count; /* into externals: names in other modules */
+} gm_summary_node;
+
+typedef struct gm_module_summary {
+    gm_summary_node *nodes; /* sorted by key */
+    size_t node_count;
+    char **callees; /* owned */
+    size_t callee_count;
+    char **externals; /* owned */
+    size_t external_count;
+    /* What this module compiles of others: a function ("pkg.m.f", member NULL) or a class whose
+     * instance is compiled ("pkg.m.Net", member "score", or NULL for forward). */
+    char **target_names;   /* owned */
+    char **target_members; /* owned; entries may be NULL */
+    size_t target_count;
+    gm_import *imports; /* owned copies of the module's imports */
+    size_t import_count;
+    uint64_t digest; /* of all of the above: equal digests, equal summaries */
+} gm_module_summary;
+
+void gm_module_summary_free(gm_module_summary *summary);
+
+/* Builds the summary of a module from its statements' call parts and its symbols. summary is
+ * overwritten (not freed). Returns 0, or -1 on OOM (nothing to free then). */
+int gm_module_summary_build(const gm_call_part *const *parts, size_t part_count,
+                            const gm_symbols *symbols, gm_module_summary *summary);
+
+/* Parses text and builds its summary, without running the rules: for modules of the workspace
+ * that no editor has open. Returns 0, or -1 on OOM or when the parser gives up. */
+int gm_module_summary_from_source(const char *text, size_t len, const gm_analysis_options *options,
+                                  gm_module_summary *summary);
+
+/* The node with key, or NULL. */
+const gm_summary_node *gm_module_summary_find(const gm_module_summary *summary, const char *key);
+
+#endif
