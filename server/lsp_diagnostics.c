@@ -16,7 +16,9 @@ const gm_finding_list *gm_server_findings(gm_server *server, gm_document *doc) {
         }
         gm_analysis_options options;
         gm_server_document_options(server, doc, &options);
+        gm_workspace_before_analysis(server, doc);
         doc->findings = gm_analyzer_run(doc->analyzer, doc->tree, doc->text, doc->len, &options);
+        gm_workspace_after_analysis(server, doc);
     }
     return doc->findings ? doc->findings : &empty_findings;
 }
@@ -117,9 +119,13 @@ void gm_publish_dirty_diagnostics(gm_server *server) {
     if (server->lifecycle != GM_LIFECYCLE_RUNNING || server->client.pull_diagnostics) {
         return;
     }
-    for (gm_document *doc = server->documents.head; doc; doc = doc->next) {
-        if (doc->diagnostics_dirty) {
-            gm_publish_diagnostics(server, doc);
+    /* Analysing one document may change what other files' compiled code enters in another
+     * (lsp_workspace.c), which is then dirty again: a second pass publishes those. */
+    for (int pass = 0; pass < 2; pass++) {
+        for (gm_document *doc = server->documents.head; doc; doc = doc->next) {
+            if (doc->diagnostics_dirty) {
+                gm_publish_diagnostics(server, doc);
+            }
         }
     }
 }

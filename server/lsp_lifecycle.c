@@ -58,6 +58,7 @@ json_t *gm_handle_initialize(gm_server *server, json_t *params, int *error_code,
         return NULL;
     }
     server->encoding = negotiate_encoding(capabilities);
+    gm_workspace_note_folders(server, params);
     read_client_capabilities(&server->client, capabilities);
     char problems[512];
     gm_settings_apply_json(&server->settings, json_object_get(params, "initializationOptions"),
@@ -73,7 +74,7 @@ json_t *gm_handle_initialize(gm_server *server, json_t *params, int *error_code,
         json_pack("{s:{s:s,s:o,s:{s:s,s:b,s:b},s:{s:[s,s]},s:b},s:{s:s,s:s}}", "capabilities",
                   "positionEncoding", gm_position_encoding_name(server->encoding),
                   "textDocumentSync", sync, "diagnosticProvider", "identifier", "graphmend",
-                  "interFileDependencies", 0, "workspaceDiagnostics", 0, "codeActionProvider",
+                  "interFileDependencies", 1, "workspaceDiagnostics", 0, "codeActionProvider",
                   "codeActionKinds", "quickfix", "source.fixAll.graphmend", "hoverProvider", 1,
                   "serverInfo", "name", "graphmend", "version", GM_VERSION);
     return result;
@@ -87,6 +88,7 @@ void gm_handle_initialized(gm_server *server, json_t *params) {
     if (server->client.configuration) {
         gm_request_configuration(server);
     }
+    gm_workspace_index_folders(server);
 }
 
 json_t *gm_handle_shutdown(gm_server *server, json_t *params, int *error_code, char *error,

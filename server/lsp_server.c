@@ -69,6 +69,7 @@ void gm_server_free(gm_server *server) {
     free(server->outgoing);
     gm_frame_reader_free(server->reader);
     gm_document_store_free(&server->documents);
+    gm_workspace_free(server);
     free(server);
 }
 

@@ -133,6 +133,7 @@ void gm_handle_did_close(gm_server *server, json_t *params) {
     if (!server->client.pull_diagnostics) {
         gm_publish_empty_diagnostics(server, uri);
     }
+    gm_workspace_document_closed(server, uri);
 }
 
 void gm_handle_did_save(gm_server *server, json_t *params) {

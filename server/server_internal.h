@@ -45,6 +45,8 @@ typedef struct {
     char method[48];
 } gm_outgoing_request;
 
+#define GM_MAX_FOLDERS 16
+
 /* A pyproject.toml seen by the server, with the options it gave the last time it was valid. */
 #define GM_PYPROJECT_CACHE 8
 typedef struct {
@@ -84,6 +86,11 @@ struct gm_server {
 
     gm_pyproject_entry pyprojects[GM_PYPROJECT_CACHE];
     unsigned long long pyproject_clock;
+
+    /* The workspace folders (paths, owned) and the index of their modules (lsp_workspace.c). */
+    char *workspace_folders[GM_MAX_FOLDERS];
+    size_t workspace_folder_count;
+    struct gm_workspace_index *workspace;
 };
 
 /* Monotonic clock in microseconds, for GRAPHMEND_TRACE_TIMING. */
@@ -158,6 +165,20 @@ void gm_handle_configuration_response(gm_server *server, json_t *result);
 /* Looks up the pyproject.toml nearest to doc again; true when it is another file than before. */
 bool gm_document_find_pyproject(gm_document *doc);
 void gm_server_document_options(gm_server *server, gm_document *doc, gm_analysis_options *options);
+
+/* --- the workspace's modules (lsp_workspace.c) --- */
+/* Remembers the folders of initialize's workspaceFolders (or rootUri). */
+void gm_workspace_note_folders(gm_server *server, const json_t *initialize_params);
+/* Indexes the folders' Python files (at initialized). */
+void gm_workspace_index_folders(gm_server *server);
+/* Gives doc's analyzer the functions that compiled code of other files calls. */
+void gm_workspace_before_analysis(gm_server *server, gm_document *doc);
+/* Gives the index doc's summary; open documents that other files now enter differently are
+ * marked for analysis. */
+void gm_workspace_after_analysis(gm_server *server, gm_document *doc);
+/* The file of a closed document counts with its text on disk again. */
+void gm_workspace_document_closed(gm_server *server, const char *uri);
+void gm_workspace_free(gm_server *server);
 
 /* --- conversions (lsp_convert.c) --- */
 /* LSP range of bytes [start, end) of the document, in the negotiated encoding. */

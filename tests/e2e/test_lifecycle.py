@@ -22,7 +22,7 @@ def test_initialize_result_for_recorded_clients(servers, client_name):
     assert caps["textDocumentSync"]["change"] == 2
     assert caps["textDocumentSync"]["save"] == {"includeText": False}
     assert caps["diagnosticProvider"] == {"identifier": "graphmend",
-                                          "interFileDependencies": False,
+                                          "interFileDependencies": True,
                                           "workspaceDiagnostics": False}
     assert caps["codeActionProvider"]["codeActionKinds"] == ["quickfix",
                                                              "source.fixAll.graphmend"]

@@ -1,0 +1,161 @@
+/* The workspace's modules for the language server: the folders the client opened are indexed
+ * once it is initialized; every analysis of an open document first takes the functions that
+ * compiled code of other files calls, and afterwards gives the index the document's own summary.
+ * When that changes what other open documents are entered by, they are analysed again. Files
+ * outside the folders are indexed with the modules they import as they are opened. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_files.h"
+#include "lsp_params.h"
+#include "server_internal.h"
+#include "uri.h"
+#include "workspace_index.h"
+
+/* Most files indexed per workspace: beyond it, cross-file calls into the rest are not seen. */
+#define GM_WORKSPACE_MAX_FILES 20000
+
+static int add_folder(gm_server *server, const char *uri) {
+    if (!uri || strncmp(uri, "file:", 5) != 0 || server->workspace_folder_count >= GM_MAX_FOLDERS)
+        return 0;
+    char *path = gm_uri_to_path(uri);
+    if (!path)
+        return 0;
+    for (size_t i = 0; i < server->workspace_folder_count; i++)
+        if (strcmp(server->workspace_folders[i], path) == 0) {
+            free(path);
+            return 0;
+        }
+    server->workspace_folders[server->workspace_folder_count++] = path;
+    return 0;
+}
+
+void gm_workspace_note_folders(gm_server *server, const json_t *params) {
+    json_t *folders = json_object_get(params, "workspaceFolders");
+    size_t i;
+    json_t *folder;
+    json_array_foreach(folders, i, folder) {
+        add_folder(server, json_string_value(json_object_get(folder, "uri")));
+    }
+    if (server->workspace_folder_count == 0)
+        add_folder(server, json_string_value(json_object_get(params, "rootUri")));
+}
+
+static gm_workspace_index *index_of(gm_server *server) {
+    if (!server->workspace)
+        server->workspace = gm_workspace_index_new();
+    return server->workspace;
+}
+
+void gm_workspace_index_folders(gm_server *server) {
+    gm_workspace_index *index = index_of(server);
+    if (!index)
+        return;
+    gm_analysis_options options;
+    gm_analysis_options_default(&options);
+    options.forward_is_compiled = server->settings.analysis.forward_is_compiled;
+    for (size_t i = 0; i < server->workspace_folder_count; i++) {
+        double started = gm_server_now_us();
+        gm_workspace_scan_stats stats;
+        gm_workspace_index_scan(index, server->workspace_folders[i], &options,
+                                GM_WORKSPACE_MAX_FILES, &stats);
+        gm_server_log(server, stats.truncated ? 2 : 4,
+                      "workspace %s: %zu Python files indexed in %.0f ms%s%s",
+                      server->workspace_folders[i], stats.files,
+                      (gm_server_now_us() - started) / 1000.0,
+                      stats.failed ? " (some could not be read or parsed)" : "",
+                      stats.truncated ? "; more files than the index holds: calls into the "
+                                        "rest are not followed"
+                                      : "");
+    }
+    gm_workspace_index_solve(index);
+}
+
+static void reanalyse_entered_documents(gm_server *server, const gm_document *except);
+
+void gm_workspace_before_analysis(gm_server *server, gm_document *doc) {
+    gm_workspace_index *index = index_of(server);
+    char *path = gm_uri_to_path(doc->uri);
+    if (!index || !path) {
+        free(path);
+        return;
+    }
+    if (!doc->workspace_known) {
+        /* A file the folders did not cover: its imports come from next to it. */
+        doc->workspace_known = true;
+        gm_analysis_options options;
+        gm_analysis_options_default(&options);
+        if (gm_workspace_index_add_file(index, path, &options) == 0 &&
+            gm_workspace_index_load_imports(index, &options, GM_WORKSPACE_MAX_FILES) == 0)
+            gm_workspace_index_solve(index);
+    }
+    size_t count;
+    uint64_t digest;
+    const char *const *roots = gm_workspace_index_roots(index, path, &count, &digest);
+    gm_analyzer_set_external_roots(doc->analyzer, roots, count);
+    doc->external_digest = digest;
+    free(path);
+}
+
+void gm_workspace_after_analysis(gm_server *server, gm_document *doc) {
+    gm_workspace_index *index = server->workspace;
+    char *path = index ? gm_uri_to_path(doc->uri) : NULL;
+    gm_module_summary summary;
+    if (!path || gm_analyzer_module_summary(doc->analyzer, &summary) != 0) {
+        free(path);
+        return;
+    }
+    int changed = gm_workspace_index_update(index, path, &summary);
+    free(path);
+    if (changed == 1 && gm_workspace_index_solve(index) == 0)
+        reanalyse_entered_documents(server, doc);
+}
+
+/* Marks the open documents (but except) whose external roots changed with the last solve. */
+static void reanalyse_entered_documents(gm_server *server, const gm_document *except) {
+    gm_workspace_index *index = server->workspace;
+    bool others = false;
+    for (gm_document *other = server->documents.head; other; other = other->next) {
+        char *other_path = other == except ? NULL : gm_uri_to_path(other->uri);
+        if (!other_path)
+            continue;
+        size_t count;
+        uint64_t digest;
+        gm_workspace_index_roots(index, other_path, &count, &digest);
+        free(other_path);
+        if (digest != other->external_digest) {
+            other->findings = NULL;
+            other->diagnostics_dirty = true;
+            others = true;
+        }
+    }
+    if (others && server->client.pull_diagnostics && server->client.diagnostic_refresh)
+        gm_server_request(server, "workspace/diagnostic/refresh", NULL);
+}
+
+void gm_workspace_document_closed(gm_server *server, const char *uri) {
+    /* The buffer may have held unsaved text: what the file on disk says counts again. */
+    char *path = server->workspace ? gm_uri_to_path(uri) : NULL;
+    if (!path)
+        return;
+    size_t len = 0;
+    char *text = gm_read_file(path, &len);
+    gm_module_summary summary;
+    gm_analysis_options options;
+    gm_analysis_options_default(&options);
+    if (text && gm_module_summary_from_source(text, len, &options, &summary) == 0 &&
+        gm_workspace_index_update(server->workspace, path, &summary) == 1 &&
+        gm_workspace_index_solve(server->workspace) == 0)
+        reanalyse_entered_documents(server, NULL);
+    free(text);
+    free(path);
+}
+
+void gm_workspace_free(gm_server *server) {
+    for (size_t i = 0; i < server->workspace_folder_count; i++)
+        free(server->workspace_folders[i]);
+    server->workspace_folder_count = 0;
+    gm_workspace_index_free(server->workspace);
+    server->workspace = NULL;
+}

@@ -1,0 +1,145 @@
+"""Compiled code across files: a helper module's breaks are reported where they are when another
+file's compiled code calls it (through absolute, relative and re-exported imports), in the editor
+and on the command line, and editing the caller updates the helper's diagnostics."""
+
+import json
+import pathlib
+
+from conftest import run_cli
+from lsp_client import range_of
+
+HELPERS = """\
+import torch
+
+
+def clamp_scores(s):
+    if s.max() > 10:
+        s = s.clamp(max=10)
+    return s
+
+
+def log_shape(x):
+    print("shape", x.shape)
+    return x
+
+
+def unused(x):
+    print("nothing compiled calls this")
+    return x
+"""
+
+MODEL = """\
+import torch
+import torch.nn as nn
+
+from . import helpers
+from pkg import clamp_scores
+
+
+class Attention(nn.Module):
+    def forward(self, x):
+        s = clamp_scores(x @ x.transpose(-1, -2))
+        return helpers.log_shape(s.softmax(-1))
+"""
+
+SCRIPT = """\
+import torch
+
+from pkg.helpers import unused
+
+
+def step(x):
+    return unused(x) * 2
+
+
+fast_step = torch.compile(step)
+"""
+
+
+def write_project(root: pathlib.Path, with_script: bool = False) -> None:
+    (root / "pyproject.toml").write_text("[project]\nname = 'demo'\n")
+    (root / "pkg").mkdir()
+    (root / "pkg" / "__init__.py").write_text("from .helpers import clamp_scores\n")
+    (root / "pkg" / "helpers.py").write_text(HELPERS)
+    (root / "pkg" / "model.py").write_text(MODEL)
+    if with_script:
+        (root / "train.py").write_text(SCRIPT)
+
+
+def codes_and_lines(diagnostics):
+    return sorted((d["code"], d["range"]["start"]["line"]) for d in diagnostics)
+
+
+def test_helper_module_breaks_reported_where_they_are(servers, client_name, tmp_path):
+    write_project(tmp_path)
+    session = servers.session(client_name)
+    uri = session.open("pkg/helpers.py", HELPERS)
+    diagnostics = session.diagnostics(uri)
+    # clamp_scores (re-exported by pkg/__init__) and log_shape (module attribute) are called by
+    # Attention.forward in pkg/model.py, which is not open; unused() is called by nothing.
+    assert codes_and_lines(diagnostics) == [("GM101", 4), ("GM401", 10)]
+    enc = session.encoding
+    assert diagnostics and range_of(HELPERS, "print(", enc)["start"]["line"] == 10
+
+
+def test_editing_the_caller_updates_the_helper(servers, push_client_name, tmp_path):
+    write_project(tmp_path)
+    session = servers.session(push_client_name)
+    helpers = session.open("pkg/helpers.py", HELPERS)
+    assert codes_and_lines(session.diagnostics(helpers)) == [("GM101", 4), ("GM401", 10)]
+    model = session.open("pkg/model.py", MODEL)
+    session.diagnostics(model)
+    # The caller stops calling log_shape: the helper's print is no longer compiled.
+    mark = session.client.mark()
+    rng = range_of(MODEL, "helpers.log_shape(s.softmax(-1))", session.encoding)
+    session.change(model, [{"range": rng, "text": "s.softmax(-1)"}])
+    after = session.diagnostics_until(helpers, lambda d: len(d) == 1, since=mark)
+    assert codes_and_lines(after) == [("GM101", 4)]
+    # And calling it again brings the break back.
+    mark = session.client.mark()
+    text = session.text(model)
+    rng = range_of(text, "s.softmax(-1)", session.encoding, occurrence=0)
+    session.change(model, [{"range": rng, "text": "helpers.log_shape(s.softmax(-1))"}])
+    again = session.diagnostics_until(helpers, lambda d: len(d) == 2, since=mark)
+    assert codes_and_lines(again) == [("GM101", 4), ("GM401", 10)]
+
+
+def test_compile_target_in_another_file(servers, tmp_path):
+    write_project(tmp_path, with_script=True)
+    session = servers.session("vscode")
+    uri = session.open("pkg/helpers.py", HELPERS)
+    # train.py compiles step, which calls unused(): now every function of the helper is reached.
+    assert codes_and_lines(session.diagnostics(uri)) == [("GM101", 4), ("GM401", 10),
+                                                          ("GM401", 15)]
+
+
+def test_cli_check_follows_imports_within_the_project(binary, tmp_path):
+    write_project(tmp_path)
+    helpers = str(tmp_path / "pkg" / "helpers.py")
+    proc = run_cli(binary, "check", "--output-format", "json", helpers)
+    assert proc.returncode == 1, proc.stderr
+    found = sorted((f["location"]["row"], f["code"]) for f in json.loads(proc.stdout))
+    assert found == [(5, "GM101"), (11, "GM401")]
+    # Without a project marker the caller is unknown when only the helper is checked, but
+    # checking the caller's directory finds it.
+    (tmp_path / "pyproject.toml").unlink()
+    proc = run_cli(binary, "check", "--output-format", "json", helpers)
+    assert proc.returncode == 0, proc.stdout
+    proc = run_cli(binary, "check", "--output-format", "json", str(tmp_path / "pkg"))
+    found = sorted((f["location"]["row"], f["code"]) for f in json.loads(proc.stdout))
+    assert found == [(5, "GM101"), (11, "GM401")]
+
+
+def test_cli_scripts_with_same_module_name_do_not_mix(binary, tmp_path):
+    # Two script directories, each with its own utils.py: each script reaches its own.
+    for name, body in (("a", "print('a', x.sum())"), ("b", "return x")):
+        d = tmp_path / name
+        d.mkdir()
+        (d / "utils.py").write_text(f"def helper(x):\n    {body}\n    return x\n")
+        (d / "main.py").write_text(
+            "import torch\nfrom utils import helper\n\n\n@torch.compile\n"
+            "def run(x):\n    return helper(x)\n")
+    proc = run_cli(binary, "check", "--output-format", "json", str(tmp_path))
+    found = sorted((pathlib.Path(f["filename"]).parent.name, f["location"]["row"], f["code"])
+                   for f in json.loads(proc.stdout))
+    assert found == [("a", 2, "GM401")]
