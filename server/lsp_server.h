@@ -28,4 +28,10 @@ void gm_server_eof(gm_server *server);
  * shutdown + exit, 1 otherwise. */
 bool gm_server_finished(const gm_server *server, int *exit_code);
 
+/* Whether the server has work to do while the client is quiet (indexing the workspace), and
+ * doing some of it for about budget_ms. Diagnostics that the finished work changes are
+ * published. */
+bool gm_server_has_background_work(const gm_server *server);
+void gm_server_background_work(gm_server *server, unsigned budget_ms);
+
 #endif

@@ -15,6 +15,8 @@
 
 /* Most files indexed per workspace: beyond it, cross-file calls into the rest are not seen. */
 #define GM_WORKSPACE_MAX_FILES 20000
+/* Time spent indexing at initialized before the first answers; the rest runs in slices. */
+#define GM_WORKSPACE_FIRST_SLICE_US 200000.0
 
 static int add_folder(gm_server *server, const char *uri) {
     if (!uri || strncmp(uri, "file:", 5) != 0 || server->workspace_folder_count >= GM_MAX_FOLDERS)
@@ -48,31 +50,89 @@ static gm_workspace_index *index_of(gm_server *server) {
     return server->workspace;
 }
 
-void gm_workspace_index_folders(gm_server *server) {
-    gm_workspace_index *index = index_of(server);
-    if (!index)
-        return;
-    gm_analysis_options options;
-    gm_analysis_options_default(&options);
-    options.forward_is_compiled = server->settings.analysis.forward_is_compiled;
-    for (size_t i = 0; i < server->workspace_folder_count; i++) {
-        double started = gm_server_now_us();
-        gm_workspace_scan_stats stats;
-        gm_workspace_index_scan(index, server->workspace_folders[i], &options,
-                                GM_WORKSPACE_MAX_FILES, &stats);
-        gm_server_log(server, stats.truncated ? 2 : 4,
-                      "workspace %s: %zu Python files indexed in %.0f ms%s%s",
-                      server->workspace_folders[i], stats.files,
-                      (gm_server_now_us() - started) / 1000.0,
-                      stats.failed ? " (some could not be read or parsed)" : "",
-                      stats.truncated ? "; more files than the index holds: calls into the "
-                                        "rest are not followed"
-                                      : "");
+/* The folders' files still to summarise: the first ones at initialized, the rest while the
+ * client is quiet (gm_server_background_work), so a large workspace does not hold up the first
+ * answers. */
+struct gm_workspace_scan {
+    gm_path_list files;
+    size_t next, failed;
+    bool truncated;
+    double started_us;
+};
+
+static void scan_free(gm_server *server) {
+    if (server->scan) {
+        gm_path_list_free(&server->scan->files);
+        free(server->scan);
+        server->scan = NULL;
     }
-    gm_workspace_index_solve(index);
 }
 
 static void reanalyse_entered_documents(gm_server *server, const gm_document *except);
+
+/* Summarises files until budget_us has passed; at the end, solves and refreshes what changed. */
+static void scan_step(gm_server *server, double budget_us) {
+    struct gm_workspace_scan *scan = server->scan;
+    gm_workspace_index *index = server->workspace;
+    if (!scan || !index)
+        return;
+    double until = gm_server_now_us() + budget_us;
+    gm_analysis_options options;
+    gm_analysis_options_default(&options);
+    options.forward_is_compiled = server->settings.analysis.forward_is_compiled;
+    while (scan->next < scan->files.count && gm_server_now_us() < until) {
+        if (gm_workspace_index_add_file(index, scan->files.paths[scan->next++], &options) != 0)
+            scan->failed++;
+    }
+    if (scan->next < scan->files.count)
+        return;
+    gm_server_log(server, scan->truncated ? 2 : 3,
+                  "workspace: %zu Python files indexed in %.0f ms%s%s", scan->files.count,
+                  (gm_server_now_us() - scan->started_us) / 1000.0,
+                  scan->failed ? " (some could not be read or parsed)" : "",
+                  scan->truncated ? "; more files than the index holds: calls into the rest "
+                                    "are not followed"
+                                  : "");
+    scan_free(server);
+    if (gm_workspace_index_solve(index) == 0) {
+        reanalyse_entered_documents(server, NULL);
+        gm_publish_dirty_diagnostics(server);
+    }
+}
+
+void gm_workspace_index_folders(gm_server *server) {
+    if (!index_of(server) || server->workspace_folder_count == 0)
+        return;
+    scan_free(server);
+    server->scan = calloc(1, sizeof *server->scan);
+    if (!server->scan)
+        return;
+    server->scan->started_us = gm_server_now_us();
+    for (size_t i = 0; i < server->workspace_folder_count; i++) {
+        bool truncated = false;
+        size_t room = GM_WORKSPACE_MAX_FILES - server->scan->files.count;
+        gm_find_python_files(server->workspace_folders[i], &server->scan->files, room, &truncated);
+        server->scan->truncated |= truncated;
+    }
+    scan_step(server, GM_WORKSPACE_FIRST_SLICE_US);
+}
+
+bool gm_server_has_background_work(const gm_server *server) {
+    return server->scan != NULL && !server->finished;
+}
+
+void gm_server_background_work(gm_server *server, unsigned budget_ms) {
+    scan_step(server, budget_ms * 1000.0);
+}
+
+static bool in_folders(const gm_server *server, const char *path) {
+    for (size_t i = 0; i < server->workspace_folder_count; i++) {
+        size_t n = strlen(server->workspace_folders[i]);
+        if (strncmp(path, server->workspace_folders[i], n) == 0 && (path[n] == '/' || n == 1))
+            return true;
+    }
+    return false;
+}
 
 void gm_workspace_before_analysis(gm_server *server, gm_document *doc) {
     gm_workspace_index *index = index_of(server);
@@ -81,15 +141,15 @@ void gm_workspace_before_analysis(gm_server *server, gm_document *doc) {
         free(path);
         return;
     }
-    if (!doc->workspace_known) {
-        /* A file the folders did not cover: its imports come from next to it. */
-        doc->workspace_known = true;
+    if (!doc->workspace_known && !in_folders(server, path)) {
+        /* A file the folders do not cover: its imports come from next to it. */
         gm_analysis_options options;
         gm_analysis_options_default(&options);
         if (gm_workspace_index_add_file(index, path, &options) == 0 &&
             gm_workspace_index_load_imports(index, &options, GM_WORKSPACE_MAX_FILES) == 0)
             gm_workspace_index_solve(index);
     }
+    doc->workspace_known = true;
     size_t count;
     uint64_t digest;
     const char *const *roots = gm_workspace_index_roots(index, path, &count, &digest);
@@ -153,6 +213,7 @@ void gm_workspace_document_closed(gm_server *server, const char *uri) {
 }
 
 void gm_workspace_free(gm_server *server) {
+    scan_free(server);
     for (size_t i = 0; i < server->workspace_folder_count; i++)
         free(server->workspace_folders[i]);
     server->workspace_folder_count = 0;

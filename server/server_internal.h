@@ -91,6 +91,7 @@ struct gm_server {
     char *workspace_folders[GM_MAX_FOLDERS];
     size_t workspace_folder_count;
     struct gm_workspace_index *workspace;
+    struct gm_workspace_scan *scan; /* files still to index, or NULL */
 };
 
 /* Monotonic clock in microseconds, for GRAPHMEND_TRACE_TIMING. */

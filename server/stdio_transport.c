@@ -23,7 +23,11 @@ typedef struct {
     uv_fs_t file_read; /* regular-file stdin */
     char *file_buffer;
     bool write_failed;
+    uv_idle_t background; /* runs the server's background work while no input is waiting */
 } gm_transport;
+
+/* Slice of background work per loop iteration: input that arrives meanwhile waits at most this. */
+#define BACKGROUND_SLICE_MS 20
 
 /* Writes synchronously from the loop thread: replies leave in order and are never lost when the
  * process exits right after. stdout may share a non-blocking file description with stdin. */
@@ -50,9 +54,19 @@ static void stop(gm_transport *transport) {
     uv_stop(transport->loop);
 }
 
+static void on_idle(uv_idle_t *idle) {
+    gm_transport *transport = idle->data;
+    gm_server_background_work(transport->server, BACKGROUND_SLICE_MS);
+    if (!gm_server_has_background_work(transport->server)) {
+        uv_idle_stop(idle);
+    }
+}
+
 static void after_input(gm_transport *transport) {
     if (gm_server_finished(transport->server, NULL) || transport->write_failed) {
         stop(transport);
+    } else if (gm_server_has_background_work(transport->server)) {
+        uv_idle_start(&transport->background, on_idle);
     }
 }
 
@@ -156,6 +170,8 @@ int gm_stdio_serve(void) {
         fprintf(stderr, "graphmend: could not start the server (out of memory or grammar ABI)\n");
         return 1;
     }
+    uv_idle_init(transport.loop, &transport.background);
+    transport.background.data = &transport;
     int rc = start_reading(&transport);
     if (rc != 0) {
         fprintf(stderr, "graphmend: cannot read stdin: %s\n", uv_strerror(rc));
