@@ -62,6 +62,10 @@ void gm_finding_free(gm_finding *finding) {
     memset(finding, 0, sizeof *finding);
 }
 
+gm_severity gm_finding_severity(const gm_finding *finding) {
+    return finding->severity ? finding->severity : finding->rule->severity;
+}
+
 static uint32_t shift_u32(uint32_t value, int64_t delta) {
     return (uint32_t)((int64_t)value + delta);
 }
@@ -86,6 +90,7 @@ int gm_finding_copy_shifted(const gm_finding *src, gm_finding *dst, int64_t byte
     dst->span.start.row = shift_u32(src->span.start.row, row_delta);
     dst->span.end.row = shift_u32(src->span.end.row, row_delta);
     dst->message = dup_or_null(src->message, &failed);
+    dst->severity = src->severity;
     if (src->fix_count) {
         dst->fixes = calloc(src->fix_count, sizeof *dst->fixes);
         if (!dst->fixes) {

@@ -50,8 +50,9 @@ typedef struct {
 typedef struct {
     const gm_rule *rule; /* static catalogue entry */
     gm_span span;
-    char *message; /* owned: names the construct and the consequence */
-    gm_fix *fixes; /* owned array */
+    char *message;        /* owned: names the construct and the consequence */
+    gm_severity severity; /* 0: the rule's; else this finding's (fullgraph makes breaks errors) */
+    gm_fix *fixes;        /* owned array */
     size_t fix_count;
 } gm_finding;
 
@@ -71,6 +72,8 @@ int gm_finding_list_push(gm_finding_list *list, gm_finding *finding);
 int gm_finding_copy_shifted(const gm_finding *src, gm_finding *dst, int64_t byte_delta,
                             int64_t row_delta);
 void gm_finding_free(gm_finding *finding);
+/* The severity to report: the finding's own, else its rule's default. */
+gm_severity gm_finding_severity(const gm_finding *finding);
 /* Frees what fix owns (title, edits and their replacements). */
 void gm_fix_free(gm_fix *fix);
 /* Shifts every byte offset of finding (span and fix edits) by byte_delta and its span rows by

@@ -142,7 +142,8 @@ int gm_module_summary_build(const gm_call_part *const *parts, size_t part_count,
             n->callee_start = (uint32_t)i;
             n->callee_count = k;
         }
-    qsort(out->nodes, out->node_count, sizeof *out->nodes, node_order);
+    if (out->node_count > 1)
+        qsort(out->nodes, out->node_count, sizeof *out->nodes, node_order);
     /* Two nodes may share a key (a function defined twice): calls of both are kept. */
     for (size_t n = 0; n < out->node_count; n++) {
         gm_summary_node *sn = &out->nodes[n];

@@ -3,7 +3,10 @@
  * `logging.info(...)`-style function (torch 2.13 reports GB4841 "Unsupported python_type()
  * call" for those); GM403 warnings-warn, `warnings.warn(...)` (GB0007, `_warnings.warn` is a
  * skipped builtin). Names are matched after import resolution, and a name the function binds
- * locally shadows the module-level one. */
+ * locally shadows the module-level one. Under the reorderable_logging_functions and
+ * ignore_logging_functions settings dynamo defers or drops the call instead
+ * (gm_emit_logging_call). */
+#include <stdio.h>
 #include <string.h>
 
 #include "rule_emit.h"
@@ -32,6 +35,8 @@ void gm_rule_logging_call(gm_region *region, TSNode call) {
         return;
     const char *rule = NULL;
     const char *message = NULL;
+    char logger_name[40]; /* "logging.Logger.<method>": what ignore_logging_functions names */
+    char text[320];
     if (strcmp(name, "warnings.warn") == 0 &&
         gm_symbols_is_imported(st->symbols, gm_node_slice(head, st->text))) {
         rule = "GM403";
@@ -57,12 +62,22 @@ void gm_rule_logging_call(gm_region *region, TSNode call) {
             !gm_symbols_is_logger(st->symbols, gm_node_slice(object, st->text)))
             return;
         rule = "GM402";
+        snprintf(logger_name, sizeof logger_name, "logging.Logger.%s", method);
+        const char *config = gm_options_ignore_config_name(st->options);
         message = "`logging.Logger` method call: torch.compile does not support Logger methods "
                   "and breaks the graph here";
+        if (config) {
+            snprintf(text, sizeof text,
+                     "%s (adding %s to torch._dynamo.config.%s drops the call "
+                     "instead)",
+                     message, logger_name, config);
+            message = text;
+        }
+        strcpy(name, logger_name);
     } else {
         return;
     }
     if (gm_region_binds_node(region, head))
         return;
-    gm_emit_finding(region, gm_rule_by_id(rule), call, message, NULL, 0);
+    gm_emit_logging_call(region, gm_rule_by_id(rule), call, name, message, NULL, 0);
 }

@@ -1,6 +1,8 @@
 /* GM401 print-call (GB0059 "Failed to trace builtin operator"): the builtin print inside a
  * compiled region. Mend: run it only in eager mode, under
- * `if not torch.compiler.is_compiling():`, which dynamo folds to False and skips. */
+ * `if not torch.compiler.is_compiling():`, which dynamo folds to False and skips. Under the
+ * reorderable_logging_functions and ignore_logging_functions settings dynamo defers or drops
+ * the call instead (gm_emit_logging_call). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,8 +98,8 @@ void gm_rule_print_call(gm_region *region, TSNode call) {
         region->stmt->oom = true;
         return;
     }
-    gm_emit_finding(region, gm_rule_by_id("GM401"), call,
-                    "`print()` call: torch.compile cannot trace this builtin and breaks the graph "
-                    "here; the code before and after runs as separate graphs",
-                    rc ? &mend : NULL, (size_t)rc);
+    gm_emit_logging_call(region, gm_rule_by_id("GM401"), call, "print",
+                         "`print()` call: torch.compile cannot trace this builtin and breaks the "
+                         "graph here; the code before and after runs as separate graphs",
+                         rc ? &mend : NULL, (size_t)rc);
 }

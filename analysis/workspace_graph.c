@@ -332,7 +332,8 @@ static int collect_roots(module *m) {
         m->root_count++;
         digest = gm_hash_bytes(digest, key, strlen(key) + 1);
     }
-    qsort(m->roots, m->root_count, sizeof *m->roots, node_key_order);
+    if (m->root_count > 1)
+        qsort(m->roots, m->root_count, sizeof *m->roots, node_key_order);
     m->roots_digest = digest;
     return 0;
 }

@@ -75,7 +75,9 @@ static int walk(const char *dir, walk_state *state) {
         push(&entries, child);
     }
     closedir(handle);
-    qsort(entries.paths, entries.count, sizeof *entries.paths, compare_names);
+    if (entries.count > 1) {
+        qsort(entries.paths, entries.count, sizeof *entries.paths, compare_names);
+    }
     int status = 0;
     for (size_t i = 0; i < entries.count; i++) {
         char *child = entries.paths[i];

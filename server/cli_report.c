@@ -111,7 +111,7 @@ static json_t *sarif_json(const gm_file_report *files, size_t count) {
             json_array_append_new(
                 results,
                 json_pack("{s:s,s:s,s:{s:s},s:[{s:{s:{s:s},s:{s:I,s:I,s:I,s:I}}}]}", "ruleId",
-                          finding->rule->id, "level", sarif_level(finding->rule->severity),
+                          finding->rule->id, "level", sarif_level(gm_finding_severity(finding)),
                           "message", "text", finding->message, "locations", "physicalLocation",
                           "artifactLocation", "uri", files[f].path, "region", "startLine", row,
                           "startColumn", column, "endLine", end_row, "endColumn", end_column));

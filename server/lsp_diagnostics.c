@@ -43,7 +43,7 @@ static void write_diagnostic(gm_json_writer *writer, const gm_server *server,
     gm_json_raw_str(writer, ",\"end\":");
     write_position(writer, server, doc, finding->span.end_byte);
     gm_json_raw_str(writer, "},\"severity\":");
-    gm_json_int(writer, rule->severity);
+    gm_json_int(writer, gm_finding_severity(finding));
     gm_json_raw_str(writer, ",\"code\":");
     gm_json_string(writer, rule->id, strlen(rule->id));
     gm_json_raw_str(writer, ",\"source\":\"graphmend\",\"message\":");

@@ -260,6 +260,8 @@ int gm_pyproject_parse(const char *text, size_t len, gm_analysis_options *option
             bit = GM_SET_TORCH_VERSION;
             if (v.kind != VALUE_STRING || gm_parse_torch_version(v.string, &next.torch_version))
                 return fail(&r, "torch-version must be a \"MAJOR.MINOR\" string such as \"2.13\"");
+            if (!gm_torch_version_supported(next.torch_version))
+                return fail(&r, "torch-version must be from \"2.0\" to \"2.20\"");
         } else if (strcmp(key_name, "capture-scalar-outputs") == 0) {
             bit = GM_SET_CAPTURE_SCALAR_OUTPUTS;
             if (v.kind != VALUE_BOOL)
@@ -270,6 +272,42 @@ int gm_pyproject_parse(const char *text, size_t len, gm_analysis_options *option
             if (v.kind != VALUE_BOOL)
                 return fail(&r, "capture-dynamic-output-shape-ops must be true or false");
             next.capture_dynamic_output_shape_ops = v.boolean;
+        } else if (strcmp(key_name, "allow-rnn") == 0 || strcmp(key_name, "fullgraph") == 0 ||
+                   strcmp(key_name, "nested-graph-breaks") == 0) {
+            bit = key_name[0] == 'a'   ? GM_SET_ALLOW_RNN
+                  : key_name[0] == 'f' ? GM_SET_FULLGRAPH
+                                       : GM_SET_NESTED_GRAPH_BREAKS;
+            if (v.kind != VALUE_BOOL) {
+                snprintf(message, sizeof message, "%s must be true or false", key_name);
+                return fail(&r, message);
+            }
+            if (bit == GM_SET_ALLOW_RNN)
+                next.allow_rnn = v.boolean;
+            else if (bit == GM_SET_FULLGRAPH)
+                next.fullgraph = v.boolean;
+            else
+                next.nested_graph_breaks = v.boolean ? GM_NESTED_ON : GM_NESTED_OFF;
+        } else if (strcmp(key_name, "reorderable-logging-functions") == 0 ||
+                   strcmp(key_name, "ignore-logging-functions") == 0) {
+            bool reorderable = key_name[0] == 'r';
+            bit = reorderable ? GM_SET_REORDERABLE_LOGGING_FUNCTIONS
+                              : GM_SET_IGNORE_LOGGING_FUNCTIONS;
+            if (v.kind != VALUE_ARRAY) {
+                snprintf(message, sizeof message,
+                         "%s must be an array of dotted function names such as \"print\"",
+                         key_name);
+                return fail(&r, message);
+            }
+            const char *items[GM_MAX_RULE_SELECTORS];
+            for (size_t i = 0; i < v.count; i++)
+                items[i] = v.items[i];
+            char why[160];
+            gm_function_names *target =
+                reorderable ? &next.reorderable_logging_functions : &next.ignore_logging_functions;
+            if (gm_function_names_set(target, items, v.count, why, sizeof why) != 0) {
+                snprintf(message, sizeof message, "%.40s: %.150s", key_name, why);
+                return fail(&r, message);
+            }
         } else if (strcmp(key_name, "select") == 0 || strcmp(key_name, "ignore") == 0) {
             bool select = key_name[0] == 's';
             bit = select ? GM_SET_SELECT : GM_SET_IGNORE;
@@ -283,7 +321,7 @@ int gm_pyproject_parse(const char *text, size_t len, gm_analysis_options *option
             char why[128];
             if (gm_rule_selectors_set(select ? &next.select : &next.ignore, ids, v.count, why,
                                       sizeof why) != 0) {
-                snprintf(message, sizeof message, "%s: %s", key_name, why);
+                snprintf(message, sizeof message, "%.40s: %.150s", key_name, why);
                 return fail(&r, message);
             }
         } else {

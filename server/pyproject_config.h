@@ -8,8 +8,11 @@
 #include "settings.h"
 
 /* Applies the [tool.graphmend] table of text to *options and sets the GM_SET_* bits of the keys
- * it gave in *set: torch-version = "2.13", capture-scalar-outputs = true,
- * capture-dynamic-output-shape-ops = true, select = ["GM1", "GM401"], ignore = [...]. Returns 0,
+ * it gave in *set: torch-version = "2.13" (2.0 to 2.20), capture-scalar-outputs = true,
+ * capture-dynamic-output-shape-ops = true, allow-rnn = true, fullgraph = true,
+ * nested-graph-breaks = true, reorderable-logging-functions = ["print", "warnings.warn"],
+ * ignore-logging-functions = ["logging.Logger.info"], select = ["GM1", "GM401"],
+ * ignore = [...]. Returns 0,
  * or -1 with "line N: what" in error (options and set are then left as they were). */
 int gm_pyproject_parse(const char *text, size_t len, gm_analysis_options *options, unsigned *set,
                        char *error, size_t error_size);

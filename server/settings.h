@@ -18,6 +18,11 @@ enum {
     GM_SET_CAPTURE_DYNAMIC_OUTPUT_SHAPE_OPS = 1u << 4,
     GM_SET_SELECT = 1u << 5,
     GM_SET_IGNORE = 1u << 6,
+    GM_SET_ALLOW_RNN = 1u << 7,
+    GM_SET_FULLGRAPH = 1u << 8,
+    GM_SET_NESTED_GRAPH_BREAKS = 1u << 9,
+    GM_SET_REORDERABLE_LOGGING_FUNCTIONS = 1u << 10,
+    GM_SET_IGNORE_LOGGING_FUNCTIONS = 1u << 11,
 };
 
 /* Copies into *target the options of source that mask names. */
@@ -34,9 +39,12 @@ void gm_settings_default(gm_settings *settings);
 
 /* Applies the keys present in section (an object; anything else is ignored): compileForward
  * (bool), training (bool), torchVersion ("2.13"), captureScalarOutputs (bool),
- * captureDynamicOutputShapeOps (bool), select and ignore (arrays of rule ids or prefixes),
- * logLevel ("error"|"warning"|"info"|"debug"). Keys with bad values are skipped (the previous
- * value stays) and named in problems (empty when none). Returns true when something changed. */
+ * captureDynamicOutputShapeOps (bool), allowRnn (bool), fullgraph (bool), nestedGraphBreaks
+ * (bool, or null for "as torch_version does"), reorderableLoggingFunctions and
+ * ignoreLoggingFunctions (arrays of dotted function names), select and ignore (arrays of rule
+ * ids or prefixes), logLevel ("error"|"warning"|"info"|"debug"). torchVersion must lie in
+ * 2.0..2.20. Keys with bad values are skipped (the previous value stays) and named in problems
+ * (empty when none). Returns true when something changed. */
 bool gm_settings_apply_json(gm_settings *settings, const json_t *section, char *problems,
                             size_t problems_size);
 

@@ -196,3 +196,95 @@ def test_pyproject_created_after_open_applies_after_a_save(servers):
     session.client.notify("textDocument/didSave", {"textDocument": {"uri": uri}})
     items = session.diagnostics_until(uri, lambda ds: codes(ds) == ["GM401"], mark)
     assert codes(items) == ["GM401"]
+
+
+LOGGING_AND_RNN = '''\
+import logging
+import sys
+
+import torch
+from torch import nn
+
+logger = logging.getLogger(__name__)
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.rnn = nn.LSTM(4, 4)
+
+    def forward(self, x):
+        print("x", x)
+        print("x", x, file=sys.stderr)
+        logger.info("done")
+        y, _ = self.rnn(x)
+        return y
+'''
+
+
+def by_line(diagnostics):
+    return sorted((d["range"]["start"]["line"], d["code"], d["severity"]) for d in diagnostics)
+
+
+def push(session, uri, settings, wanted):
+    """Sends settings with didChangeConfiguration and returns the diagnostics once wanted."""
+    mark = session.client.mark()
+    session.client.notify("workspace/didChangeConfiguration",
+                          {"settings": {"graphmend": settings}})
+    return session.diagnostics_until(uri, lambda ds: by_line(ds) == wanted, mark)
+
+
+def test_dynamo_settings_change_published_diagnostics(servers):
+    session = servers.session(params={"processId": None, "rootUri": None, "capabilities": {}})
+    uri = session.open("r.py", LOGGING_AND_RNN)
+    defer, stderr, info, rnn = (15, "GM401", 2), (16, "GM401", 2), (17, "GM402", 2), \
+        (18, "GM604", 2)
+    assert by_line(session.diagnostics(uri)) == [defer, stderr, info, rnn]
+    wanted = [defer, stderr, info]
+    assert by_line(push(session, uri, {"allowRnn": True}, wanted)) == wanted
+    # print with a file object cannot be deferred: that call still breaks (GB0296)
+    wanted = [stderr, info]
+    items = push(session, uri, {"reorderableLoggingFunctions": ["print"]}, wanted)
+    assert by_line(items) == wanted
+    assert "GB0296" in items[0]["message"]
+    wanted = [stderr]
+    items = push(session, uri, {"ignoreLoggingFunctions": ["logging.Logger.info"]}, wanted)
+    assert by_line(items) == wanted
+    # fullgraph turns the remaining break into an error
+    wanted = [(16, "GM401", 1)]
+    items = push(session, uri, {"fullgraph": True}, wanted)
+    assert by_line(items) == wanted
+    assert "fullgraph=True" in items[0]["message"] and "Unsupported" in items[0]["message"]
+    wanted = [defer, stderr, info, rnn]
+    items = push(session, uri, {"allowRnn": False, "fullgraph": False,
+                                "reorderableLoggingFunctions": [],
+                                "ignoreLoggingFunctions": []}, wanted)
+    assert by_line(items) == wanted
+
+
+def test_dynamo_settings_from_pyproject(servers):
+    (servers.tmp_path / "pyproject.toml").write_text(
+        '[tool.graphmend]\nallow-rnn = true\nfullgraph = true\n'
+        'ignore-logging-functions = ["print", "logging.Logger.info"]\n')
+    session = servers.session(params={"processId": None, "rootUri": None, "capabilities": {}})
+    uri = session.open("r.py", LOGGING_AND_RNN)
+    assert by_line(session.diagnostics(uri)) == []
+    # the client's keys beat the file's
+    wanted = [(15, "GM401", 1), (16, "GM401", 1)]
+    items = push(session, uri, {"ignoreLoggingFunctions": ["logging.Logger.info"]}, wanted)
+    assert by_line(items) == wanted
+
+
+def test_invalid_dynamo_settings_are_shown(servers):
+    session = servers.session(params={"processId": None, "rootUri": None, "capabilities": {}})
+    uri = session.open("r.py", LOGGING_AND_RNN)
+    session.diagnostics(uri)
+    session.client.notify("workspace/didChangeConfiguration", {"settings": {"graphmend": {
+        "torchVersion": "2.99", "allowRnn": "yes", "ignoreLoggingFunctions": ["not a name"],
+        "nestedGraphBreaks": 1}}})
+    session.client.barrier()
+    shown = [m["params"]["message"] for m in session.client.notifications("window/showMessage")]
+    assert any("graphmend.torchVersion" in m and "2.20" in m and "graphmend.allowRnn" in m
+               and "not a name" in m and "graphmend.nestedGraphBreaks" in m
+               for m in shown), shown
+    assert len(by_line(session.diagnostics(uri))) == 4  # nothing changed

@@ -20,11 +20,22 @@ from two sources, because on torch 2.13 ``explain()`` does not see every break:
 
 The result is the union. Results are written as JSON to OUT; the cases' own
 stdout (their ``print`` calls run eagerly) goes to this process's stdout.
+
+Settings: a case gets the dynamo configuration of the nearest ``pyproject.toml``
+between its directory and ``tests/corpus/`` (the ``[tool.graphmend]`` keys that
+graphmend reads too), patched in for that case only. With ``fullgraph = true`` there,
+or when ``example()`` returns something compiled with ``fullgraph=True``, the case is
+compiled with ``fullgraph=True`` instead of explained: dynamo then raises at the
+first break, and the break's line is the innermost case-file frame of the error's
+"from user code" stack.
 """
 
 from __future__ import annotations
 
+import builtins
+import importlib
 import importlib.util
+import inspect
 import json
 import logging
 import os
@@ -32,7 +43,9 @@ import random
 import re
 import sys
 import time
+import tomllib
 import traceback
+from pathlib import Path
 
 import torch
 import torch._dynamo
@@ -51,6 +64,86 @@ _STACK_MARKERS = (
     "User code traceback:",
     "The graph break occurred in the following user code:",
 )
+
+
+_CORPUS = Path(__file__).resolve().parent.parent / "corpus"
+
+# [tool.graphmend] keys that are dynamo settings, and the torch._dynamo.config names
+# they set on torch 2.13 (ignore_logging_functions was ignore_logger_methods before 2.10).
+_BOOL_KEYS = {
+    "capture-scalar-outputs": "capture_scalar_outputs",
+    "capture-dynamic-output-shape-ops": "capture_dynamic_output_shape_ops",
+    "allow-rnn": "allow_rnn",
+    "nested-graph-breaks": "nested_graph_breaks",
+}
+_FUNCTION_KEYS = {
+    "reorderable-logging-functions": "reorderable_logging_functions",
+    "ignore-logging-functions": (
+        "ignore_logging_functions"
+        if hasattr(torch._dynamo.config, "ignore_logging_functions")
+        else "ignore_logger_methods"
+    ),
+}
+# graphmend-only keys that do not change what dynamo does
+_ANALYSIS_KEYS = {"select", "ignore", "fullgraph", "torch-version"}
+
+
+def case_settings(path: str) -> dict:
+    """[tool.graphmend] of the nearest pyproject.toml from the case's directory up to
+    tests/corpus/ (inclusive); {} when there is none."""
+    root = _CORPUS.resolve()
+    directory = Path(path).resolve().parent
+    while directory == root or root in directory.parents:
+        candidate = directory / "pyproject.toml"
+        if candidate.is_file():
+            with open(candidate, "rb") as f:
+                return tomllib.load(f).get("tool", {}).get("graphmend", {})
+        directory = directory.parent
+    return {}
+
+
+def _resolve_function(dotted: str):
+    """"print" -> builtins.print; "logging.Logger.info" -> that function object."""
+    if "." not in dotted:
+        return getattr(builtins, dotted)
+    parts = dotted.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for attr in parts[cut:]:
+            obj = getattr(obj, attr)
+        return obj
+    raise ValueError(f"cannot resolve {dotted!r}")
+
+
+def dynamo_config(settings: dict) -> dict:
+    """The torch._dynamo.config values the settings ask for."""
+    config: dict = {}
+    for key, value in settings.items():
+        if key in _BOOL_KEYS:
+            config[_BOOL_KEYS[key]] = bool(value)
+        elif key in _FUNCTION_KEYS:
+            config[_FUNCTION_KEYS[key]] = {_resolve_function(name) for name in value}
+        elif key == "torch-version":
+            running = ".".join(torch.__version__.split("+")[0].split(".")[:2])
+            if value != running:
+                raise ValueError(f"torch-version {value} cannot be checked on torch {running}")
+        elif key not in _ANALYSIS_KEYS:
+            raise ValueError(f"unknown [tool.graphmend] key {key!r}")
+    return config
+
+
+def _compiled_fullgraph(fn) -> bool:
+    """Whether fn is a torch.compile result that asked for fullgraph=True."""
+    ctx = getattr(fn, "dynamo_ctx", None)  # a compiled module
+    if ctx is None and inspect.isfunction(fn):
+        try:
+            ctx = inspect.getclosurevars(fn).nonlocals.get("self")
+        except (TypeError, ValueError):
+            ctx = None
+    return bool(getattr(ctx, "fullgraph", False))
 
 
 def _same_file(a: str, b: str) -> bool:
@@ -157,6 +250,54 @@ def _seed() -> None:
         np.random.seed(0)
 
 
+def _run_fullgraph(fn, args, path: str) -> list:
+    """Compile with fullgraph=True: no break, or the one dynamo raises on."""
+    compiled = torch.compile(fn, fullgraph=True, backend="eager")
+    try:
+        compiled(*args)
+    # Unsupported for a break, UserError for a guard on data-dependent values; anything
+    # else is the case's own failure and goes to result["error"]
+    except (torch._dynamo.exc.Unsupported, torch._dynamo.exc.UserError) as exc:
+        text = str(exc)
+        frames = [(m["file"], m["line"]) for m in _FRAME_RE.finditer(text)]
+        return [
+            {
+                "source": "fullgraph",
+                "line": _innermost_line(frames, path),
+                "reason": f"{type(exc).__name__}: {text.splitlines()[0] if text else ''}"[:200],
+            }
+        ]
+    return []
+
+
+def _record_explained(result: dict, explained, capture: _Capture, path: str) -> None:
+    """Break lines from explain() and from the graph_breaks log."""
+    result["graph_count"] = explained.graph_count
+    result["graph_break_count"] = explained.graph_break_count
+    for reason in explained.break_reasons:
+        frames = [(fs.filename, fs.lineno) for fs in reason.user_stack]
+        line = _innermost_line(frames, path)
+        result["breaks"].append(
+            {
+                "source": "explain",
+                "line": line,
+                "reason": str(reason.reason).splitlines()[0][:200],
+            }
+        )
+    for message in capture.messages:
+        line, _ = _line_from_log(message, path)
+        result["breaks"].append(
+            {
+                "source": "log",
+                "line": line,
+                "reason": _log_reason(message)[:200],
+                # the whole frame fell back to eager (break in a loop, in
+                # try, under a generic context manager) instead of resuming
+                "frame_skipped": bool(_SKIP_RE.search(message)),
+            }
+        )
+
+
 def run_case(index: int, path: str, capture: _Capture) -> dict:
     path = os.path.realpath(path)
     result: dict = {
@@ -173,41 +314,27 @@ def run_case(index: int, path: str, capture: _Capture) -> dict:
         module = importlib.util.module_from_spec(spec)
         sys.modules[spec.name] = module
         spec.loader.exec_module(module)
+        settings = case_settings(path)
+        config = dynamo_config(settings)
+        result["config"] = sorted(config)
         _seed()
         fn, args = module.example()
         if not isinstance(args, tuple):
             raise TypeError("example() must return (callable, args_tuple)")
+        fullgraph = bool(settings.get("fullgraph", False)) or _compiled_fullgraph(fn)
         fn = _unwrap(fn)
         if isinstance(fn, torch.nn.Module):
             fn.eval()
         _seed()
         torch._dynamo.reset()
         capture.messages.clear()
-        explained = torch._dynamo.explain(fn)(*args)
-        result["graph_count"] = explained.graph_count
-        result["graph_break_count"] = explained.graph_break_count
-        for reason in explained.break_reasons:
-            frames = [(fs.filename, fs.lineno) for fs in reason.user_stack]
-            line = _innermost_line(frames, path)
-            result["breaks"].append(
-                {
-                    "source": "explain",
-                    "line": line,
-                    "reason": str(reason.reason).splitlines()[0][:200],
-                }
-            )
-        for message in capture.messages:
-            line, _ = _line_from_log(message, path)
-            result["breaks"].append(
-                {
-                    "source": "log",
-                    "line": line,
-                    "reason": _log_reason(message)[:200],
-                    # the whole frame fell back to eager (break in a loop, in
-                    # try, under a generic context manager) instead of resuming
-                    "frame_skipped": bool(_SKIP_RE.search(message)),
-                }
-            )
+        if fullgraph:
+            with torch._dynamo.config.patch(**config):
+                result["breaks"] = _run_fullgraph(fn, args, path)
+        else:
+            with torch._dynamo.config.patch(**config):
+                explained = torch._dynamo.explain(fn)(*args)
+            _record_explained(result, explained, capture, path)
         result["lines"] = sorted(
             {b["line"] for b in result["breaks"] if b["line"] is not None}
         )

@@ -73,8 +73,10 @@ static void warnings_calls(void) {
 }
 
 static void consequences_and_fixes(void) {
+    /* two functions: after the break in the loop dynamo skips the rest of f */
     const char *src = HEAD "    for i in range(2):\n        logger.info('a')\n"
-                           "    with open('f'):\n        warnings.warn('b')\n";
+                           "@torch.compile\ndef g(x):\n    with make_ctx():\n"
+                           "        warnings.warn('b')\n";
     gm_finding_list l = at_analyze(src);
     const gm_finding *a = at_find(&l, "GM402", 0), *b = at_find(&l, "GM403", 0);
     CHECK(a && strstr(a->message, "inside a loop") != NULL);

@@ -71,7 +71,7 @@ static void consequences(void) {
         {"        try:\n            print(x)\n        finally:\n            pass\n", "try/with"},
         {"        try:\n            pass\n        except Exception:\n            print(x)\n",
          "try/with"},
-        {"        with open('f') as fh:\n            print(x)\n", "try/with"},
+        {"        with make_ctx() as fh:\n            print(x)\n", "try/with"},
         {"        with torch.no_grad():\n            print(x)\n", NULL},
         {"        with torch.set_grad_enabled(False), torch.inference_mode():\n"
          "            print(x)\n",

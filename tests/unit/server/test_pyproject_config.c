@@ -51,6 +51,52 @@ static void reads_the_table(void) {
     CHECK_EQ_INT(o.torch_version, 213);
 }
 
+/* The dynamo settings beyond the capture options. */
+static void reads_dynamo_settings(void) {
+    gm_analysis_options o;
+    unsigned set;
+    char error[256];
+    const char *text = "[tool.graphmend]\n"
+                       "allow-rnn = true\n"
+                       "fullgraph = true\n"
+                       "nested-graph-breaks = false\n"
+                       "reorderable-logging-functions = [\"print\", \"warnings.warn\"]\n"
+                       "ignore-logging-functions = [\n"
+                       "  \"logging.Logger.info\",  # any logger\n"
+                       "]\n";
+    CHECK_EQ_INT(parse(text, &o, &set, error), 0);
+    CHECK(error[0] == '\0');
+    CHECK(o.allow_rnn && o.fullgraph);
+    CHECK_EQ_INT(o.nested_graph_breaks, GM_NESTED_OFF);
+    CHECK_EQ_INT(o.reorderable_logging_functions.count, 2);
+    CHECK_EQ_STR(o.reorderable_logging_functions.items[1], "warnings.warn");
+    CHECK_EQ_INT(o.ignore_logging_functions.count, 1);
+    CHECK_EQ_STR(o.ignore_logging_functions.items[0], "logging.Logger.info");
+    CHECK_EQ_INT(set, GM_SET_ALLOW_RNN | GM_SET_FULLGRAPH | GM_SET_NESTED_GRAPH_BREAKS |
+                          GM_SET_REORDERABLE_LOGGING_FUNCTIONS | GM_SET_IGNORE_LOGGING_FUNCTIONS);
+    CHECK(!gm_options_nested_graph_breaks(&o));
+
+    /* Left out, nested graph breaks follow the version: on from 2.14. */
+    CHECK_EQ_INT(parse("[tool.graphmend]\ntorch-version = \"2.14\"\n", &o, &set, error), 0);
+    CHECK_EQ_INT(o.nested_graph_breaks, GM_NESTED_DEFAULT);
+    CHECK(gm_options_nested_graph_breaks(&o));
+    CHECK_EQ_INT(parse("[tool.graphmend]\nnested-graph-breaks = true\n", &o, &set, error), 0);
+    CHECK(gm_options_nested_graph_breaks(&o));
+    gm_analysis_options_default(&o);
+    CHECK(!gm_options_nested_graph_breaks(&o));
+
+    /* The overlay copies exactly the keys the mask names. */
+    gm_analysis_options target;
+    gm_analysis_options_default(&target);
+    CHECK_EQ_INT(parse(text, &o, &set, error), 0);
+    gm_analysis_options_overlay(&target, &o, GM_SET_ALLOW_RNN | GM_SET_IGNORE_LOGGING_FUNCTIONS);
+    CHECK(target.allow_rnn && !target.fullgraph);
+    CHECK_EQ_INT(target.reorderable_logging_functions.count, 0);
+    CHECK_EQ_INT(target.ignore_logging_functions.count, 1);
+    gm_analysis_options_overlay(&target, &o, set);
+    CHECK(gm_analysis_options_equal(&target, &o));
+}
+
 static void expect_error(const char *text, const char *message) {
     gm_analysis_options o;
     unsigned set;
@@ -86,6 +132,17 @@ static void rejects_what_it_does_not_know(void) {
     ERR("name = \"a\n", "line 3: string not closed");
     ERR("[tool.graphmend.extra]\n", "line 3: only a plain [tool.graphmend] table");
     ERR("[tool]\n[tool.graphmend]\n", "line 4: duplicate [tool.graphmend] table");
+    ERR("torch-version = \"1.13\"\n", "line 3: torch-version must be from \"2.0\" to \"2.20\"");
+    ERR("torch-version = \"2.21\"\n", "line 3: torch-version must be from \"2.0\" to \"2.20\"");
+    ERR("allow-rnn = \"yes\"\n", "line 3: allow-rnn must be true or false");
+    ERR("fullgraph = [\"x\"]\n", "line 3: fullgraph must be true or false");
+    ERR("nested-graph-breaks = \"on\"\n", "line 3: nested-graph-breaks must be true or false");
+    ERR("reorderable-logging-functions = \"print\"\n",
+        "line 3: reorderable-logging-functions must be an array");
+    ERR("ignore-logging-functions = [\"logging..info\"]\n",
+        "line 3: ignore-logging-functions: \"logging..info\" is not a dotted function name");
+    ERR("ignore-logging-functions = [\"print()\"]\n", "is not a dotted function name");
+    ERR("allow-rnn = true\nallow-rnn = false\n", "line 4: duplicate key 'allow-rnn'");
 #undef ERR
 }
 
@@ -104,6 +161,19 @@ static void parses_versions_and_selectors(void) {
     CHECK(gm_rule_selectors_set(&s, bad, 2, error, sizeof error) != 0);
     CHECK(strstr(error, "G401") != NULL);
     CHECK_EQ_INT(s.count, 3); /* unchanged */
+    CHECK(gm_torch_version_supported(200) && gm_torch_version_supported(220));
+    CHECK(!gm_torch_version_supported(113) && !gm_torch_version_supported(221));
+    gm_function_names names;
+    const char *ok[] = {"print", "builtins.print", "logging.Logger.info", "_m.f2"};
+    CHECK(gm_function_names_set(&names, ok, 4, error, sizeof error) == 0 && names.count == 4);
+    CHECK(gm_function_names_has(&names, "print") && gm_function_names_has(&names, "_m.f2"));
+    CHECK(!gm_function_names_has(&names, "logging.info"));
+    const char *not_names[] = {"print", "2x"};
+    CHECK(gm_function_names_set(&names, not_names, 2, error, sizeof error) != 0);
+    CHECK(strstr(error, "2x") != NULL);
+    CHECK_EQ_INT(names.count, 4); /* unchanged */
+    const char *trailing[] = {"logging."};
+    CHECK(gm_function_names_set(&names, trailing, 1, error, sizeof error) != 0);
 }
 
 #define SOURCE                                                                                     \
@@ -186,12 +256,18 @@ static void defaults_match_readme(void) {
           strcmp(json_string_value(json_array_get(select, 0)), "GM") == 0);
     CHECK(json_array_size(json_object_get(d, "ignore")) == 0);
     CHECK(strcmp(json_string_value(json_object_get(d, "logLevel")), "info") == 0);
+    CHECK(json_is_false(json_object_get(d, "allowRnn")));
+    CHECK(json_is_false(json_object_get(d, "fullgraph")));
+    CHECK(json_is_null(json_object_get(d, "nestedGraphBreaks")));
+    CHECK(json_array_size(json_object_get(d, "reorderableLoggingFunctions")) == 0);
+    CHECK(json_array_size(json_object_get(d, "ignoreLoggingFunctions")) == 0);
     json_decref(d);
 }
 
 int main(void) {
     defaults_match_readme();
     reads_the_table();
+    reads_dynamo_settings();
     rejects_what_it_does_not_know();
     parses_versions_and_selectors();
     gates_rules();
