@@ -52,7 +52,7 @@ def graphmend_predictions() -> dict:
         pytest.fail(_STATE["graphmend_error"], pytrace=False)
     if "graphmend" not in _STATE:
         try:
-            _STATE["graphmend"] = oracle_lib.run_graphmend(oracle_lib.discover_cases())
+            _STATE["graphmend"] = oracle_lib.run_graphmend(oracle_lib.discover_files())
         except RuntimeError as exc:
             _STATE["graphmend_error"] = str(exc)
             pytest.fail(str(exc), pytrace=False)
@@ -62,7 +62,7 @@ def graphmend_predictions() -> dict:
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
     if "dynamo" not in _STATE and "graphmend" not in _STATE:
         return
-    cases = oracle_lib.discover_cases()
+    cases = oracle_lib.discover_files()
     expectations = {}
     for case in cases:
         try:

@@ -7,7 +7,8 @@ unwrap what torch.compile wrapped (``_torchdynamo_orig_callable`` of a decorated
 function, ``_orig_mod`` of a compiled module), put modules in eval mode, seed, run
 ``torch._dynamo.reset()`` and then ``torch._dynamo.explain(callable)(*args)``.
 
-A break's line is its innermost user frame that lies in the case file. Lines come
+A break's line is its innermost user frame that lies in the corpus: usually the case
+file, or a support module next to it that the case imports (reported with "file"). Lines come
 from two sources, because on torch 2.13 ``explain()`` does not see every break:
 
 * ``explain``: ``ExplainOutput.break_reasons[*].user_stack``. These are attached to
@@ -189,13 +190,33 @@ def _install_capture() -> _Capture:
     return handler
 
 
-def _innermost_line(frames, case_path: str):
-    """frames: iterable of (filename, lineno); last one in the case file."""
-    line = None
+def _in_corpus(filename: str) -> bool:
+    try:
+        return Path(os.path.realpath(filename)).is_relative_to(_CORPUS)
+    except (OSError, ValueError):
+        return False
+
+
+def _innermost(frames, case_path: str):
+    """frames: iterable of (filename, lineno). The last one in the corpus, as (file, line):
+    the case file itself or a support module it imports."""
+    found = (None, None)
     for filename, lineno in frames:
         if _same_file(filename, case_path):
-            line = int(lineno)
+            found = (case_path, int(lineno))
+        elif _in_corpus(filename):
+            found = (os.path.realpath(filename), int(lineno))
+    return found
+
+
+def _innermost_line(frames, case_path: str):
+    """The innermost corpus frame's line, with its file in _LAST_FILE (see _innermost)."""
+    global _LAST_FILE
+    _LAST_FILE, line = _innermost(frames, case_path)
     return line
+
+
+_LAST_FILE = None
 
 
 def _line_from_log(message: str, case_path: str):
@@ -260,10 +281,12 @@ def _run_fullgraph(fn, args, path: str) -> list:
     except (torch._dynamo.exc.Unsupported, torch._dynamo.exc.UserError) as exc:
         text = str(exc)
         frames = [(m["file"], m["line"]) for m in _FRAME_RE.finditer(text)]
+        line = _innermost_line(frames, path)
         return [
             {
                 "source": "fullgraph",
-                "line": _innermost_line(frames, path),
+                "file": _LAST_FILE,
+                "line": line,
                 "reason": f"{type(exc).__name__}: {text.splitlines()[0] if text else ''}"[:200],
             }
         ]
@@ -280,6 +303,7 @@ def _record_explained(result: dict, explained, capture: _Capture, path: str) -> 
         result["breaks"].append(
             {
                 "source": "explain",
+                "file": _LAST_FILE,
                 "line": line,
                 "reason": str(reason.reason).splitlines()[0][:200],
             }
@@ -289,6 +313,7 @@ def _record_explained(result: dict, explained, capture: _Capture, path: str) -> 
         result["breaks"].append(
             {
                 "source": "log",
+                "file": _LAST_FILE,
                 "line": line,
                 "reason": _log_reason(message)[:200],
                 # the whole frame fell back to eager (break in a loop, in
@@ -310,6 +335,8 @@ def run_case(index: int, path: str, capture: _Capture) -> dict:
     }
     started = time.monotonic()
     try:
+        # support modules next to the case import as top-level names
+        sys.path.insert(0, os.path.dirname(path))
         spec = importlib.util.spec_from_file_location(f"_gm_case_{index}", path)
         module = importlib.util.module_from_spec(spec)
         sys.modules[spec.name] = module
@@ -336,7 +363,11 @@ def run_case(index: int, path: str, capture: _Capture) -> dict:
                 explained = torch._dynamo.explain(fn)(*args)
             _record_explained(result, explained, capture, path)
         result["lines"] = sorted(
-            {b["line"] for b in result["breaks"] if b["line"] is not None}
+            {b["line"] for b in result["breaks"] if b["line"] is not None and b["file"] == path}
+        )
+        result["elsewhere"] = sorted(
+            {(b["file"], b["line"]) for b in result["breaks"]
+             if b["line"] is not None and b["file"] != path}
         )
     except BaseException as exc:  # report, keep going with the other cases
         if isinstance(exc, KeyboardInterrupt):
@@ -344,6 +375,8 @@ def run_case(index: int, path: str, capture: _Capture) -> dict:
         result["error"] = "".join(traceback.format_exception(exc))[-4000:]
     finally:
         torch._dynamo.reset()
+        if sys.path and sys.path[0] == os.path.dirname(path):
+            sys.path.pop(0)
     result["seconds"] = round(time.monotonic() - started, 3)
     return result
 

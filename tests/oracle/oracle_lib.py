@@ -25,8 +25,26 @@ _EXPECT_RE = re.compile(r"\bexpect:\s*(?P<codes>.*)$")
 _CODE_RE = re.compile(r"^GM\d{3}$")
 
 
-def discover_cases() -> list[Path]:
+_EXAMPLE_RE = re.compile(r"^def example\(", re.M)
+
+
+def discover_files() -> list[Path]:
+    """Every Python file of the corpus: cases and the support modules cases import."""
     return sorted(p for p in CORPUS.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def is_case(path: Path) -> bool:
+    """A case defines example(); other files are support modules that cases import (their
+    breaks are expected where they are, like any case's)."""
+    return bool(_EXAMPLE_RE.search(path.read_text(encoding="utf-8")))
+
+
+def discover_cases() -> list[Path]:
+    return [p for p in discover_files() if is_case(p)]
+
+
+def discover_support() -> list[Path]:
+    return [p for p in discover_files() if not is_case(p)]
 
 
 def case_id(path: Path) -> str:
@@ -162,7 +180,30 @@ def run_dynamo(cases: list[Path], jobs: int | None = None) -> DynamoRun:
             run.torch_version = data["torch_version"]
             for result in data["cases"]:
                 run.cases[case_id(Path(result["path"]))] = result
+    _attribute_support_breaks(run)
     return run
+
+
+def _attribute_support_breaks(run: DynamoRun) -> None:
+    """A support module's dynamo lines: where the cases that import it broke inside it."""
+    for support in discover_support():
+        sid = case_id(support)
+        entry = {"path": str(support.resolve()), "lines": [], "breaks": [], "error": None,
+                 "support": True}
+        lines = set()
+        for cid, result in list(run.cases.items()):
+            if result.get("support"):
+                continue
+            for b in result.get("breaks", []):
+                if b.get("file") and b["line"] is not None and _same_path(b["file"], support):
+                    lines.add(b["line"])
+                    entry["breaks"].append({**b, "reason": f"{b['reason']} (from {cid})"})
+        entry["lines"] = sorted(lines)
+        run.cases[sid] = entry
+
+
+def _same_path(a: str, b: Path) -> bool:
+    return os.path.realpath(a) == os.path.realpath(b)
 
 
 @dataclass

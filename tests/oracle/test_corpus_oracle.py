@@ -3,7 +3,9 @@
 `graphmend check`.
 
 * test_expectations_match_dynamo: the `# expect:` lines of a case are exactly the
-  lines where dynamo breaks (innermost user frame in the case file).
+  lines where dynamo breaks (innermost user frame in the case file); those of a support
+  module (a corpus file without example() that cases import) are exactly the lines where
+  the runs of the cases broke inside it.
 * test_graphmend_matches_expectations: graphmend predicts exactly those
   (line, code) pairs. Cases listed in tests/corpus/known_gaps.txt are strict xfails.
 
@@ -16,7 +18,7 @@ import pytest
 
 import oracle_lib
 
-CASES = oracle_lib.discover_cases()
+CASES = oracle_lib.discover_files()  # cases and the support modules they import
 IDS = [oracle_lib.case_id(c) for c in CASES]
 
 
@@ -48,7 +50,7 @@ def test_expectations_match_dynamo(case, dynamo_run):
         pytest.fail(f"{cid}: running the case failed:\n{result['error']}", pytrace=False)
     unattributed = [b for b in result["breaks"] if b["line"] is None]
     assert not unattributed, (
-        f"{cid}: dynamo reported breaks with no frame in the case file:\n{_describe(result)}"
+        f"{cid}: dynamo reported breaks with no frame in the corpus:\n{_describe(result)}"
     )
     dynamo_lines = set(result["lines"])
     assert expected_lines == dynamo_lines, (
