@@ -86,7 +86,7 @@ _FUNCTION_KEYS = {
     ),
 }
 # graphmend-only keys that do not change what dynamo does
-_ANALYSIS_KEYS = {"select", "ignore", "fullgraph", "torch-version"}
+_ANALYSIS_KEYS = {"select", "ignore", "fullgraph", "torch-version", "compile-forward", "training"}
 
 
 def case_settings(path: str) -> dict:
@@ -351,7 +351,7 @@ def run_case(index: int, path: str, capture: _Capture) -> dict:
         fullgraph = bool(settings.get("fullgraph", False)) or _compiled_fullgraph(fn)
         fn = _unwrap(fn)
         if isinstance(fn, torch.nn.Module):
-            fn.eval()
+            fn.train(bool(settings.get("training", False)))  # eval unless the case says training
         _seed()
         torch._dynamo.reset()
         capture.messages.clear()

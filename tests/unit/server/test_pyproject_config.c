@@ -110,6 +110,18 @@ static void expect_error(const char *text, const char *message) {
     CHECK(!o.capture_scalar_outputs);
 }
 
+static void reads_region_keys(void) {
+    gm_analysis_options o;
+    unsigned set;
+    char error[256];
+    CHECK_EQ_INT(parse("[tool.graphmend]\ncompile-forward = false\ntraining = true\n", &o, &set,
+                       error),
+                 0);
+    CHECK(!o.forward_is_compiled);
+    CHECK(o.training);
+    CHECK_EQ_INT(set, GM_SET_COMPILE_FORWARD | GM_SET_TRAINING);
+}
+
 static void rejects_what_it_does_not_know(void) {
     const char *head = "[tool.graphmend]\ncapture-scalar-outputs = true\n";
     char text[512];
@@ -133,6 +145,8 @@ static void rejects_what_it_does_not_know(void) {
     ERR("[tool.graphmend.extra]\n", "line 3: only a plain [tool.graphmend] table");
     ERR("[tool]\n[tool.graphmend]\n", "line 4: duplicate [tool.graphmend] table");
     ERR("torch-version = \"1.13\"\n", "line 3: torch-version must be from \"2.0\" to \"2.20\"");
+    ERR("training = \"yes\"\n", "line 3: training must be true or false");
+    ERR("compile-forward = \"no\"\n", "line 3: compile-forward must be true or false");
     ERR("torch-version = \"2.21\"\n", "line 3: torch-version must be from \"2.0\" to \"2.20\"");
     ERR("allow-rnn = \"yes\"\n", "line 3: allow-rnn must be true or false");
     ERR("fullgraph = [\"x\"]\n", "line 3: fullgraph must be true or false");
@@ -268,6 +282,7 @@ int main(void) {
     defaults_match_readme();
     reads_the_table();
     reads_dynamo_settings();
+    reads_region_keys();
     rejects_what_it_does_not_know();
     parses_versions_and_selectors();
     gates_rules();
