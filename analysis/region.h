@@ -63,7 +63,21 @@ typedef struct {
         bool binds;
     } binds_memo[32];
     unsigned binds_memo_count;
+    /* Set when a predicted break makes dynamo skip the frame (a break in a loop body, in try or
+     * a generic with block, or one it cannot resume from): dynamo never reaches, so never
+     * reports, the function's later breaks, and the walk stops. */
+    bool frame_skipped;
+    /* Module-level names of functions wrapped by torch.compiler.disable and of torch.Generator
+     * objects, found once per region by the rules that need them (module_scanned). */
+    bool module_scanned;
+    unsigned disabled_count, generator_count;
+    gm_slice disabled[16];
+    gm_slice generators[8];
 } gm_region;
+
+/* Notes that a break of rule makes dynamo skip the rest of the frame (it cannot resume after
+ * it), unless a dynamo setting turns the rule off. */
+void gm_region_skip_frame(gm_region *region, const char *rule_id);
 
 /* Whether the region's function binds name locally (a parameter, assignment, import, def...):
  * gm_function_binds, remembered per region. */

@@ -8,10 +8,23 @@
 #define GM_MAX_NESTING 200
 
 static void walk_block(gm_region *r, TSNode block, int depth);
+static void walk_statement_kind(gm_region *r, TSNode n, int depth);
 static void scan_expr(gm_region *r, TSNode n, int depth);
 
 static const gm_syntax *syn_of(const gm_region *r) {
     return r->stmt->syntax;
+}
+
+/* After rules ran: a break they predicted in a loop body or try/with makes dynamo skip the
+ * frame (verified on torch 2.13: it reports none of the function's later breaks). Findings a
+ * dynamo setting turns off are no break. */
+static void note_breaks(gm_region *r, size_t before) {
+    const gm_finding_list *out = r->stmt->out;
+    if (r->frame_skipped || (r->loop_depth == 0 && r->try_depth == 0))
+        return;
+    for (size_t i = before; i < out->count; i++)
+        if (gm_analysis_rule_enabled(r->stmt->options, out->items[i].rule))
+            r->frame_skipped = true;
 }
 
 static bool is_comprehension(const gm_syntax *syn, TSSymbol t) {
@@ -61,11 +74,12 @@ static void scan_test(gm_region *r, TSNode n, int depth) {
 /* Visits the calls and conditional expressions of an expression (not lambdas). */
 static void scan_expr(gm_region *r, TSNode n, int depth) {
     const gm_syntax *syn = syn_of(r);
-    if (ts_node_is_null(n) || depth > GM_MAX_NESTING || r->stmt->oom)
+    if (ts_node_is_null(n) || depth > GM_MAX_NESTING || r->stmt->oom || r->frame_skipped)
         return;
     TSSymbol t = ts_node_symbol(n);
     if (t == syn->sym.lambda || t == syn->sym.function_definition || t == syn->sym.class_definition)
         return;
+    size_t before = r->stmt->out->count;
     if (t == syn->sym.call) {
         gm_rule_print_call(r, n);
         gm_rule_tensor_to_python(r, n);
@@ -73,12 +87,16 @@ static void scan_expr(gm_region *r, TSNode n, int depth) {
         gm_rule_dynamic_shape_call(r, n);
         gm_rule_untraceable_call(r, n);
         gm_rule_python_construct_call(r, n);
+        gm_rule_disabled_call(r, n);
+        gm_rule_rng_state_call(r, n);
+        gm_rule_autograd_call(r, n);
     } else if (t == syn->sym.subscript) {
         gm_rule_boolean_mask(r, n);
     } else if (t == syn->sym.conditional_expression && ts_node_named_child_count(n) >= 3) {
         TSNode cond = ts_node_named_child(n, 1);
         gm_value v = gm_value_of(r, cond);
         gm_rule_data_dependent_branch(r, cond, v, "conditional expression");
+        note_breaks(r, before);
         scan_test(r, cond, depth + 1);
         if (v.constant != 0)
             scan_expr(r, ts_node_named_child(n, 0), depth + 1);
@@ -92,6 +110,9 @@ static void scan_expr(gm_region *r, TSNode n, int depth) {
     } else if (t == syn->sym.not_operator) {
         gm_rule_tensor_not(r, n, gm_value_of(r, gm_child(n, syn->field.argument)));
     }
+    note_breaks(r, before);
+    if (r->frame_skipped)
+        return;
     bool loop = is_comprehension(syn, t);
     r->loop_depth += loop;
     TSTreeCursor cursor = ts_tree_cursor_new(n);
@@ -110,12 +131,14 @@ static void scan_expr(gm_region *r, TSNode n, int depth) {
  * inside it. */
 static gm_value visit_condition(gm_region *r, TSNode cond, const char *construct, bool guard,
                                 int depth) {
+    size_t before = r->stmt->out->count;
     gm_value v = gm_value_of(r, cond);
     /* Dynamo reports the line of the tested expression, not of an opening parenthesis. */
     if (guard)
         gm_rule_data_dependent_guard(r, gm_unparen(syn_of(r), cond), v);
     else
         gm_rule_data_dependent_branch(r, gm_unparen(syn_of(r), cond), v, construct);
+    note_breaks(r, before);
     scan_test(r, cond, depth + 1);
     return v;
 }
@@ -166,9 +189,11 @@ static void walk_assert(gm_region *r, TSNode n, int depth) {
     if (count == 0)
         return;
     TSNode cond = ts_node_named_child(n, 0);
+    size_t before = r->stmt->out->count;
     if (count >= 2 && !is_constant_string(r, ts_node_named_child(n, 1)))
         gm_rule_data_dependent_branch(r, gm_unparen(syn_of(r), cond), gm_value_of(r, cond),
                                       "assert with a non-string message");
+    note_breaks(r, before);
     for (uint32_t i = 0; i < count; i++)
         scan_expr(r, ts_node_named_child(n, i), depth + 1);
 }
@@ -308,6 +333,8 @@ static void walk_expression_statement(gm_region *r, TSNode n, int depth) {
             TSNode left = gm_child(e, syn->field.left), right = gm_child(e, syn->field.right);
             scan_expr(r, right, depth + 1);
             scan_expr(r, left, depth + 1); /* calls in subscript targets */
+            if (!r->frame_skipped)
+                gm_rule_autograd_store(r, left);
             gm_kinds_assign(r, left, right);
         } else if (gm_is(e, syn->sym.augmented_assignment)) {
             TSNode left = gm_child(e, syn->field.left), right = gm_child(e, syn->field.right);
@@ -321,9 +348,15 @@ static void walk_expression_statement(gm_region *r, TSNode n, int depth) {
 }
 
 static void walk_statement(gm_region *r, TSNode n, int depth) {
-    const gm_syntax *syn = syn_of(r);
-    if (depth > GM_MAX_NESTING || r->stmt->oom)
+    if (depth > GM_MAX_NESTING || r->stmt->oom || r->frame_skipped)
         return;
+    size_t before = r->stmt->out->count;
+    walk_statement_kind(r, n, depth);
+    note_breaks(r, before);
+}
+
+static void walk_statement_kind(gm_region *r, TSNode n, int depth) {
+    const gm_syntax *syn = syn_of(r);
     TSSymbol t = ts_node_symbol(n);
     if (t == syn->sym.expression_statement)
         walk_expression_statement(r, n, depth);
@@ -371,9 +404,15 @@ static void walk_block(gm_region *r, TSNode block, int depth) {
             TSNode c = ts_tree_cursor_current_node(&cursor);
             if (ts_node_is_named(c))
                 walk_statement(r, c, depth + 1);
-        } while (!r->stmt->oom && ts_tree_cursor_goto_next_sibling(&cursor));
+        } while (!r->stmt->oom && !r->frame_skipped && ts_tree_cursor_goto_next_sibling(&cursor));
     }
     ts_tree_cursor_delete(&cursor);
+}
+
+void gm_region_skip_frame(gm_region *region, const char *rule_id) {
+    const gm_rule *rule = gm_rule_by_id(rule_id);
+    if (rule && gm_analysis_rule_enabled(region->stmt->options, rule))
+        region->frame_skipped = true;
 }
 
 bool gm_region_binds(gm_region *region, const char *name) {
@@ -409,4 +448,75 @@ void gm_region_analyze(gm_stmt_ctx *stmt, const gm_region_site *site) {
     gm_kinds_seed_parameters(&region);
     walk_block(&region, gm_child(site->function, stmt->syntax->field.body), 0);
     gm_kind_env_free(&region.env);
+}
+
+static bool is_disable_callee(const gm_stmt_ctx *st, TSNode fn) {
+    char name[GM_NAME_MAX];
+    if (!gm_symbols_resolve(st->symbols, st->syntax, st->text, fn, name, sizeof name))
+        return false;
+    return strcmp(name, "torch.compiler.disable") == 0 ||
+           strcmp(name, "torch._dynamo.disable") == 0 ||
+           strcmp(name, "torch._dynamo.eval_frame.disable") == 0;
+}
+
+/* `@disable`, `@disable(...)`: the decorator's expression names one of the disable wrappers. */
+static bool is_disable_decorator(const gm_stmt_ctx *st, TSNode decorator) {
+    const gm_syntax *syn = st->syntax;
+    if (ts_node_named_child_count(decorator) == 0)
+        return false;
+    TSNode e = gm_unparen(syn, ts_node_named_child(decorator, 0));
+    if (gm_is(e, syn->sym.call))
+        e = gm_unparen(syn, gm_child(e, syn->field.function));
+    return is_disable_callee(st, e);
+}
+
+static void add_name(gm_slice *items, unsigned *count, unsigned cap, gm_slice name) {
+    if (*count < cap)
+        items[(*count)++] = name;
+}
+
+void gm_region_scan_module(gm_region *r) {
+    if (r->module_scanned)
+        return;
+    r->module_scanned = true;
+    const gm_stmt_ctx *st = r->stmt;
+    const gm_syntax *syn = st->syntax;
+    TSNode module = ts_node_parent(st->top);
+    if (ts_node_is_null(module))
+        return;
+    const unsigned dcap = sizeof r->disabled / sizeof r->disabled[0];
+    const unsigned gcap = sizeof r->generators / sizeof r->generators[0];
+    uint32_t count = ts_node_named_child_count(module);
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode s = ts_node_named_child(module, i);
+        if (gm_is(s, syn->sym.decorated_definition)) {
+            TSNode def = gm_child(s, syn->field.definition);
+            if (!gm_is(def, syn->sym.function_definition))
+                continue;
+            for (uint32_t k = 0; k < ts_node_named_child_count(s); k++) {
+                TSNode d = ts_node_named_child(s, k);
+                if (gm_is(d, syn->sym.decorator) && is_disable_decorator(st, d)) {
+                    add_name(r->disabled, &r->disabled_count, dcap,
+                             gm_node_slice(gm_child(def, syn->field.name), st->text));
+                    break;
+                }
+            }
+            continue;
+        }
+        if (!gm_is(s, syn->sym.expression_statement) || ts_node_named_child_count(s) == 0)
+            continue;
+        TSNode a = ts_node_named_child(s, 0);
+        if (!gm_is(a, syn->sym.assignment))
+            continue;
+        TSNode left = gm_child(a, syn->field.left), right = gm_child(a, syn->field.right);
+        if (!gm_is(left, syn->sym.identifier) || !gm_is(right, syn->sym.call))
+            continue;
+        TSNode fn = gm_unparen(syn, gm_child(right, syn->field.function));
+        char name[GM_NAME_MAX];
+        if (is_disable_callee(st, fn))
+            add_name(r->disabled, &r->disabled_count, dcap, gm_node_slice(left, st->text));
+        else if (gm_symbols_resolve(st->symbols, syn, st->text, fn, name, sizeof name) &&
+                 strcmp(name, "torch.Generator") == 0)
+            add_name(r->generators, &r->generator_count, gcap, gm_node_slice(left, st->text));
+    }
 }

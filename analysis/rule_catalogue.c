@@ -188,10 +188,18 @@ static const gm_rule rules[] = {
         .gb_type = "Attempted to call function marked as skipped",
         .url = GM_GB_URL("0007"),
         .summary = "Call of a function TorchDynamo skips inside a compiled region",
-        .explanation = "time.time/perf_counter/monotonic/process_time, os.getpid, os.path.exists, "
-                       "pickle.dumps and random.random are C builtins or skipped library "
-                       "functions TorchDynamo does not trace: it ends the graph, runs the call in "
-                       "Python and traces what follows as a new graph.",
+        .explanation = "Every `time` function (time, perf_counter, monotonic, sleep, strftime, "
+                       "...), the `os`/`os.path` functions that ask the system (getpid, getcwd, "
+                       "listdir, makedirs, stat, path.exists/isfile/isdir/abspath/realpath/"
+                       "normpath, ...), pickle.dumps/loads/dump/load, torch.save/torch.load, "
+                       "re.finditer, threading (Lock, Thread, current_thread, ...), "
+                       "random.random/seed, torch.manual_seed and torch.get_rng_state/"
+                       "set_rng_state are C builtins or functions TorchDynamo marks as skipped: "
+                       "it ends the graph, runs the call in Python and traces what follows as a "
+                       "new graph. String helpers such as os.path.join/basename/splitext, "
+                       "os.getenv and re.match/sub/compile are traced. A few threading calls "
+                       "report another registry id on torch 2.13 (RLock/Condition GB0156, "
+                       "active_count/enumerate GB0142, local GB0147).",
         .hint = "Move the call out of the compiled code (pass its result in as an argument), or "
                 "run it only in eager mode under `if not torch.compiler.is_compiling():`.",
         .severity = GM_SEVERITY_WARNING,
@@ -219,6 +227,109 @@ static const gm_rule rules[] = {
                        "runs the call in Python and traces what follows as a new graph.",
         .hint = "Do file I/O outside the compiled code and pass the data in, or run it only in "
                 "eager mode under `if not torch.compiler.is_compiling():`.",
+        .severity = GM_SEVERITY_WARNING,
+    },
+    {
+        .id = "GM504",
+        .name = "input-call",
+        .registry_id = "GB0059",
+        .gb_type = "Failed to trace builtin operator",
+        .url = GM_GB_URL("0059"),
+        .summary = "input() inside a compiled region",
+        .explanation = "TorchDynamo has no handler for the builtin input, so it ends the graph, "
+                       "runs the call in Python and traces what follows as a new graph.",
+        .hint = "Read input outside the compiled code and pass the value in.",
+        .severity = GM_SEVERITY_WARNING,
+    },
+    {
+        .id = "GM505",
+        .name = "json-call",
+        .registry_id = "GB0156",
+        .gb_type = "Unsupported method call",
+        .url = GM_GB_URL("0156"),
+        .summary = "json.dumps/loads/dump/load inside a compiled region",
+        .explanation = "TorchDynamo inlines the json module but cannot trace the encoder and "
+                       "decoder objects it builds (\"Dynamo does not know how to trace method "
+                       "`__new__` of class `type`\"): it ends the graph, runs the call in Python "
+                       "and traces what follows as a new graph.",
+        .hint = "Serialise outside the compiled code and pass the result in, or run it only in "
+                "eager mode under `if not torch.compiler.is_compiling():`.",
+        .severity = GM_SEVERITY_WARNING,
+    },
+    {
+        .id = "GM506",
+        .name = "deepcopy-tensor",
+        .registry_id = "GB4198",
+        .gb_type = "Attempted to copy.deepcopy a tensor",
+        .url = GM_GB_URL("4198"),
+        .summary = "copy.deepcopy() of a tensor inside a compiled region",
+        .explanation = "TorchDynamo does not support copy.deepcopy() on tensors (or on lists, "
+                       "tuples and dicts that hold them): it ends the graph, runs the copy in "
+                       "Python and traces what follows as a new graph. Deep copies of constants "
+                       "are traced.",
+        .hint = "Use t.clone() (or t.detach().clone()) for tensors, or copy outside the "
+                "compiled code.",
+        .severity = GM_SEVERITY_WARNING,
+    },
+    {
+        .id = "GM507",
+        .name = "disabled-function-call",
+        .registry_id = "GB0098",
+        .gb_type = "Skip calling `torch.compiler.disable()`d function",
+        .url = GM_GB_URL("0098"),
+        .summary = "Call of a torch.compiler.disable'd function inside a compiled region",
+        .explanation = "A function wrapped by torch.compiler.disable (or torch._dynamo.disable) "
+                       "is never traced: calling it from compiled code ends the graph, runs the "
+                       "function eagerly and traces what follows as a new graph. With "
+                       "recursive=False torch 2.13 reports GB0099.",
+        .hint = "Intended when the function really cannot be compiled. Otherwise drop the "
+                "decorator, or move the call to the start or end of the compiled code so the "
+                "graph is not split in the middle.",
+        .severity = GM_SEVERITY_INFORMATION,
+    },
+    {
+        .id = "GM508",
+        .name = "generator-method",
+        .registry_id = "GB7650",
+        .gb_type = "torch.Generator method",
+        .url = GM_GB_URL("7650"),
+        .summary = "torch.Generator method call inside a compiled region",
+        .explanation = "manual_seed, seed, get_state, set_state and the other torch.Generator "
+                       "methods are stateful RNG operations that cannot be soundly traced into "
+                       "the graph: TorchDynamo ends the graph, runs the call in Python and "
+                       "traces what follows as a new graph.",
+        .hint = "Seed or save the generator's state outside the compiled code.",
+        .severity = GM_SEVERITY_WARNING,
+    },
+    {
+        .id = "GM509",
+        .name = "generator-in-region",
+        .registry_id = "GB0363",
+        .gb_type = "An opaque object was created in the middle of the program.",
+        .url = GM_GB_URL("0363"),
+        .summary = "torch.Generator() created inside a compiled region",
+        .explanation = "A torch.Generator is an opaque object, which cannot be created inside "
+                       "the compiled region: TorchDynamo ends the graph, creates it in Python and "
+                       "traces what follows as a new graph.",
+        .hint = "Create the generator before entering the compiled function and pass it in.",
+        .severity = GM_SEVERITY_WARNING,
+    },
+    {
+        .id = "GM510",
+        .name = "third-party-call",
+        .registry_id = "GB0007",
+        .gb_type = "Attempted to call function marked as skipped",
+        .url = GM_GB_URL("0007"),
+        .summary = "Call into a third-party module TorchDynamo skips inside a compiled region",
+        .explanation = "TorchDynamo never traces modules on its third-party skip list (tqdm, "
+                       "pandas, sklearn, networkx, onnx, tensorflow, tabulate, ...): a call into "
+                       "one ends the graph, runs in Python and what follows is traced as a new "
+                       "graph. Looping over such an object (`for i in tqdm(...)`) cannot be "
+                       "traced either (GB0008), and torch 2.13 then runs the whole function "
+                       "eagerly.",
+        .hint = "Call the library outside the compiled code (wrap the progress bar around the "
+                "call of the compiled step), wrap it in a torch.library.custom_op, or run it "
+                "only in eager mode under `if not torch.compiler.is_compiling():`.",
         .severity = GM_SEVERITY_WARNING,
     },
     {
@@ -276,6 +387,110 @@ static const gm_rule rules[] = {
                        "after this break: it skips the function and runs all of it eagerly.",
         .hint = "Set torch._dynamo.config.allow_rnn = True (experimental), or call the recurrent "
                 "module outside the compiled code and compile the parts around it.",
+        .severity = GM_SEVERITY_WARNING,
+    },
+    {
+        .id = "GM605",
+        .name = "generator-send-on-argument",
+        .registry_id = "GB0253",
+        .gb_type = "call_method on generator",
+        .url = GM_GB_URL("0253"),
+        .summary = "send()/throw() on a generator passed into a compiled region",
+        .explanation = "TorchDynamo cannot call send() or throw() on a generator object it "
+                       "received from outside: it ends the graph, runs the call in Python and "
+                       "traces what follows as a new graph. A generator the compiled code "
+                       "creates itself is traced.",
+        .hint = "Create the generator inside the compiled code, or pass the values in instead "
+                "of the generator.",
+        .severity = GM_SEVERITY_WARNING,
+    },
+    {
+        .id = "GM701",
+        .name = "backward-call",
+        .registry_id = "GB0123",
+        .gb_type = "Unsupported Tensor.backward() call",
+        .url = GM_GB_URL("0123"),
+        .summary = "Tensor.backward() inside a compiled region",
+        .explanation = "Before torch 2.14 TorchDynamo does not trace `Tensor.backward()` unless "
+                       "torch._dynamo.config.trace_autograd_ops is set: it ends the graph, runs "
+                       "the backward pass in Python and traces what follows as a new graph. "
+                       "torch 2.14 traces it by default.",
+        .hint = "Call backward outside the compiled function (compile the forward and the loss, "
+                "then call loss.backward()), or set "
+                "`torch._dynamo.config.trace_autograd_ops = True`.",
+        .severity = GM_SEVERITY_WARNING,
+    },
+    {
+        .id = "GM702",
+        .name = "autograd-grad",
+        .registry_id = "GB9186",
+        .gb_type = "using `torch.autograd.grad` with "
+                   "`torch._dynamo.config.trace_autograd_ops=False`",
+        .url = GM_GB_URL("9186"),
+        .summary = "torch.autograd.grad() inside a compiled region",
+        .explanation = "TorchDynamo does not trace torch.autograd.grad unless "
+                       "torch._dynamo.config.trace_autograd_ops is set: it ends the graph, runs "
+                       "the call in Python and traces what follows as a new graph.",
+        .hint = "Compute gradients outside the compiled function, or set "
+                "`torch._dynamo.config.trace_autograd_ops = True`.",
+        .severity = GM_SEVERITY_WARNING,
+    },
+    {
+        .id = "GM703",
+        .name = "requires-grad-in-place",
+        .registry_id = "GB0125",
+        .gb_type = "Unsupported Tensor.requires_grad_() call",
+        .url = GM_GB_URL("0125"),
+        .summary = "requires_grad_() on an input, parameter or global inside a compiled region",
+        .explanation = "TorchDynamo does not support changing whether a tensor it received (an "
+                       "argument, a module parameter, a global) requires gradients: it ends the "
+                       "graph, runs the call in Python and traces what follows as a new graph. "
+                       "On a tensor the compiled code creates it is traced.",
+        .hint = "Set requires_grad before calling the compiled code (in __init__ or in the "
+                "training loop).",
+        .severity = GM_SEVERITY_WARNING,
+    },
+    {
+        .id = "GM704",
+        .name = "requires-grad-store",
+        .registry_id = "GB0206",
+        .gb_type = "setattr() on Tensor.requires_grad",
+        .url = GM_GB_URL("0206"),
+        .summary = "Assignment to Tensor.requires_grad inside a compiled region",
+        .explanation = "Mutating requires_grad can turn a non-leaf into a leaf in the middle of "
+                       "the graph, which AOTAutograd cannot handle: TorchDynamo ends the graph, "
+                       "runs the assignment in Python and traces what follows as a new graph.",
+        .hint = "Set requires_grad outside the compiled code, or create the tensor with the "
+                "flag it needs.",
+        .severity = GM_SEVERITY_WARNING,
+    },
+    {
+        .id = "GM705",
+        .name = "factory-requires-grad",
+        .registry_id = "GB0225",
+        .gb_type = "Attempted to use tensor creation function with requires_grad=True",
+        .url = GM_GB_URL("0225"),
+        .summary = "Tensor factory with requires_grad=True inside a compiled region",
+        .explanation = "TorchDynamo does not create leaf tensors that require gradients "
+                       "(torch.zeros/ones/randn/tensor/..._like with requires_grad=True): it "
+                       "ends the graph, runs the call in Python and traces what follows as a "
+                       "new graph.",
+        .hint = "Create the tensor outside the compiled code (as an nn.Parameter in __init__, "
+                "or an argument), or drop requires_grad=True.",
+        .severity = GM_SEVERITY_WARNING,
+    },
+    {
+        .id = "GM706",
+        .name = "retain-grad",
+        .registry_id = "GB0108",
+        .gb_type = "Tensor.retain_grad() with AOTDispatcher",
+        .url = GM_GB_URL("0108"),
+        .summary = "Tensor.retain_grad() inside a compiled region",
+        .explanation = "`Tensor.retain_grad()` does not work with AOTDispatcher. On torch 2.13 "
+                       "TorchDynamo cannot resume after this break: it skips the function and "
+                       "runs all of it eagerly.",
+        .hint = "Register a hook outside the compiled code, or return the intermediate and "
+                "read its gradient in eager code.",
         .severity = GM_SEVERITY_WARNING,
     },
 };

@@ -44,4 +44,5 @@ void gm_rule_tensor_not(gm_region *region, TSNode not_operator, gm_value operand
                     "the graph here; it cannot resume after it, so the whole function runs "
                     "eagerly",
                     NULL, 0);
+    gm_region_skip_frame(region, "GM104");
 }

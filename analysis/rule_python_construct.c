@@ -3,7 +3,9 @@
  * parameter-in-region (GB0264) for `nn.Parameter(...)`; GM603 next-on-argument (GB4347) for
  * `next(it)` on an iterator the function receives as a parameter (one it makes with iter() is
  * traced); GM604 rnn-module-call (GB0014) for `self.rnn(...)` where the class's __init__ sets
- * `self.rnn = nn.LSTM(...)` (or GRU, RNN): torch 2.13 skips the whole function. */
+ * `self.rnn = nn.LSTM(...)` (or GRU, RNN): torch 2.13 skips the whole function; GM605
+ * generator-send-on-argument (GB0253) for `.send()`/`.throw()` on a generator the function
+ * receives as a parameter (one it creates is traced). */
 #include <string.h>
 
 #include "rule_emit.h"
@@ -119,13 +121,30 @@ void gm_rule_python_construct_call(gm_region *region, TSNode call) {
         TSNode obj = gm_child(fn, syn->field.object);
         if (gm_is(obj, syn->sym.identifier) &&
             slice_eq(gm_node_slice(obj, st->text), region->self_name) &&
-            is_rnn_attribute(region, gm_node_slice(gm_child(fn, syn->field.attribute), st->text)))
+            is_rnn_attribute(region, gm_node_slice(gm_child(fn, syn->field.attribute), st->text))) {
             gm_emit_finding(region, gm_rule_by_id("GM604"), call,
                             "call of an nn.LSTM/GRU/RNN module: torch.compile does not trace "
                             "recurrent modules and cannot resume after this break, so the whole "
                             "function runs eagerly",
                             NULL, 0);
+            gm_region_skip_frame(region, "GM604");
+        }
         /* a method call on self is nothing else this rule knows */
+    }
+    if (gm_is(fn, syn->sym.attribute)) {
+        TSNode obj = gm_unparen(syn, gm_child(fn, syn->field.object));
+        TSNode method = gm_child(fn, syn->field.attribute);
+        if ((gm_node_text_is(method, st->text, "send") ||
+             gm_node_text_is(method, st->text, "throw")) &&
+            gm_is(obj, syn->sym.identifier) &&
+            !slice_eq(gm_node_slice(obj, st->text), region->self_name) &&
+            is_parameter(syn, st->text, region->site.function, gm_node_slice(obj, st->text))) {
+            gm_emit_finding(region, gm_rule_by_id("GM605"), call,
+                            "`send()`/`throw()` on a generator passed in: torch.compile cannot "
+                            "drive a generator it did not create and breaks the graph here",
+                            NULL, 0);
+            return;
+        }
     }
     if (gm_is(fn, syn->sym.identifier) && gm_node_text_is(fn, st->text, "next")) {
         if (gm_symbols_is_imported(st->symbols, gm_node_slice(fn, st->text)) ||

@@ -438,6 +438,12 @@ static gm_value eval_call(gm_region *r, TSNode call, int depth) {
             if ((strcmp(name, "random.uniform") == 0 || strcmp(name, "random.randint") == 0) &&
                 !gm_region_binds_node(r, head))
                 return value(GM_KIND_TENSOR);
+            if (strcmp(name, "copy.deepcopy") == 0 || strcmp(name, "copy.copy") == 0) {
+                /* a copy of a tensor is a tensor (when dynamo gets past the copy) */
+                TSNode arg = first_argument(r, call);
+                gm_kind k = ts_node_is_null(arg) ? GM_KIND_UNKNOWN : eval(r, arg, depth + 1).kind;
+                return value(k == GM_KIND_TENSOR ? k : GM_KIND_UNKNOWN);
+            }
             if (strncmp(name, "torch.", 6) == 0)
                 return classify_torch_function(name);
             if (gm_is(fn, syn->sym.identifier)) {

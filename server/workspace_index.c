@@ -303,6 +303,11 @@ static void load_name(gm_workspace_index *index, const char *root, const char *n
     }
 }
 
+static bool same_top_package(const char *a, const char *b) {
+    size_t la = strcspn(a, "."), lb = strcspn(b, ".");
+    return la == lb && memcmp(a, b, la) == 0;
+}
+
 int gm_workspace_index_load_imports(gm_workspace_index *index, const gm_analysis_options *options,
                                     size_t max_files) {
     /* Files added while looping are visited too: the loop runs to the growing count. */
@@ -311,12 +316,17 @@ int gm_workspace_index_load_imports(gm_workspace_index *index, const gm_analysis
             continue;
         index->files[i].imports_loaded = true;
         file_entry f = index->files[i]; /* index->files may move */
+        bool installed = strstr(f.root, "/site-packages") || strstr(f.root, "/dist-packages");
         const gm_module_summary *summary =
             gm_workspace_graph_summary(index->graph, f.root, f.module);
         for (size_t k = 0; summary && k < summary->import_count; k++) {
             char absolute[2 * GM_NAME_MAX];
             if (!gm_module_absolute_name(f.module, f.is_package, summary->imports[k].canonical,
                                          absolute, sizeof absolute))
+                continue;
+            /* Installed packages import each other (torch, numpy, ...): from site-packages
+             * only the importer's own package is followed. */
+            if (installed && !same_top_package(f.module, absolute))
                 continue;
             load_name(index, f.root, absolute, options, max_files);
             summary = gm_workspace_graph_summary(index->graph, f.root, f.module);

@@ -175,7 +175,7 @@ static void spans_and_consequences(void) {
                 "        except ValueError:\n            pass\n",
                 "x.sum() > 0", "inside try/with, so dynamo falls back to eager");
     expect_span(
-        "        with open('f') as fh:\n            if x.sum() > 0:\n                pass\n",
+        "        with make_ctx() as fh:\n            if x.sum() > 0:\n                pass\n",
         "x.sum() > 0", "inside try/with");
     expect_span("        z = 3 if x.sum() > 0 else 4\n", "x.sum() > 0",
                 "`conditional expression` on a tensor value");
@@ -230,7 +230,29 @@ static void random_values(void) {
               "GM101", 0);
 }
 
+/* `not <tensor>` as a value (GM104) cannot be resumed from on torch 2.13: the rest of the
+ * function runs eagerly and its later breaks are never reported; a GM101 branch is resumed. */
+static void tensor_not_skips_frame(void) {
+    const char *src = "import torch\n@torch.compile\ndef f(x: torch.Tensor):\n"
+                      "    print(x)\n    z = not (x > 0).all()\n    print(z)\n"
+                      "    if x.sum() > 0:\n        x = x + 1\n    return x\n";
+    gm_finding_list l = at_analyze(src);
+    CHECK_EQ_INT(at_count(&l, "GM104"), 1);
+    CHECK_EQ_INT(at_count(&l, "GM401"), 1);
+    CHECK_EQ_INT(at_count(&l, "GM101"), 0);
+    gm_finding_list_free(&l);
+    AT_EXPECT("import torch\n@torch.compile\ndef f(x: torch.Tensor):\n"
+              "    if x.sum() > 0:\n        x = x + 1\n    print(x)\n",
+              "GM401", 1);
+    /* in a loop the branch skips the frame: neither its body nor what follows is reported */
+    AT_EXPECT("import torch\n@torch.compile\ndef f(x: torch.Tensor):\n"
+              "    for i in range(2):\n        if x.sum() > 0:\n            print(x)\n"
+              "        print(i)\n    print(x)\n",
+              "GM401", 0);
+}
+
 int main(void) {
+    tensor_not_skips_frame();
     positives();
     random_values();
     negatives();

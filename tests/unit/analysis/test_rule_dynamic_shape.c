@@ -64,8 +64,9 @@ static void one_hot(void) {
 }
 
 static void consequences_and_fixes(void) {
+    /* two functions: after the break in the loop dynamo skips the rest of f */
     const char *src = HEAD "    for i in range(2):\n        a = torch.nonzero(x)\n"
-                           "    b = F.one_hot(r)\n";
+                           "@torch.compile\ndef g(r: torch.Tensor):\n    b = F.one_hot(r)\n";
     gm_finding_list l = at_analyze(src);
     const gm_finding *a = at_find(&l, "GM301", 0), *b = at_find(&l, "GM302", 0);
     CHECK(a && strstr(a->message, "inside a loop") != NULL);

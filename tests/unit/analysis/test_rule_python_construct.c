@@ -1,6 +1,6 @@
-/* GM601 class-in-region, GM602 parameter-in-region, GM603 next-on-argument and GM604
- * rnn-module-call: positives,
- * traps, regions, catalogue entries and the suppress fix. */
+/* GM601 class-in-region, GM602 parameter-in-region, GM603 next-on-argument, GM604
+ * rnn-module-call and GM605 generator-send-on-argument: positives, traps, regions, the frame
+ * skips after breaks dynamo cannot resume from, catalogue entries and the suppress fix. */
 #include <string.h>
 
 #include "check.h"
@@ -78,6 +78,49 @@ static void rnn_calls(void) {
     gm_finding_list_free(&l);
 }
 
+static void generator_send(void) {
+    expect_body("    a = it.send(1)\n    b = it.throw(ValueError)\n", "GM605", 2);
+    /* a generator made inside, an attribute, a non-parameter, self, close() */
+    expect_body("    g = make()\n    g.send(1)\n    x.send(1)\n    it.close()\n"
+                "    conn.send(1)\n",
+                "GM605", 1); /* only x.send: x is a parameter too */
+    AT_EXPECT("import torch\nfrom torch import nn\nclass M(nn.Module):\n"
+              "    def forward(self, x):\n        return self.send(x)\n",
+              "GM605", 0);
+}
+
+/* After a break dynamo cannot resume from (an RNN call, a break in a loop or in try), it runs
+ * the rest of the function eagerly and reports none of its later breaks. */
+static void frame_skips(void) {
+    const char *src =
+        MODULE("me.rnn = nn.LSTM(4, 4)", "print(x)\n        y, _ = self.rnn(x)\n        print(y)\n"
+                                         "        class L:\n            pass");
+    gm_finding_list l = at_analyze(src);
+    CHECK_EQ_INT(at_count(&l, "GM401"), 1);
+    CHECK_EQ_INT(at_count(&l, "GM604"), 1);
+    CHECK_EQ_INT(at_count(&l, "GM601"), 0);
+    gm_finding_list_free(&l);
+    expect_body("    for i in range(2):\n        v = next(it)\n        class L:\n"
+                "            pass\n    class K:\n        pass\n",
+                "GM601", 0);
+    expect_body("    try:\n        v = next(it)\n    finally:\n        pass\n"
+                "    p = nn.Parameter(x)\n",
+                "GM602", 0);
+    /* the first break in a loop is reported; one before the loop does not skip */
+    expect_body("    p = nn.Parameter(x)\n    for i in range(2):\n        q = nn.Parameter(x)\n"
+                "        r = nn.Parameter(x)\n",
+                "GM602", 2);
+    /* a break dynamo resumes from does not hide what follows */
+    expect_body("    v = next(it)\n    p = nn.Parameter(x)\n", "GM602", 1);
+    /* allow_rnn: the module is traced, nothing is skipped */
+    gm_analysis_options o;
+    gm_analysis_options_default(&o);
+    o.allow_rnn = true;
+    gm_finding_list m = at_analyze_with(src, &o);
+    CHECK_EQ_INT(at_count(&m, "GM401"), 2);
+    gm_finding_list_free(&m);
+}
+
 static void catalogue_and_fixes(void) {
     const char *src = HEAD "    for i in range(2):\n        v = next(it)\n";
     gm_finding_list l = at_analyze(src);
@@ -92,8 +135,9 @@ static void catalogue_and_fixes(void) {
     static const char *const ids[][4] = {{"GM601", "class-in-region", "GB8977", "8977"},
                                          {"GM602", "parameter-in-region", "GB0264", "0264"},
                                          {"GM603", "next-on-argument", "GB4347", "4347"},
-                                         {"GM604", "rnn-module-call", "GB0014", "0014"}};
-    for (size_t i = 0; i < 4; i++) {
+                                         {"GM604", "rnn-module-call", "GB0014", "0014"},
+                                         {"GM605", "generator-send-on-argument", "GB0253", "0253"}};
+    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
         const gm_rule *r = gm_rule_by_id(ids[i][0]);
         CHECK(r != NULL);
         if (!r)
@@ -114,6 +158,8 @@ int main(void) {
     parameters();
     next_calls();
     rnn_calls();
+    generator_send();
+    frame_skips();
     catalogue_and_fixes();
     return check_exit_code("analysis/rule_python_construct");
 }

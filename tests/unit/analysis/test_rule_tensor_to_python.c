@@ -76,7 +76,9 @@ static void to_python(void) {
 }
 
 static void consequences_and_fixes(void) {
+    /* two modules: after the break in the loop dynamo skips the rest of forward */
     const char *src = HEAD "        for i in range(2):\n            a = t.item()\n"
+                           "class N(nn.Module):\n    def forward(self, t: torch.Tensor):\n"
                            "        try:\n            b = int(t)\n        finally:\n"
                            "            pass\n";
     gm_finding_list l = at_analyze(src);

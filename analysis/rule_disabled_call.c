@@ -1,0 +1,97 @@
+/* GM507 disabled-function-call (GB0098 "Skip calling `torch.compiler.disable()`d function"): a
+ * call, from a region, of a function torch.compiler.disable / torch._dynamo.disable wrapped.
+ * Found: a same-file function decorated with it (`@torch.compiler.disable`,
+ * `@disable(recursive=False)`, which torch 2.13 reports as GB0099), a module-level
+ * `g = torch.compiler.disable(f)`, a method of the region's class decorated with it called on
+ * self, and `torch.compiler.disable(f)(...)` written in the region. */
+#include <stdio.h>
+#include <string.h>
+
+#include "region_walk.h"
+#include "rule_emit.h"
+#include "rules.h"
+#include "symbols.h"
+
+static bool slice_eq(gm_slice a, gm_slice b) {
+    return a.len == b.len && memcmp(a.ptr, b.ptr, a.len) == 0;
+}
+
+static bool names_disable(const gm_stmt_ctx *st, TSNode fn) {
+    char name[GM_NAME_MAX];
+    if (!gm_symbols_resolve(st->symbols, st->syntax, st->text, fn, name, sizeof name))
+        return false;
+    return strcmp(name, "torch.compiler.disable") == 0 ||
+           strcmp(name, "torch._dynamo.disable") == 0;
+}
+
+/* Whether the class around the region's method defines method decorated with disable. */
+static bool is_disabled_method(gm_region *region, gm_slice method) {
+    const gm_stmt_ctx *st = region->stmt;
+    const gm_syntax *syn = st->syntax;
+    TSNode body = ts_node_parent(region->site.function);
+    if (gm_is(body, syn->sym.decorated_definition))
+        body = ts_node_parent(body);
+    if (!gm_is(body, syn->sym.block) || !gm_is(ts_node_parent(body), syn->sym.class_definition))
+        return false;
+    for (uint32_t i = 0; i < ts_node_named_child_count(body); i++) {
+        TSNode dd = ts_node_named_child(body, i);
+        if (!gm_is(dd, syn->sym.decorated_definition))
+            continue;
+        TSNode def = gm_child(dd, syn->field.definition);
+        if (!gm_is(def, syn->sym.function_definition) ||
+            !slice_eq(gm_node_slice(gm_child(def, syn->field.name), st->text), method))
+            continue;
+        for (uint32_t k = 0; k < ts_node_named_child_count(dd); k++) {
+            TSNode d = ts_node_named_child(dd, k);
+            if (!gm_is(d, syn->sym.decorator) || ts_node_named_child_count(d) == 0)
+                continue;
+            TSNode e = gm_unparen(syn, ts_node_named_child(d, 0));
+            if (gm_is(e, syn->sym.call))
+                e = gm_unparen(syn, gm_child(e, syn->field.function));
+            if (names_disable(st, e))
+                return true;
+        }
+    }
+    return false;
+}
+
+static void emit(gm_region *region, TSNode call, gm_slice name) {
+    char message[GM_NAME_MAX + 200];
+    snprintf(message, sizeof message,
+             "call of `%.*s`, wrapped by torch.compiler.disable: torch.compile does not trace "
+             "it, so it breaks the graph here and runs the function eagerly",
+             (int)(name.len > GM_NAME_MAX ? GM_NAME_MAX : name.len), name.ptr);
+    gm_emit_finding(region, gm_rule_by_id("GM507"), call, message, NULL, 0);
+}
+
+void gm_rule_disabled_call(gm_region *region, TSNode call) {
+    const gm_stmt_ctx *st = region->stmt;
+    const gm_syntax *syn = st->syntax;
+    TSNode fn = gm_unparen(syn, gm_child(call, syn->field.function));
+    if (gm_is(fn, syn->sym.call)) {
+        /* torch.compiler.disable(f)(...) */
+        if (names_disable(st, gm_unparen(syn, gm_child(fn, syn->field.function))))
+            emit(region, call, gm_node_slice(fn, st->text));
+        return;
+    }
+    if (gm_is(fn, syn->sym.attribute)) {
+        TSNode obj = gm_child(fn, syn->field.object);
+        gm_slice attr = gm_node_slice(gm_child(fn, syn->field.attribute), st->text);
+        if (region->self_name.len > 0 && gm_is(obj, syn->sym.identifier) &&
+            slice_eq(gm_node_slice(obj, st->text), region->self_name) &&
+            is_disabled_method(region, attr))
+            emit(region, call, gm_node_slice(fn, st->text));
+        return;
+    }
+    if (!gm_is(fn, syn->sym.identifier))
+        return;
+    gm_slice name = gm_node_slice(fn, st->text);
+    if (gm_symbols_is_imported(st->symbols, name) || gm_region_binds_node(region, fn))
+        return;
+    gm_region_scan_module(region);
+    for (unsigned i = 0; i < region->disabled_count; i++)
+        if (slice_eq(region->disabled[i], name)) {
+            emit(region, call, name);
+            return;
+        }
+}
