@@ -756,6 +756,23 @@ static bool is_tensor_annotation(gm_region *r, TSNode type, int depth) {
     return false;
 }
 
+/* Whether the region's function is decorated with @staticmethod: its first parameter is then
+ * an ordinary argument, not self. */
+static bool is_static_method(const gm_region *region) {
+    const gm_syntax *syn = syn_of(region);
+    TSNode decorated = ts_node_parent(region->site.function);
+    if (!gm_is(decorated, syn->sym.decorated_definition))
+        return false;
+    uint32_t n = ts_node_named_child_count(decorated);
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode d = ts_node_named_child(decorated, i);
+        if (gm_is(d, syn->sym.decorator) && ts_node_named_child_count(d) > 0 &&
+            gm_node_text_is(ts_node_named_child(d, 0), text_of(region), "staticmethod"))
+            return true;
+    }
+    return false;
+}
+
 static bool is_static_annotation(gm_region *r, TSNode type) {
     const gm_syntax *syn = syn_of(r);
     if (gm_is(type, syn->sym.type) && ts_node_named_child_count(type) > 0)
@@ -787,7 +804,7 @@ void gm_kinds_seed_parameters(gm_region *region) {
             type = gm_child(p, syn->field.type);
         }
         if (i == 0 && !ts_node_is_null(region->site.class_node) &&
-            gm_is(name, syn->sym.identifier)) {
+            gm_is(name, syn->sym.identifier) && !is_static_method(region)) {
             region->self_name = gm_node_slice(name, text_of(region));
             continue;
         }
