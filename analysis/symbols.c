@@ -373,7 +373,8 @@ static int scan_logger(sink *k, const gm_syntax *syn, const char *text, TSNode s
                 continue;
             char *callee = compact_text(fn, text);
             char *local = slice_dup(gm_node_slice(left, text));
-            if (!callee || !local || !gm_name_last_is(callee, "getLogger")) {
+            if (!callee || !local ||
+                !(gm_name_last_is(callee, "getLogger") || gm_name_last_is(callee, "get_logger"))) {
                 bool oom = !callee || !local;
                 free(callee);
                 free(local);
@@ -615,8 +616,13 @@ bool gm_symbols_is_logger(const gm_symbols *symbols, gm_slice name) {
         const gm_import *l = &symbols->loggers[i];
         if (strlen(l->local) != name.len || memcmp(l->local, name.ptr, name.len) != 0)
             continue;
-        return resolve_string(symbols, l->canonical, buf, sizeof buf) &&
-               strcmp(buf, "logging.getLogger") == 0;
+        if (!resolve_string(symbols, l->canonical, buf, sizeof buf))
+            return false;
+        /* logging.getLogger, or a library's wrapper module named logging whose get_logger
+         * returns a logging.Logger (transformers.utils.logging.get_logger) */
+        size_t n = strlen(buf);
+        return strcmp(buf, "logging.getLogger") == 0 ||
+               (n > 19 && strcmp(buf + n - 19, ".logging.get_logger") == 0);
     }
     return false;
 }

@@ -21,6 +21,18 @@ static void expect_body(const char *body, const char *rule, size_t n) {
     AT_EXPECT(src, rule, n);
 }
 
+static void library_loggers(void) {
+    /* transformers: `from ...utils import logging; logger = logging.get_logger(__name__)` */
+    AT_EXPECT("import torch\nfrom ...utils import logging\nlogger = logging.get_logger(__name__)\n"
+              "@torch.compile\ndef f(x):\n    logger.warning_once('deprecated')\n"
+              "    logger.info_once('x')\n    return x\n",
+              "GM402", 2);
+    /* a get_logger of something not named logging is unknown: nothing assumed */
+    AT_EXPECT("import torch\nfrom mylib import get_logger\nlogger = get_logger(__name__)\n"
+              "@torch.compile\ndef f(x):\n    logger.info('x')\n    return x\n",
+              "GM402", 0);
+}
+
 static void logger_calls(void) {
     expect_body("    logger.info('a')\n", "GM402", 1);
     expect_body("    logger.debug('a')\n    logger.warning('b')\n    logger.warn('c')\n"
@@ -106,6 +118,7 @@ static void consequences_and_fixes(void) {
 }
 
 int main(void) {
+    library_loggers();
     logger_calls();
     warnings_calls();
     consequences_and_fixes();
