@@ -13,14 +13,10 @@
 #include "rules.h"
 #include "symbols.h"
 
-static bool slice_eq(gm_slice a, gm_slice b) {
-    return a.len == b.len && memcmp(a.ptr, b.ptr, a.len) == 0;
-}
-
 static bool is_self(const gm_region *region, TSNode n) {
     const gm_syntax *syn = region->stmt->syntax;
     return region->self_name.len > 0 && gm_is(n, syn->sym.identifier) &&
-           slice_eq(gm_node_slice(n, region->stmt->text), region->self_name);
+           gm_slice_eq(gm_node_slice(n, region->stmt->text), region->self_name);
 }
 
 /* Whether name is one of the function's own parameters (not self). */
@@ -37,7 +33,7 @@ static bool is_parameter(const gm_region *region, TSNode name) {
                 n = ts_node_named_child(p, 0);
             p = n;
         }
-        if (gm_is(p, syn->sym.identifier) && slice_eq(gm_node_slice(p, st->text), want))
+        if (gm_is(p, syn->sym.identifier) && gm_slice_eq(gm_node_slice(p, st->text), want))
             return !is_self(region, name);
     }
     return false;

@@ -12,10 +12,6 @@
 #include "rules.h"
 #include "symbols.h"
 
-static bool slice_eq(gm_slice a, gm_slice b) {
-    return a.len == b.len && memcmp(a.ptr, b.ptr, a.len) == 0;
-}
-
 static bool names_disable(const gm_stmt_ctx *st, TSNode fn) {
     char name[GM_NAME_MAX];
     if (!gm_symbols_resolve(st->symbols, st->syntax, st->text, fn, name, sizeof name))
@@ -39,16 +35,12 @@ static bool is_disabled_method(gm_region *region, gm_slice method) {
             continue;
         TSNode def = gm_child(dd, syn->field.definition);
         if (!gm_is(def, syn->sym.function_definition) ||
-            !slice_eq(gm_node_slice(gm_child(def, syn->field.name), st->text), method))
+            !gm_slice_eq(gm_node_slice(gm_child(def, syn->field.name), st->text), method))
             continue;
         for (uint32_t k = 0; k < ts_node_named_child_count(dd); k++) {
             TSNode d = ts_node_named_child(dd, k);
-            if (!gm_is(d, syn->sym.decorator) || ts_node_named_child_count(d) == 0)
-                continue;
-            TSNode e = gm_unparen(syn, ts_node_named_child(d, 0));
-            if (gm_is(e, syn->sym.call))
-                e = gm_unparen(syn, gm_child(e, syn->field.function));
-            if (names_disable(st, e))
+            if (gm_is(d, syn->sym.decorator) &&
+                gm_decorator_classify(st->symbols, syn, st->text, d) == GM_DECORATOR_DISABLE)
                 return true;
         }
     }
@@ -78,7 +70,7 @@ void gm_rule_disabled_call(gm_region *region, TSNode call) {
         TSNode obj = gm_child(fn, syn->field.object);
         gm_slice attr = gm_node_slice(gm_child(fn, syn->field.attribute), st->text);
         if (region->self_name.len > 0 && gm_is(obj, syn->sym.identifier) &&
-            slice_eq(gm_node_slice(obj, st->text), region->self_name) &&
+            gm_slice_eq(gm_node_slice(obj, st->text), region->self_name) &&
             is_disabled_method(region, attr))
             emit(region, call, gm_node_slice(fn, st->text));
         return;
@@ -90,7 +82,7 @@ void gm_rule_disabled_call(gm_region *region, TSNode call) {
         return;
     gm_region_scan_module(region);
     for (unsigned i = 0; i < region->disabled_count; i++)
-        if (slice_eq(region->disabled[i], name)) {
+        if (gm_slice_eq(region->disabled[i], name)) {
             emit(region, call, name);
             return;
         }

@@ -40,10 +40,6 @@ static bool is_parameter(const gm_syntax *syn, const char *text, TSNode function
     return false;
 }
 
-static bool slice_eq(gm_slice a, gm_slice b) {
-    return a.len == b.len && memcmp(a.ptr, b.ptr, a.len) == 0;
-}
-
 /* Whether n (below an __init__ body, not in nested definitions) assigns `self_name.attr =
  * nn.LSTM/GRU/RNN(...)`. */
 static bool assigns_rnn(const gm_stmt_ctx *st, TSNode n, gm_slice self_name, gm_slice attr,
@@ -61,8 +57,8 @@ static bool assigns_rnn(const gm_stmt_ctx *st, TSNode n, gm_slice self_name, gm_
             TSNode a = gm_child(left, syn->field.attribute);
             char name[GM_NAME_MAX];
             if (gm_is(obj, syn->sym.identifier) &&
-                slice_eq(gm_node_slice(obj, st->text), self_name) &&
-                slice_eq(gm_node_slice(a, st->text), attr) &&
+                gm_slice_eq(gm_node_slice(obj, st->text), self_name) &&
+                gm_slice_eq(gm_node_slice(a, st->text), attr) &&
                 gm_symbols_resolve(st->symbols, syn, st->text,
                                    gm_unparen(syn, gm_child(right, syn->field.function)), name,
                                    sizeof name)) {
@@ -120,7 +116,7 @@ void gm_rule_python_construct_call(gm_region *region, TSNode call) {
     if (gm_is(fn, syn->sym.attribute) && region->self_name.len > 0) {
         TSNode obj = gm_child(fn, syn->field.object);
         if (gm_is(obj, syn->sym.identifier) &&
-            slice_eq(gm_node_slice(obj, st->text), region->self_name) &&
+            gm_slice_eq(gm_node_slice(obj, st->text), region->self_name) &&
             is_rnn_attribute(region, gm_node_slice(gm_child(fn, syn->field.attribute), st->text))) {
             gm_emit_finding(region, gm_rule_by_id("GM604"), call,
                             "call of an nn.LSTM/GRU/RNN module: torch.compile does not trace "
@@ -137,7 +133,7 @@ void gm_rule_python_construct_call(gm_region *region, TSNode call) {
         if ((gm_node_text_is(method, st->text, "send") ||
              gm_node_text_is(method, st->text, "throw")) &&
             gm_is(obj, syn->sym.identifier) &&
-            !slice_eq(gm_node_slice(obj, st->text), region->self_name) &&
+            !gm_slice_eq(gm_node_slice(obj, st->text), region->self_name) &&
             is_parameter(syn, st->text, region->site.function, gm_node_slice(obj, st->text))) {
             gm_emit_finding(region, gm_rule_by_id("GM605"), call,
                             "`send()`/`throw()` on a generator passed in: torch.compile cannot "

@@ -17,10 +17,6 @@ static const char *const methods[] = {
     "graphsafe_set_state",
 };
 
-static bool slice_eq(gm_slice a, gm_slice b) {
-    return a.len == b.len && memcmp(a.ptr, b.ptr, a.len) == 0;
-}
-
 static bool is_generator_ctor(const gm_stmt_ctx *st, TSNode call) {
     const gm_syntax *syn = st->syntax;
     char name[GM_NAME_MAX];
@@ -41,7 +37,7 @@ static bool assigns_generator(const gm_stmt_ctx *st, TSNode n, gm_slice name, in
         return false;
     if (t == syn->sym.assignment) {
         TSNode left = gm_child(n, syn->field.left);
-        if (gm_is(left, syn->sym.identifier) && slice_eq(gm_node_slice(left, st->text), name) &&
+        if (gm_is(left, syn->sym.identifier) && gm_slice_eq(gm_node_slice(left, st->text), name) &&
             is_generator_ctor(st, gm_unparen(syn, gm_child(n, syn->field.right))))
             return true;
     }
@@ -64,7 +60,7 @@ static bool annotated_generator(const gm_stmt_ctx *st, TSNode function, gm_slice
             id = ts_node_named_child(p, 0);
         TSNode type = gm_child(p, syn->field.type);
         char resolved[GM_NAME_MAX];
-        if (gm_is(id, syn->sym.identifier) && slice_eq(gm_node_slice(id, st->text), name) &&
+        if (gm_is(id, syn->sym.identifier) && gm_slice_eq(gm_node_slice(id, st->text), name) &&
             !ts_node_is_null(type) && ts_node_named_child_count(type) > 0 &&
             gm_symbols_resolve(st->symbols, syn, st->text, ts_node_named_child(type, 0), resolved,
                                sizeof resolved) &&
@@ -83,7 +79,7 @@ static bool is_generator(gm_region *region, TSNode obj) {
                                  0);
     gm_region_scan_module(region);
     for (unsigned i = 0; i < region->generator_count; i++)
-        if (slice_eq(region->generators[i], name))
+        if (gm_slice_eq(region->generators[i], name))
             return true;
     return false;
 }

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <tree_sitter/api.h>
 
 /* Named node types the analysis looks at (tree-sitter-python node-types.json), as
@@ -154,6 +155,10 @@ static inline gm_slice gm_node_slice(TSNode node, const char *text) {
 bool gm_node_text_is(TSNode node, const char *text, const char *word);
 
 bool gm_slice_is(gm_slice slice, const char *word);
+
+static inline bool gm_slice_eq(gm_slice a, gm_slice b) {
+    return a.len == b.len && memcmp(a.ptr, b.ptr, a.len) == 0;
+}
 
 /* Strips parenthesized_expression wrappers. */
 /* The identifier at the head of an attribute chain (x in x.a.b, parentheses skipped), or a null
