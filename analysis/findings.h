@@ -54,6 +54,8 @@ typedef struct {
     gm_severity severity; /* 0: the rule's; else this finding's (fullgraph makes breaks errors) */
     gm_fix *fixes;        /* owned array */
     size_t fix_count;
+    /* owned, or NULL: why no mend is offered (the legality check that failed), for the hover */
+    char *mend_declined;
 } gm_finding;
 
 typedef struct {

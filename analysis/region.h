@@ -73,6 +73,9 @@ typedef struct {
     unsigned disabled_count, generator_count;
     gm_slice disabled[16];
     gm_slice generators[8];
+    /* Why the mend builders declined the finding about to be emitted (a static string), or
+     * NULL; gm_emit_finding copies it into that finding and clears it. */
+    const char *mend_declined;
 } gm_region;
 
 /* Notes that a break of rule makes dynamo skip the rest of the frame (it cannot resume after

@@ -6,6 +6,7 @@
  * function eagerly. */
 #include <stdio.h>
 
+#include "mends.h"
 #include "rule_emit.h"
 #include "rules.h"
 
@@ -23,17 +24,29 @@ void gm_rule_data_dependent_branch(gm_region *region, TSNode condition, gm_value
              "`%s` on a tensor value: torch.compile breaks the graph here (data-dependent "
              "branching); the code before and after runs as separate graphs",
              construct);
-    gm_emit_finding(region, gm_rule_by_id("GM101"), condition, message, NULL, 0);
+    gm_fix mends[GM_MENDS_MAX];
+    int count = gm_mend_data_dependent_branch(region, condition, mends);
+    if (count < 0) {
+        region->stmt->oom = true;
+        return;
+    }
+    gm_emit_finding(region, gm_rule_by_id("GM101"), condition, message, mends, (size_t)count);
 }
 
 void gm_rule_data_dependent_guard(gm_region *region, TSNode condition, gm_value value) {
     if (!is_runtime_tensor(value))
         return;
+    gm_fix mends[GM_MENDS_MAX];
+    int count = gm_mend_validation_guard(region, condition, mends);
+    if (count < 0) {
+        region->stmt->oom = true;
+        return;
+    }
     gm_emit_finding(region, gm_rule_by_id("GM103"), condition,
                     "validation guard `if not ...: raise` on a tensor value: torch.compile breaks "
                     "the graph here (data-dependent branching); the code before and after runs "
                     "as separate graphs",
-                    NULL, 0);
+                    mends, (size_t)count);
 }
 
 void gm_rule_tensor_not(gm_region *region, TSNode not_operator, gm_value operand) {

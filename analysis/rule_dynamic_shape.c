@@ -7,6 +7,7 @@
  * are matched after import resolution; a name the function binds locally shadows the import. */
 #include <string.h>
 
+#include "mends.h"
 #include "rule_emit.h"
 #include "rules.h"
 #include "symbols.h"
@@ -72,8 +73,19 @@ static bool is_tensor(gm_region *region, TSNode n) {
     return !ts_node_is_null(n) && gm_value_of(region, n).kind == GM_KIND_TENSOR;
 }
 
+/* Emits rule's finding at node with the dynamic-shape mends. */
+static void emit(gm_region *region, const char *rule, TSNode node, const char *message) {
+    gm_fix mends[GM_MENDS_MAX];
+    int count = gm_mend_dynamic_shape(region, node, mends);
+    if (count < 0) {
+        region->stmt->oom = true;
+        return;
+    }
+    gm_emit_finding(region, gm_rule_by_id(rule), node, message, mends, (size_t)count);
+}
+
 static void emit_301(gm_region *region, TSNode node, const char *message) {
-    gm_emit_finding(region, gm_rule_by_id("GM301"), node, message, NULL, 0);
+    emit(region, "GM301", node, message);
 }
 
 void gm_rule_dynamic_shape_call(gm_region *region, TSNode call) {
@@ -138,10 +150,9 @@ void gm_rule_dynamic_shape_call(gm_region *region, TSNode call) {
                   "(dynamic shape operator)";
     else if (strcmp(name, "torch.nn.functional.one_hot") == 0 && !a.has_keyword[1] &&
              a.positional == 1) {
-        gm_emit_finding(region, gm_rule_by_id("GM302"), call,
-                        "`one_hot()` without `num_classes`: the number of classes is read from "
-                        "the data, so torch.compile breaks the graph here",
-                        NULL, 0);
+        emit(region, "GM302", call,
+             "`one_hot()` without `num_classes`: the number of classes is read from the data, "
+             "so torch.compile breaks the graph here");
         return;
     }
     if (message)

@@ -58,6 +58,8 @@ void gm_emit_finding(gm_region *region, const gm_rule *rule, TSNode node, const 
     TSPoint sp = ts_node_start_point(node), ep = ts_node_end_point(node);
     gm_finding f;
     memset(&f, 0, sizeof f);
+    const char *declined = region->mend_declined;
+    region->mend_declined = NULL;
     bool fullgraph = gm_options_fullgraph(st->options, region->site.fullgraph);
     if (gm_options_fullgraph_traces(st->options, fullgraph, rule) ||
         gm_line_suppresses(st->syntax, st->text, st->len, start, sp.column, scopes, 2, rule)) {
@@ -81,6 +83,8 @@ void gm_emit_finding(gm_region *region, const gm_rule *rule, TSNode node, const 
     if (!f.message || !f.fixes)
         goto oom;
     snprintf(f.message, n, "%.*s%s", (int)core, message, suffix);
+    if (declined && count == 0 && !(f.mend_declined = strdup(declined)))
+        goto oom;
     if (count)
         memcpy(f.fixes, fixes, count * sizeof *fixes);
     f.fix_count = count;
@@ -238,6 +242,7 @@ void gm_emit_logging_call(gm_region *region, const gm_rule *rule, TSNode call, c
     gm_log_outcome outcome = gm_logging_call_outcome(region, call, name);
     if (outcome == GM_LOG_DROPPED || outcome == GM_LOG_DEFERRED) {
         fixes_free(fixes, count);
+        region->mend_declined = NULL;
         return;
     }
     if (outcome == GM_LOG_BREAKS) {

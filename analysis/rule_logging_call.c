@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mends.h"
 #include "rule_emit.h"
 #include "rules.h"
 #include "symbols.h"
@@ -82,5 +83,11 @@ void gm_rule_logging_call(gm_region *region, TSNode call) {
     }
     if (gm_region_binds_node(region, head))
         return;
-    gm_emit_logging_call(region, gm_rule_by_id(rule), call, name, message, NULL, 0);
+    gm_fix mends[GM_MENDS_MAX];
+    int count = gm_mend_logging_call(region, call, name, mends);
+    if (count < 0) {
+        region->stmt->oom = true;
+        return;
+    }
+    gm_emit_logging_call(region, gm_rule_by_id(rule), call, name, message, mends, (size_t)count);
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mends.h"
 #include "rule_emit.h"
 #include "rules.h"
 #include "symbols.h"
@@ -46,6 +47,17 @@ static const char *builtin_conversion(gm_region *region, TSNode fn) {
     return NULL;
 }
 
+/* Emits rule's finding at call with the scalar mends. */
+static void emit(gm_region *region, const char *rule, TSNode call, const char *message) {
+    gm_fix mends[GM_MENDS_MAX];
+    int count = gm_mend_tensor_to_python(region, call, mends);
+    if (count < 0) {
+        region->stmt->oom = true;
+        return;
+    }
+    gm_emit_finding(region, gm_rule_by_id(rule), call, message, mends, (size_t)count);
+}
+
 void gm_rule_tensor_to_python(gm_region *region, TSNode call) {
     const gm_syntax *syn = region->stmt->syntax;
     TSNode fn = gm_unparen(syn, gm_child(call, syn->field.function));
@@ -60,16 +72,14 @@ void gm_rule_tensor_to_python(gm_region *region, TSNode call) {
         if (gm_value_of(region, gm_child(fn, syn->field.object)).kind != GM_KIND_TENSOR)
             return;
         if (item)
-            gm_emit_finding(region, gm_rule_by_id("GM201"), call,
+            emit(region, "GM201", call,
                             "`.item()` on a tensor: torch.compile cannot trace a tensor's value "
                             "into a Python number (capture_scalar_outputs is off) and breaks the "
-                            "graph here",
-                            NULL, 0);
+                            "graph here");
         else
-            gm_emit_finding(region, gm_rule_by_id("GM202"), call,
+            emit(region, "GM202", call,
                             "`.tolist()` on a tensor: torch.compile cannot turn tensor data "
-                            "into a Python list while tracing and breaks the graph here",
-                            NULL, 0);
+                            "into a Python list while tracing and breaks the graph here");
         return;
     }
     const char *conv = builtin_conversion(region, fn);
@@ -83,5 +93,5 @@ void gm_rule_tensor_to_python(gm_region *region, TSNode call) {
              "`%s()` of a tensor: torch.compile reads the tensor's value with Tensor.item(), "
              "which it cannot trace (capture_scalar_outputs is off), and breaks the graph here",
              conv);
-    gm_emit_finding(region, gm_rule_by_id("GM202"), call, message, NULL, 0);
+    emit(region, "GM202", call, message);
 }

@@ -60,13 +60,17 @@ static json_t *ruff_json(const gm_file_report *files, size_t count) {
     for (size_t f = 0; f < count; f++) {
         for (size_t i = 0; i < files[f].findings.count; i++) {
             const gm_finding *finding = &files[f].findings.items[i];
-            json_array_append_new(
-                all, json_pack("{s:s,s:s,s:s,s:o,s:o,s:o,s:o}", "filename", files[f].path, "code",
-                               finding->rule->id, "message", finding->message, "url",
-                               finding->rule->url ? json_string(finding->rule->url) : json_null(),
-                               "location", location_json(&files[f], finding->span.start_byte),
-                               "end_location", location_json(&files[f], finding->span.end_byte),
-                               "fix", fix_json(&files[f], primary_fix(finding))));
+            json_t *entry =
+                json_pack("{s:s,s:s,s:s,s:o,s:o,s:o,s:o}", "filename", files[f].path, "code",
+                          finding->rule->id, "message", finding->message, "url",
+                          finding->rule->url ? json_string(finding->rule->url) : json_null(),
+                          "location", location_json(&files[f], finding->span.start_byte),
+                          "end_location", location_json(&files[f], finding->span.end_byte), "fix",
+                          fix_json(&files[f], primary_fix(finding)));
+            if (entry && finding->mend_declined) { /* graphmend's addition to ruff's shape */
+                json_object_set_new(entry, "mend_declined", json_string(finding->mend_declined));
+            }
+            json_array_append_new(all, entry);
         }
     }
     return all;

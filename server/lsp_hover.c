@@ -54,6 +54,12 @@ json_t *gm_handle_hover(gm_server *server, json_t *params, int *error_code, char
         append(text, sizeof text, &used, "%s\n\n", rule->explanation, "");
         append(text, sizeof text, &used, markdown ? "**Fix:** %s\n\n" : "Fix: %s\n\n", rule->hint,
                "");
+        if (finding->mend_declined) {
+            append(text, sizeof text, &used,
+                   markdown ? "**Not mended automatically:** %s\n\n"
+                            : "Not mended automatically: %s\n\n",
+                   finding->mend_declined, "");
+        }
         if (rule->registry_id && rule->url) {
             append(text, sizeof text, &used,
                    markdown ? "PyTorch graph-break reference: [%s](%s)"

@@ -1,0 +1,14 @@
+# mend-fix-args: --unsafe-fixes
+# mend-applicability: unsafe
+import torch
+
+
+@torch.compile
+def scale(x):
+    y = x * 2
+    print("scaled", y.shape)
+    return y + 1
+
+
+def example():
+    return scale, (torch.randn(4),)
