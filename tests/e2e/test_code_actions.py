@@ -39,7 +39,7 @@ def test_print_quickfixes(session):
     actions = session.code_actions(uri, d["range"], [d])
     assert actions and all(a["kind"] == "quickfix" for a in actions), actions
     suppress = titled(actions, "Suppress GM401 on this line")
-    mend = titled(actions, "Mend graph break: run print only in eager mode")
+    mend = titled(actions, "Mend graph break: run the call only in eager mode")
     assert not mend.get("isPreferred", False)  # unsafe: never preferred
     for action in (suppress, mend):
         assert "command" not in action or "edit" in action
@@ -49,7 +49,7 @@ def test_print_quickfixes(session):
 
 
 @pytest.mark.parametrize("title", ["Suppress GM401 on this line",
-                                   "Mend graph break: run print only in eager mode"])
+                                   "Mend graph break: run the call only in eager mode"])
 def test_applying_a_print_quickfix_removes_that_diagnostic(session, title):
     uri = session.open("model.py", MODEL)
     diagnostics = session.diagnostics(uri)
@@ -84,7 +84,7 @@ def test_actions_without_context_diagnostics(session):
     [d] = session.diagnostics(uri)
     actions = session.code_actions(uri, d["range"], [])
     titled(actions, "Suppress GM401 on this line")
-    titled(actions, "Mend graph break: run print only in eager mode")
+    titled(actions, "Mend graph break: run the call only in eager mode")
 
 
 def test_actions_for_a_cursor_inside_the_range(session):
@@ -115,7 +115,7 @@ def test_suppress_after_non_ascii_text(session):
 
 
 @pytest.mark.parametrize("title", ["Suppress GM401 on this line",
-                                   "Mend graph break: run print only in eager mode"])
+                                   "Mend graph break: run the call only in eager mode"])
 def test_quickfix_with_non_ascii_text(session, title):
     uri = session.open("nonascii.py", NON_ASCII_STMT)
     [d] = session.diagnostics(uri)
