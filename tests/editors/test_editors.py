@@ -99,3 +99,19 @@ def test_emacs_eglot_shows_diagnostics_and_applies_mend(project, tmp_path):
     argv = ["emacs", "--batch", "-l", str(HERE / "emacs" / "drive.el")]
     result = run_editor(argv, project, HERE / "emacs" / "graphmend-eglot.el", tmp_path)
     check_result(result, project)
+
+
+def _has_lsp_mode() -> bool:
+    if not shutil.which("emacs"):
+        return False
+    proc = subprocess.run(["emacs", "--batch", "--eval",
+                           "(progn (package-initialize) (kill-emacs (if (require 'lsp-mode nil t) 0 1)))"],
+                          capture_output=True, timeout=60)
+    return proc.returncode == 0
+
+
+@pytest.mark.skipif(not _has_lsp_mode(), reason="lsp-mode is not installed (tools/setup installs elpa-lsp-mode)")
+def test_emacs_lsp_mode_shows_diagnostics_and_applies_mend(project, tmp_path):
+    argv = ["emacs", "--batch", "-l", str(HERE / "emacs" / "drive-lsp-mode.el")]
+    result = run_editor(argv, project, HERE / "emacs" / "graphmend-lsp-mode.el", tmp_path)
+    check_result(result, project)
