@@ -13,6 +13,7 @@ void gm_analysis_options_default(gm_analysis_options *options) {
     options->allow_rnn = false;
     options->fullgraph = false;
     options->nested_graph_breaks = GM_NESTED_DEFAULT;
+    options->unsafe_fixes = false;
     memset(&options->reorderable_logging_functions, 0,
            sizeof options->reorderable_logging_functions);
     memset(&options->ignore_logging_functions, 0, sizeof options->ignore_logging_functions);

@@ -51,6 +51,9 @@ typedef struct {
     gm_function_names ignore_logging_functions;      /* dropped while tracing */
     gm_rule_selectors select;                        /* rules reported (default "GM": all) */
     gm_rule_selectors ignore; /* rules dropped even when selected (default none) */
+    /* fix-all and `graphmend fix` apply unsafe mends too (as ruff's unsafe-fixes); the rules
+     * never read it */
+    bool unsafe_fixes;
 } gm_analysis_options;
 
 void gm_analysis_options_default(gm_analysis_options *options);

@@ -243,7 +243,8 @@ static int analyze_region(void *payload, const gm_region_site *site) {
 }
 
 static int analyze_statement(gm_analyzer *a, TSNode top, TSNode next, const char *text,
-                             uint32_t len, const uint8_t *reach, cache_entry *entry) {
+                             uint32_t len, const uint8_t *reach, const gm_call_part *calls,
+                             cache_entry *entry) {
     gm_finding_list out;
     gm_finding_list_init(&out);
     gm_stmt_ctx st = {
@@ -256,8 +257,8 @@ static int analyze_statement(gm_analyzer *a, TSNode top, TSNode next, const char
         .next = next,
         .out = &out,
     };
-    gm_compiled_regions_each(&a->symbols, &a->syntax, text, &a->options, top, reach, analyze_region,
-                             &st);
+    gm_compiled_regions_each_with(&a->symbols, &a->syntax, text, &a->options, top, reach, calls,
+                                  analyze_region, &st);
     memset(entry, 0, sizeof *entry);
     entry->start_byte = ts_node_start_byte(top);
     entry->end_byte = ts_node_end_byte(top);
@@ -493,7 +494,7 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
         }
         TSNode next = i + 1 < nchildren ? a->children[i + 1] : (TSNode){0};
         const uint8_t *reach = info->calls.node_count ? &a->graph.flags[info->node_offset] : NULL;
-        rc = analyze_statement(a, c, next, text, len, reach, slot);
+        rc = analyze_statement(a, c, next, text, len, reach, &info->calls, slot);
         slot->contribution = info->contribution;
         slot->calls = info->calls;
         slot->membership = info->membership;

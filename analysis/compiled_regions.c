@@ -93,6 +93,26 @@ static gm_decorator_kind decorators_kind(const gm_symbols *symbols, const gm_syn
     return kind;
 }
 
+/* Whether a decorated_definition has @property (or functools.cached_property): reading the
+ * attribute runs the method, and dynamo inlines it into the reading frame. */
+static bool is_property(const gm_syntax *syn, const char *text, TSNode decorated) {
+    if (ts_node_is_null(decorated))
+        return false;
+    uint32_t n = ts_node_named_child_count(decorated);
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode d = ts_node_named_child(decorated, i);
+        if (!gm_is(d, syn->sym.decorator) || ts_node_named_child_count(d) == 0)
+            continue;
+        TSNode e = gm_unparen(syn, ts_node_named_child(d, 0));
+        if (gm_is(e, syn->sym.attribute))
+            e = gm_child(e, syn->field.attribute);
+        if (gm_is(e, syn->sym.identifier) &&
+            (gm_node_text_is(e, text, "property") || gm_node_text_is(e, text, "cached_property")))
+            return true;
+    }
+    return false;
+}
+
 /* ---- the call graph's parts ------------------------------------------------------------ */
 
 uint64_t gm_call_key_hash(const char *key) {
@@ -116,6 +136,7 @@ void gm_call_part_free(gm_call_part *part) {
     free(part->callees);
     free(part->targets);
     free(part->instances);
+    free(part->bound);
     memset(part, 0, sizeof *part);
 }
 
@@ -136,6 +157,14 @@ static int key_make(gm_call_key *k, const char *prefix, gm_slice name) {
     return 0;
 }
 
+/* A callee found in a function's body, before the body's walk is over: guard is the name whose
+ * local binding makes it not the module's function (`g` for g(...), `m` for m.f(...)), empty
+ * for self.m(...). */
+typedef struct {
+    gm_call_key key;
+    gm_slice guard;
+} candidate;
+
 typedef struct {
     const gm_symbols *symbols;
     const gm_syntax *syntax;
@@ -145,38 +174,111 @@ typedef struct {
     TSNode function;
     const char *class_name; /* NULL for a plain function */
     gm_slice self_name;     /* empty when not a method */
+    char class_buf[GM_NAME_MAX];
+    gm_name_set bound;     /* what function binds locally (complete at the end of its walk) */
+    candidate *candidates; /* of the current function, distinct (key, guard) pairs */
+    uint32_t candidate_count, candidate_capacity;
+    /* The bodies of the traceable nodes, in source order: the statement's one walk for compile
+     * targets collects their calls when it gets there (collect_statement). */
+    struct pending_body {
+        TSNode fn, body;
+        gm_slice self_name;
+        uint32_t node;
+        int depth; /* of body below the statement */
+    } * bodies;
+    uint32_t body_count, body_capacity;
+    uint32_t next_body;     /* the next one the walk meets */
+    uint32_t top_start;     /* the statement's first byte */
+    gm_name_set properties; /* methods of the statement's class decorated with @property */
     bool oom;
 } call_collect;
 
-static void add_callee(call_collect *c, const char *prefix, gm_slice name) {
-    gm_call_part *p = c->part;
-    gm_call_key k;
-    if (key_make(&k, prefix, name) != 0) {
+static void call_collect_free(call_collect *c) {
+    for (uint32_t i = 0; i < c->candidate_count; i++)
+        free(c->candidates[i].key.key);
+    free(c->candidates);
+    free(c->bodies);
+    gm_name_set_free(&c->bound);
+    gm_name_set_free(&c->properties);
+}
+
+static void add_callee(call_collect *c, const char *prefix, gm_slice name, gm_slice guard) {
+    size_t plen = prefix ? strlen(prefix) : 0;
+    size_t need = plen + (prefix ? 1 : 0) + name.len + 1;
+    char stack[256];
+    char *key = need <= sizeof stack ? stack : malloc(need);
+    if (!key) {
         c->oom = true;
         return;
     }
-    for (uint32_t i = c->node->callee_start; i < p->callee_count; i++)
-        if (p->callees[i].hash == k.hash && strcmp(p->callees[i].key, k.key) == 0) {
-            free(k.key);
+    size_t at = 0;
+    if (prefix) {
+        memcpy(key, prefix, plen);
+        key[plen] = '.';
+        at = plen + 1;
+    }
+    memcpy(key + at, name.ptr, name.len);
+    key[at + name.len] = '\0';
+    uint64_t hash = gm_call_key_hash(key);
+    for (uint32_t i = 0; i < c->candidate_count; i++) {
+        const candidate *d = &c->candidates[i];
+        if (d->key.hash == hash && gm_slice_eq(d->guard, guard) && strcmp(d->key.key, key) == 0) {
+            if (key != stack)
+                free(key);
             return;
         }
-    if (!prefix && gm_function_binds(c->syntax, c->text, c->function, k.key)) {
-        free(k.key);
-        return; /* a local name, not the module's function */
     }
-    if (p->callee_count == p->callee_capacity) {
-        uint32_t cap = p->callee_capacity ? p->callee_capacity * 2 : 8;
-        gm_call_key *items = realloc(p->callees, cap * sizeof *items);
+    if (c->candidate_count == c->candidate_capacity) {
+        uint32_t cap = c->candidate_capacity ? c->candidate_capacity * 2 : 16;
+        candidate *items = realloc(c->candidates, cap * sizeof *items);
         if (!items) {
-            free(k.key);
+            if (key != stack)
+                free(key);
             c->oom = true;
             return;
         }
-        p->callees = items;
-        p->callee_capacity = cap;
+        c->candidates = items;
+        c->candidate_capacity = cap;
     }
-    p->callees[p->callee_count++] = k;
-    c->node->callee_count++;
+    char *owned = key != stack ? key : malloc(need);
+    if (!owned) {
+        c->oom = true;
+        return;
+    }
+    if (owned != key)
+        memcpy(owned, key, need);
+    c->candidates[c->candidate_count++] = (candidate){{hash, owned}, guard};
+}
+
+/* After the walk of a function: its callees, in the order first found, leaving out those whose
+ * guard the function binds locally (a local name, not the module's function). */
+static void settle_callees(call_collect *c) {
+    gm_call_part *p = c->part;
+    for (uint32_t k = 0; k < c->candidate_count; k++) {
+        candidate *d = &c->candidates[k];
+        bool keep = !c->oom && !(d->guard.len > 0 && gm_name_set_has(&c->bound, d->guard));
+        for (uint32_t i = c->node->callee_start; keep && i < p->callee_count; i++)
+            if (p->callees[i].hash == d->key.hash && strcmp(p->callees[i].key, d->key.key) == 0)
+                keep = false;
+        if (keep && p->callee_count == p->callee_capacity) {
+            uint32_t cap = p->callee_capacity ? p->callee_capacity * 2 : 8;
+            gm_call_key *items = realloc(p->callees, cap * sizeof *items);
+            if (!items) {
+                c->oom = true;
+                keep = false;
+            } else {
+                p->callees = items;
+                p->callee_capacity = cap;
+            }
+        }
+        if (!keep) {
+            free(d->key.key);
+            continue;
+        }
+        p->callees[p->callee_count++] = d->key;
+        c->node->callee_count++;
+    }
+    c->candidate_count = 0;
 }
 
 /* The text of a chain of names (`a.b.c`, parentheses and spaces dropped) into buf; false for
@@ -219,50 +321,55 @@ static void add_module_callee(call_collect *c, TSNode fn) {
     size_t len = 0;
     if (!chain_text(c->syntax, c->text, fn, name, sizeof name, &len))
         return;
-    char head_name[GM_NAME_MAX];
     gm_slice hs = gm_node_slice(head, c->text);
-    if (hs.len >= sizeof head_name)
+    if (hs.len >= GM_NAME_MAX)
         return;
-    memcpy(head_name, hs.ptr, hs.len);
-    head_name[hs.len] = '\0';
-    if (gm_function_binds(c->syntax, c->text, c->function, head_name))
-        return;
-    add_callee(c, NULL, (gm_slice){name, (uint32_t)len});
+    add_callee(c, NULL, (gm_slice){name, (uint32_t)len}, hs);
 }
 
-static void collect_calls(call_collect *c, TSNode n, int depth) {
+static void note_call(call_collect *c, TSNode n) {
     const gm_syntax *syn = c->syntax;
-    if (ts_node_is_null(n) || depth > 200 || c->oom)
-        return;
-    TSSymbol t = ts_node_symbol(n);
-    if (depth > 0 && (t == syn->sym.lambda || t == syn->sym.function_definition ||
-                      t == syn->sym.class_definition || t == syn->sym.decorated_definition))
-        return;
-    if (t == syn->sym.call) {
-        TSNode fn = gm_unparen(syn, gm_child(n, syn->field.function));
-        if (gm_is(fn, syn->sym.identifier)) {
-            add_callee(c, NULL, gm_node_slice(fn, c->text));
-        } else if (gm_is(fn, syn->sym.attribute)) {
-            TSNode object = gm_unparen(syn, gm_child(fn, syn->field.object));
-            TSNode attr = gm_child(fn, syn->field.attribute);
-            gm_slice o = gm_node_slice(object, c->text);
-            if (c->class_name && c->self_name.len > 0 && gm_is(object, syn->sym.identifier) &&
-                !ts_node_is_null(attr) && o.len == c->self_name.len &&
-                memcmp(o.ptr, c->self_name.ptr, o.len) == 0)
-                add_callee(c, c->class_name, gm_node_slice(attr, c->text));
-            else
-                add_module_callee(c, fn);
-        }
+    TSNode fn = gm_unparen(syn, gm_child(n, syn->field.function));
+    if (gm_is(fn, syn->sym.identifier)) {
+        add_callee(c, NULL, gm_node_slice(fn, c->text), gm_node_slice(fn, c->text));
+    } else if (gm_is(fn, syn->sym.attribute)) {
+        TSNode object = gm_unparen(syn, gm_child(fn, syn->field.object));
+        TSNode attr = gm_child(fn, syn->field.attribute);
+        gm_slice o = gm_node_slice(object, c->text);
+        if (c->class_name && c->self_name.len > 0 && gm_is(object, syn->sym.identifier) &&
+            !ts_node_is_null(attr) && o.len == c->self_name.len &&
+            memcmp(o.ptr, c->self_name.ptr, o.len) == 0)
+            add_callee(c, c->class_name, gm_node_slice(attr, c->text), (gm_slice){c->text, 0});
+        else
+            add_module_callee(c, fn);
     }
-    TSTreeCursor cursor = ts_tree_cursor_new(n);
-    if (ts_tree_cursor_goto_first_child(&cursor)) {
-        do {
-            TSNode ch = ts_tree_cursor_current_node(&cursor);
-            if (ts_node_is_named(ch))
-                collect_calls(c, ch, depth + 1);
-        } while (!c->oom && ts_tree_cursor_goto_next_sibling(&cursor));
+}
+
+/* `self.p` where p is a @property of the class: a call of its getter. */
+static void note_property_read(call_collect *c, TSNode n) {
+    const gm_syntax *syn = c->syntax;
+    if (!c->class_name || c->self_name.len == 0)
+        return;
+    TSNode object = gm_unparen(syn, gm_child(n, syn->field.object));
+    TSNode attr = gm_child(n, syn->field.attribute);
+    if (!gm_is(object, syn->sym.identifier) || ts_node_is_null(attr) ||
+        !gm_slice_eq(gm_node_slice(object, c->text), c->self_name))
+        return;
+    gm_slice name = gm_node_slice(attr, c->text);
+    if (gm_name_set_has(&c->properties, name))
+        add_callee(c, c->class_name, name, (gm_slice){c->text, 0});
+}
+
+/* Moves the cursor to the next node of a pre-order walk that does not enter the current node:
+ * its next sibling, or that of the nearest ancestor that has one; false at the end of the walk
+ * (the cursor's root). *depth follows the levels climbed. */
+static bool cursor_skip(TSTreeCursor *cursor, int *depth) {
+    while (!ts_tree_cursor_goto_next_sibling(cursor)) {
+        if (!ts_tree_cursor_goto_parent(cursor))
+            return false;
+        (*depth)--;
     }
-    ts_tree_cursor_delete(&cursor);
+    return true;
 }
 
 /* The first parameter of fn when it is a plain name: self in a method. */
@@ -275,7 +382,10 @@ static gm_slice first_parameter(const gm_syntax *syn, const char *text, TSNode f
     return gm_is(p, syn->sym.identifier) ? gm_node_slice(p, text) : none;
 }
 
-static int add_node(call_collect *c, TSNode fn, bool root, bool traceable, bool fullgraph) {
+/* Adds fn as a node of the part; its calls are collected later, by the statement's walk
+ * (depth: of fn below the statement). */
+static int add_node(call_collect *c, TSNode fn, bool root, bool traceable, bool fullgraph,
+                    int depth) {
     const gm_syntax *syn = c->syntax;
     gm_call_part *p = c->part;
     TSNode name = gm_child(fn, syn->field.name);
@@ -297,13 +407,24 @@ static int add_node(call_collect *c, TSNode fn, bool root, bool traceable, bool 
     node->root = root;
     node->traceable = traceable;
     node->fullgraph = root && fullgraph;
-    node->callee_start = p->callee_count;
-    c->node = node;
-    c->function = fn;
-    c->self_name = c->class_name ? first_parameter(syn, c->text, fn) : (gm_slice){c->text, 0};
-    if (traceable)
-        collect_calls(c, gm_child(fn, syn->field.body), 1);
-    return c->oom ? -1 : 0;
+    TSNode body = gm_child(fn, syn->field.body);
+    if (!traceable || ts_node_is_null(body))
+        return 0; /* no calls to collect */
+    if (c->body_count == c->body_capacity) {
+        uint32_t cap = c->body_capacity ? c->body_capacity * 2 : 8;
+        struct pending_body *items = realloc(c->bodies, cap * sizeof *items);
+        if (!items)
+            return -1;
+        c->bodies = items;
+        c->body_capacity = cap;
+    }
+    struct pending_body *b = &c->bodies[c->body_count++];
+    b->fn = fn;
+    b->body = body;
+    b->self_name = c->class_name ? first_parameter(syn, c->text, fn) : (gm_slice){c->text, 0};
+    b->node = p->node_count - 1;
+    b->depth = depth + 1;
+    return 0;
 }
 
 /* ---- regions ------------------------------------------------------------------------- */
@@ -316,7 +437,9 @@ typedef struct {
     const uint8_t *reach;
     gm_region_fn fn;
     void *payload;
-    gm_call_part *part; /* when building the call graph's part instead of visiting regions */
+    gm_call_part *part;        /* when building the call graph's part instead of visiting regions */
+    call_collect *collect;     /* with part */
+    const gm_call_part *calls; /* when visiting regions: the statement's part, or NULL */
 } walk;
 
 /* Whether a method of a class is a region on its own, and whether compiled code may enter it. */
@@ -332,7 +455,7 @@ static void classify_method(const walk *w, bool module_class, TSNode decorated, 
                  !gm_node_text_is(name, w->text, "__init__");
 }
 
-static int visit_class(const walk *w, TSNode cls) {
+static int visit_class(const walk *w, TSNode cls, int class_depth) {
     const gm_syntax *syn = w->syntax;
     TSNode body = gm_child(cls, syn->field.body);
     if (ts_node_is_null(body))
@@ -340,16 +463,14 @@ static int visit_class(const walk *w, TSNode cls) {
     gm_region_site site = {.class_node = cls};
     site.module_class = gm_symbols_bases_are_module(w->symbols, syn, w->text,
                                                     gm_child(cls, syn->field.superclasses));
-    char class_name[GM_NAME_MAX];
-    call_collect collect = {.symbols = w->symbols, .syntax = syn, .text = w->text, .part = w->part};
     if (w->part) {
         TSNode name = gm_child(cls, syn->field.name);
         gm_slice s = ts_node_is_null(name) ? (gm_slice){w->text, 0} : gm_node_slice(name, w->text);
-        if (s.len >= sizeof class_name)
-            s.len = sizeof class_name - 1;
-        memcpy(class_name, s.ptr, s.len);
-        class_name[s.len] = '\0';
-        collect.class_name = class_name;
+        if (s.len >= sizeof w->collect->class_buf)
+            s.len = sizeof w->collect->class_buf - 1;
+        memcpy(w->collect->class_buf, s.ptr, s.len);
+        w->collect->class_buf[s.len] = '\0';
+        w->collect->class_name = w->collect->class_buf;
     }
     TSTreeCursor cursor = ts_tree_cursor_new(body);
     int rc = 0;
@@ -370,7 +491,14 @@ static int visit_class(const walk *w, TSNode cls) {
             classify_method(w, site.module_class, decorated, fn, &root, &traceable, &fullgraph);
             size_t at = index++;
             if (w->part) {
-                rc = add_node(&collect, fn, root, traceable, fullgraph);
+                if (is_property(syn, w->text, decorated) &&
+                    gm_name_set_add(&w->collect->properties,
+                                    gm_node_slice(gm_child(fn, syn->field.name), w->text)) != 0)
+                    rc = -1;
+                /* the method is at depth 2 (class body) or 3 (decorated) below cls */
+                if (rc == 0)
+                    rc = add_node(w->collect, fn, root, traceable, fullgraph,
+                                  class_depth + (ts_node_is_null(decorated) ? 2 : 3));
                 continue;
             }
             uint8_t flags = w->reach ? w->reach[at] : 0;
@@ -378,6 +506,8 @@ static int visit_class(const walk *w, TSNode cls) {
                 continue;
             site.function = fn;
             site.fullgraph = (flags & GM_REACH_FULLGRAPH) != 0;
+            site.calls = w->calls;
+            site.node = (uint32_t)at;
             rc = w->fn(w->payload, &site);
         } while (rc == 0 && ts_tree_cursor_goto_next_sibling(&cursor));
     }
@@ -394,22 +524,20 @@ static int visit_top(const walk *w, TSNode top) {
         def = gm_child(top, syntax->field.definition);
     }
     if (gm_is(def, syntax->sym.class_definition))
-        return visit_class(w, def);
+        return visit_class(w, def, ts_node_is_null(decorated) ? 0 : 1);
     if (!gm_is(def, syntax->sym.function_definition) ||
         ts_node_is_null(gm_child(def, syntax->field.name)))
         return 0;
     bool fullgraph;
     gm_decorator_kind kind = decorators_kind(w->symbols, syntax, w->text, decorated, &fullgraph);
-    if (w->part) {
-        call_collect collect = {
-            .symbols = w->symbols, .syntax = syntax, .text = w->text, .part = w->part};
-        return add_node(&collect, def, kind == GM_DECORATOR_COMPILE, kind != GM_DECORATOR_DISABLE,
-                        fullgraph);
-    }
+    if (w->part)
+        return add_node(w->collect, def, kind == GM_DECORATOR_COMPILE, kind != GM_DECORATOR_DISABLE,
+                        fullgraph, ts_node_is_null(decorated) ? 0 : 1);
     uint8_t flags = w->reach ? w->reach[0] : 0;
     if (kind == GM_DECORATOR_COMPILE ||
         (kind != GM_DECORATOR_DISABLE && (flags & GM_REACH_REACHED))) {
-        gm_region_site site = {.function = def, .fullgraph = (flags & GM_REACH_FULLGRAPH) != 0};
+        gm_region_site site = {
+            .function = def, .fullgraph = (flags & GM_REACH_FULLGRAPH) != 0, .calls = w->calls};
         return w->fn(w->payload, &site);
     }
     return 0;
@@ -516,63 +644,313 @@ static int note_instance(const walk *w, TSNode assignment) {
     return add_instance(w->part, gm_node_slice(left, w->text), name, len);
 }
 
-static int collect_targets(const walk *w, TSNode n, int depth) {
+/* Whether a call's callee (parentheses stripped) may resolve to torch.compile,
+ * torch._dynamo.optimize or a .compile method: resolution only rewrites the head of a chain, so
+ * a longer chain must end in one of those words, and a bare name must be an import. Saves
+ * resolving the callee of every call of a statement. */
+static bool may_name_compile(const walk *w, TSNode fn) {
     const gm_syntax *syn = w->syntax;
-    if (ts_node_is_null(n) || depth > 200)
+    if (gm_is(fn, syn->sym.identifier))
+        return gm_symbols_is_imported(w->symbols, gm_node_slice(fn, w->text));
+    if (!gm_is(fn, syn->sym.attribute))
+        return false;
+    TSNode attr = gm_child(fn, syn->field.attribute);
+    return !ts_node_is_null(attr) && (gm_node_text_is(attr, w->text, "compile") ||
+                                      gm_node_text_is(attr, w->text, "optimize"));
+}
+
+static int note_target_call(const walk *w, TSNode n) {
+    const gm_syntax *syn = w->syntax;
+    TSNode fn = gm_unparen(syn, gm_child(n, syn->field.function));
+    bool wrapped = gm_is(fn, syn->sym.call);
+    TSNode inner = wrapped ? gm_unparen(syn, gm_child(fn, syn->field.function)) : fn;
+    if (!may_name_compile(w, inner))
         return 0;
-    TSSymbol t = ts_node_symbol(n);
-    int rc = 0;
-    if (t == syn->sym.assignment) {
-        rc = note_instance(w, n);
-    } else if (t == syn->sym.call) {
-        TSNode fn = gm_unparen(syn, gm_child(n, syn->field.function));
-        TSNode args = gm_child(n, syn->field.arguments);
-        TSNode first = ts_node_is_null(args) || ts_node_named_child_count(args) == 0
-                           ? (TSNode){0}
-                           : ts_node_named_child(args, 0);
-        char name[GM_NAME_MAX];
-        if (gm_is(fn, syn->sym.call)) {
-            /* torch._dynamo.optimize(backend, nopython=...)(f) */
-            TSNode inner = gm_unparen(syn, gm_child(fn, syn->field.function));
-            if (!ts_node_is_null(first) && !gm_is(first, syn->sym.keyword_argument) &&
-                gm_symbols_resolve(w->symbols, syn, w->text, inner, name, sizeof name) &&
-                strcmp(name, "torch._dynamo.optimize") == 0)
-                rc = add_target_expr(w, first, asks_fullgraph(syn, w->text, fn));
-        } else if (gm_symbols_resolve(w->symbols, syn, w->text, fn, name, sizeof name)) {
-            TSNode head = gm_chain_head(syn, fn);
-            if (is_compile_name(name) && strcmp(name, "torch._dynamo.optimize") != 0) {
-                if (!ts_node_is_null(first) && !gm_is(first, syn->sym.keyword_argument))
-                    rc = add_target_expr(w, first, asks_fullgraph(syn, w->text, n));
-            } else if (gm_is(fn, syn->sym.attribute) && gm_name_last_is(name, "compile") &&
-                       gm_is(gm_unparen(syn, gm_child(fn, syn->field.object)),
-                             syn->sym.identifier) &&
-                       !gm_symbols_is_imported(w->symbols, gm_node_slice(head, w->text))) {
-                /* model.compile(): nn.Module.compile compiles the module's forward */
-                gm_slice obj = gm_node_slice(head, w->text);
-                rc = add_target(w->part, obj.ptr, obj.len, NULL, 0, asks_fullgraph(syn, w->text, n),
-                                true);
-            }
+    TSNode args = gm_child(n, syn->field.arguments);
+    TSNode first = ts_node_is_null(args) || ts_node_named_child_count(args) == 0
+                       ? (TSNode){0}
+                       : ts_node_named_child(args, 0);
+    char name[GM_NAME_MAX];
+    if (wrapped) {
+        /* torch._dynamo.optimize(backend, nopython=...)(f) */
+        if (!ts_node_is_null(first) && !gm_is(first, syn->sym.keyword_argument) &&
+            gm_symbols_resolve(w->symbols, syn, w->text, inner, name, sizeof name) &&
+            strcmp(name, "torch._dynamo.optimize") == 0)
+            return add_target_expr(w, first, asks_fullgraph(syn, w->text, fn));
+    } else if (gm_symbols_resolve(w->symbols, syn, w->text, fn, name, sizeof name)) {
+        TSNode head = gm_chain_head(syn, fn);
+        if (is_compile_name(name) && strcmp(name, "torch._dynamo.optimize") != 0) {
+            if (!ts_node_is_null(first) && !gm_is(first, syn->sym.keyword_argument))
+                return add_target_expr(w, first, asks_fullgraph(syn, w->text, n));
+        } else if (gm_is(fn, syn->sym.attribute) && gm_name_last_is(name, "compile") &&
+                   gm_is(gm_unparen(syn, gm_child(fn, syn->field.object)), syn->sym.identifier) &&
+                   !gm_symbols_is_imported(w->symbols, gm_node_slice(head, w->text))) {
+            /* model.compile(): nn.Module.compile compiles the module's forward */
+            gm_slice obj = gm_node_slice(head, w->text);
+            return add_target(w->part, obj.ptr, obj.len, NULL, 0, asks_fullgraph(syn, w->text, n),
+                              true);
         }
     }
+    return 0;
+}
+
+/* A compile target or instance binding at n (when n is a call or an assignment). */
+static int note_target(const walk *w, TSNode n, TSSymbol t) {
+    if (t == w->syntax->sym.assignment)
+        return note_instance(w, n);
+    if (t == w->syntax->sym.call)
+        return note_target_call(w, n);
+    return 0;
+}
+
+/* What collect_body's walk does at one named node n, at depth below the function (base more
+ * below the statement), with each of its parts on or off; tells which parts go on below n. */
+static void body_step_all(const walk *w, TSNode n, int depth, int base, bool calls, bool binds,
+                          bool targets, bool *call_descend, bool *bind_descend,
+                          bool *target_descend) {
+    call_collect *c = w->collect;
+    const gm_syntax *syn = c->syntax;
+    TSSymbol t = ts_node_symbol(n);
+    *call_descend = *bind_descend = *target_descend = false;
+    if (calls) {
+        bool nested =
+            depth > 1 && (t == syn->sym.lambda || t == syn->sym.function_definition ||
+                          t == syn->sym.class_definition || t == syn->sym.decorated_definition);
+        if (!nested) {
+            if (t == syn->sym.call)
+                note_call(c, n);
+            else if (t == syn->sym.attribute && c->properties.count)
+                note_property_read(c, n);
+            *call_descend = depth < 200;
+        }
+    }
+    if (targets && depth + base <= 200) {
+        if (note_target(w, n, t) != 0)
+            c->oom = true;
+        *target_descend = depth + base < 200;
+    }
+    if (binds)
+        *bind_descend = gm_body_node_binds(syn, c->text, n, &c->bound, &c->oom);
+}
+
+/* The walk below root (at depth0) with a cursor: for subtrees too deep to recurse into. Each
+ * part is switched off below the depth (*_off; 0: on, -1: off throughout) where it stopped. */
+static void cursor_walk(const walk *w, TSNode root, int depth0, int base, bool calls, bool binds,
+                        bool targets) {
+    call_collect *c = w->collect;
+    TSTreeCursor cursor = ts_tree_cursor_new(root);
+    int depth = depth0;
+    int call_off = calls ? 0 : -1, bind_off = binds ? 0 : -1, target_off = targets ? 0 : -1;
+    for (;;) {
+        TSNode n = ts_tree_cursor_current_node(&cursor);
+        if (call_off > 0 && depth <= call_off)
+            call_off = 0;
+        if (bind_off > 0 && depth <= bind_off)
+            bind_off = 0;
+        if (target_off > 0 && depth <= target_off)
+            target_off = 0;
+        bool call_descend = false, bind_descend = false, target_descend = false;
+        if (ts_node_is_named(n))
+            body_step_all(w, n, depth, base, !call_off, !bind_off, !target_off, &call_descend,
+                          &bind_descend, &target_descend);
+        if (c->oom)
+            break;
+        if ((call_descend || bind_descend || target_descend) &&
+            ts_tree_cursor_goto_first_child(&cursor)) {
+            if (!call_off && !call_descend)
+                call_off = depth;
+            if (!bind_off && !bind_descend)
+                bind_off = depth;
+            if (!target_off && !target_descend)
+                target_off = depth;
+            depth++;
+            continue;
+        }
+        if (!cursor_skip(&cursor, &depth))
+            break;
+    }
+    ts_tree_cursor_delete(&cursor);
+}
+
+/* The same walk by recursion, taking the few children most nodes have by index (cheaper than
+ * moving a cursor); a node with many children, or one too deep, goes through a cursor. Only
+ * named nodes matter to any part of the walk. */
+static void body_visit(const walk *w, TSNode n, int depth, int base, bool calls, bool binds,
+                       bool targets) {
+    call_collect *c = w->collect;
+    if (depth >= 96) {
+        cursor_walk(w, n, depth, base, calls, binds, targets);
+        return;
+    }
+    bool call_descend, bind_descend, target_descend;
+    body_step_all(w, n, depth, base, calls, binds, targets, &call_descend, &bind_descend,
+                  &target_descend);
+    if (c->oom || !(call_descend || bind_descend || target_descend))
+        return;
     uint32_t count = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < count && rc == 0; i++)
-        rc = collect_targets(w, ts_node_named_child(n, i), depth + 1);
-    return rc;
+    if (count <= 8) {
+        for (uint32_t i = 0; i < count && !c->oom; i++)
+            body_visit(w, ts_node_named_child(n, i), depth + 1, base, call_descend, bind_descend,
+                       target_descend);
+        return;
+    }
+    TSTreeCursor cursor = ts_tree_cursor_new(n);
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+        do {
+            TSNode child = ts_tree_cursor_current_node(&cursor);
+            if (ts_node_is_named(child))
+                body_visit(w, child, depth + 1, base, call_descend, bind_descend, target_descend);
+        } while (!c->oom && ts_tree_cursor_goto_next_sibling(&cursor));
+    }
+    ts_tree_cursor_delete(&cursor);
+}
+
+/* The body of a traceable node, walked once for three things: its calls (named nodes at most
+ * 200 levels below the function, not inside nested lambdas, functions, classes or decorated
+ * definitions), the names it binds locally (gm_body_node_binds decides where that walk goes),
+ * and compile targets (named nodes at most 200 levels below the statement, as
+ * collect_statement looks for them). Walking a tree costs more than looking at its nodes, so
+ * the three share one walk. */
+static void collect_body(const walk *w, const struct pending_body *b, bool targets) {
+    call_collect *c = w->collect;
+    const gm_syntax *syn = c->syntax;
+    c->node = &c->part->nodes[b->node];
+    c->node->callee_start = c->part->callee_count;
+    c->function = b->fn;
+    c->self_name = b->self_name;
+    gm_name_set_clear(&c->bound);
+    if (gm_parameters_bind(syn, c->text, b->fn, &c->bound) != 0)
+        c->oom = true;
+    if (ts_node_is_null(b->body) || c->oom)
+        return;
+    body_visit(w, b->body, 1, b->depth - 1, true, true, targets);
+}
+
+/* Keeps the function's local names in the part, for its region's rules. */
+static void keep_bound(call_collect *c) {
+    gm_call_part *p = c->part;
+    const gm_name_set *set = &c->bound;
+    if (p->bound_count + set->count > p->bound_capacity) {
+        uint32_t cap = p->bound_capacity ? p->bound_capacity : 32;
+        while (cap < p->bound_count + set->count)
+            cap *= 2;
+        gm_bound_name *items = realloc(p->bound, cap * sizeof *items);
+        if (!items) {
+            c->oom = true;
+            return;
+        }
+        p->bound = items;
+        p->bound_capacity = cap;
+    }
+    c->node->has_bound = true;
+    c->node->bound_start = p->bound_count;
+    c->node->bound_count = set->count;
+    for (uint32_t i = 0; i < set->count; i++)
+        p->bound[p->bound_count++] = (gm_bound_name){
+            (uint32_t)(set->items[i].ptr - c->text) - c->top_start, set->items[i].len};
+}
+
+static void collect_pending_body(const walk *w, bool targets) {
+    call_collect *c = w->collect;
+    collect_body(w, &c->bodies[c->next_body++], targets);
+    if (!c->oom)
+        keep_bound(c);
+    settle_callees(c);
+}
+
+/* Compile targets and instance bindings anywhere in the statement (named nodes, at most 200
+ * levels down), and, when the walk reaches the body of a traceable node, that node's calls
+ * (collect_body, which also takes over the targets there). Children are taken by index, which
+ * tree-sitter answers faster than a cursor moves for the few children most nodes have; a node
+ * with many uses a cursor (an index lookup walks the children before it). */
+static void collect_statement(const walk *w, TSNode n, int depth) {
+    call_collect *c = w->collect;
+    if (c->next_body < c->body_count && ts_node_eq(n, c->bodies[c->next_body].body)) {
+        collect_pending_body(w, true);
+        return;
+    }
+    if (note_target(w, n, ts_node_symbol(n)) != 0)
+        c->oom = true;
+    if (c->oom || depth >= 200)
+        return;
+    uint32_t count = ts_node_named_child_count(n);
+    if (count <= 8) {
+        for (uint32_t i = 0; i < count && !c->oom; i++)
+            collect_statement(w, ts_node_named_child(n, i), depth + 1);
+        return;
+    }
+    TSTreeCursor cursor = ts_tree_cursor_new(n);
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+        do {
+            TSNode child = ts_tree_cursor_current_node(&cursor);
+            if (ts_node_is_named(child))
+                collect_statement(w, child, depth + 1);
+        } while (!c->oom && ts_tree_cursor_goto_next_sibling(&cursor));
+    }
+    ts_tree_cursor_delete(&cursor);
 }
 
 int gm_call_part_build(const gm_symbols *symbols, const gm_syntax *syntax, const char *text,
                        const gm_analysis_options *options, TSNode top, gm_call_part *part) {
-    walk w = {symbols, syntax, text, options, NULL, NULL, NULL, part};
-    if (visit_top(&w, top) != 0 || collect_targets(&w, top, 0) != 0) {
+    call_collect *c = calloc(1, sizeof *c);
+    if (!c) {
         gm_call_part_free(part);
         return -1;
     }
-    return 0;
+    c->symbols = symbols;
+    c->syntax = syntax;
+    c->text = text;
+    c->part = part;
+    c->top_start = ts_node_start_byte(top);
+    walk w = {symbols, syntax, text, options, NULL, NULL, NULL, part, c, NULL};
+    int rc = visit_top(&w, top);
+    if (rc == 0) {
+        collect_statement(&w, top, 0);
+        /* bodies the walk did not reach (none in a parsed tree): their calls all the same */
+        while (!c->oom && c->next_body < c->body_count)
+            collect_pending_body(&w, false);
+        /* callee ranges in node order; a node without calls starts where the next one does */
+        uint32_t at = 0;
+        for (uint32_t i = 0; i < part->node_count; i++) {
+            if (part->nodes[i].callee_count == 0)
+                part->nodes[i].callee_start = at;
+            at = part->nodes[i].callee_start + part->nodes[i].callee_count;
+        }
+        rc = c->oom ? -1 : 0;
+    }
+    call_collect_free(c);
+    free(c);
+    if (rc != 0)
+        gm_call_part_free(part);
+    return rc;
 }
 
 int gm_compiled_regions_each(const gm_symbols *symbols, const gm_syntax *syntax, const char *text,
                              const gm_analysis_options *options, TSNode top, const uint8_t *reach,
                              gm_region_fn fn, void *payload) {
-    walk w = {symbols, syntax, text, options, reach, fn, payload, NULL};
+    return gm_compiled_regions_each_with(symbols, syntax, text, options, top, reach, NULL, fn,
+                                         payload);
+}
+
+int gm_compiled_regions_each_with(const gm_symbols *symbols, const gm_syntax *syntax,
+                                  const char *text, const gm_analysis_options *options, TSNode top,
+                                  const uint8_t *reach, const gm_call_part *calls, gm_region_fn fn,
+                                  void *payload) {
+    walk w = {symbols, syntax, text, options, reach, fn, payload, NULL, NULL, calls};
     return visit_top(&w, top);
+}
+
+bool gm_region_site_bound_names(const gm_region_site *site, const char *text, TSNode top,
+                                gm_name_set *out) {
+    const gm_call_part *p = site->calls;
+    if (!p || site->node >= p->node_count || !p->nodes[site->node].has_bound)
+        return false;
+    const gm_call_node *node = &p->nodes[site->node];
+    const char *base = text + ts_node_start_byte(top);
+    for (uint32_t i = 0; i < node->bound_count; i++) {
+        const gm_bound_name *b = &p->bound[node->bound_start + i];
+        if (gm_name_set_add(out, (gm_slice){base + b->offset, b->len}) != 0)
+            return false;
+    }
+    return true;
 }

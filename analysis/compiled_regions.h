@@ -18,6 +18,8 @@ typedef struct {
     bool module_class; /* the class subclasses torch.nn.Module */
     bool fullgraph;    /* compiled with fullgraph=True (or error_on_graph_break=True): the first
                           break raises torch._dynamo.exc.Unsupported instead of splitting */
+    const struct gm_call_part_s *calls; /* the statement's call part, or NULL */
+    uint32_t node;                      /* the function's node in calls */
 } gm_region_site;
 
 typedef enum {
@@ -47,7 +49,17 @@ typedef struct {
     bool root, traceable;
     bool fullgraph;                      /* a root decorated with torch.compile(fullgraph=True) */
     uint32_t callee_start, callee_count; /* into the part's callees */
+    /* The names the function binds locally (gm_function_bound_names), into the part's bound;
+     * has_bound: found (traceable nodes with a body). Regions reuse them. */
+    bool has_bound;
+    uint32_t bound_start, bound_count;
 } gm_call_node;
+
+/* A name in the statement's text, by offset from the statement's first byte: a cached part
+ * stays right while its statement keeps its text, wherever it moves. */
+typedef struct {
+    uint32_t offset, len;
+} gm_bound_name;
 
 /* `torch.compile(x)`, `torch._dynamo.optimize(...)(x)` or `x.compile()` anywhere in the
  * statement: name is x as written ("f", "model", "helpers.f", "Net"), member the method when x
@@ -66,7 +78,7 @@ typedef struct {
     char *class_name; /* owned, as written */
 } gm_instance_binding;
 
-typedef struct {
+typedef struct gm_call_part_s {
     gm_call_node *nodes;
     uint32_t node_count, node_capacity;
     gm_call_key *callees;
@@ -75,6 +87,8 @@ typedef struct {
     uint32_t target_count, target_capacity;
     gm_instance_binding *instances;
     uint32_t instance_count, instance_capacity;
+    gm_bound_name *bound;
+    uint32_t bound_count, bound_capacity;
 } gm_call_part;
 
 void gm_call_part_free(gm_call_part *part);
@@ -98,5 +112,17 @@ typedef int (*gm_region_fn)(void *payload, const gm_region_site *site);
 int gm_compiled_regions_each(const gm_symbols *symbols, const gm_syntax *syntax, const char *text,
                              const gm_analysis_options *options, TSNode top, const uint8_t *reach,
                              gm_region_fn fn, void *payload);
+
+/* The same, with top's call part (built from top's current text, or NULL): each site's calls
+ * and node name the function's node in it. */
+int gm_compiled_regions_each_with(const gm_symbols *symbols, const gm_syntax *syntax,
+                                  const char *text, const gm_analysis_options *options, TSNode top,
+                                  const uint8_t *reach, const gm_call_part *calls, gm_region_fn fn,
+                                  void *payload);
+
+/* The names the function of site binds locally, as the call part recorded them, added to out;
+ * false when the part has none for it. */
+bool gm_region_site_bound_names(const gm_region_site *site, const char *text, TSNode top,
+                                gm_name_set *out);
 
 #endif

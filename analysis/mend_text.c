@@ -90,9 +90,9 @@ static bool is_blank(char c) {
 }
 
 /* One level of indentation: the extra indentation of the first indented line after a line
- * ending in ':' anywhere in the file, else four spaces (or a tab where the file uses tabs). */
-static void indent_unit(const char *text, uint32_t len, gm_stmt_layout *out) {
-    uint32_t p = 0;
+ * ending in ':' within [from, len), else four spaces (or a tab where that text uses tabs). */
+static void indent_unit(const char *text, uint32_t from, uint32_t len, gm_stmt_layout *out) {
+    uint32_t p = from;
     while (p < len) {
         uint32_t line = p, q = p;
         while (q < len && is_blank(text[q]))
@@ -126,7 +126,7 @@ static void indent_unit(const char *text, uint32_t len, gm_stmt_layout *out) {
             n = r < len ? r + 1 : len;
         }
     }
-    out->unit = memchr(text, '\t', len) ? "\t" : "    ";
+    out->unit = memchr(text + from, '\t', len - from) ? "\t" : "    ";
     out->unit_len = strlen(out->unit);
 }
 
@@ -151,7 +151,14 @@ void gm_stmt_layout_of(const char *text, uint32_t len, TSNode stmt, gm_stmt_layo
     while (p < len && text[p] != '\n')
         p++;
     out->newline = (p > 0 && p < len && text[p - 1] == '\r') ? "\r\n" : "\n";
-    indent_unit(text, len, out);
+    /* Only the top-level statement holding stmt is read: the analyzer reuses a statement's
+     * findings, fixes included, while the text outside it changes. */
+    TSNode top = stmt;
+    for (TSNode up = ts_node_parent(top);
+         !ts_node_is_null(up) && !ts_node_is_null(ts_node_parent(up)); up = ts_node_parent(up))
+        top = up;
+    indent_unit(text, ts_node_start_byte(top) - ts_node_start_point(top).column,
+                ts_node_end_byte(top) < len ? ts_node_end_byte(top) : len, out);
 }
 
 static bool is_word_char(char c) {

@@ -40,7 +40,9 @@ char *gm_tb_take(gm_text_builder *tb);
 typedef struct {
     uint32_t line_start; /* byte offset of the start of the statement's first line */
     gm_slice indent;     /* the whitespace before the statement on that line */
-    const char *unit;    /* one level of indentation as the file writes it ("    ", "\t", ...) */
+    /* one level of indentation as the statement's top-level statement writes it ("    ",
+     * "\t", ...) */
+    const char *unit;
     size_t unit_len;
     const char *newline; /* "\n" or "\r\n", as the statement's line ends */
     /* Nothing but whitespace precedes the statement on its first line and nothing but
@@ -51,7 +53,10 @@ typedef struct {
 void gm_stmt_layout_of(const char *text, uint32_t len, TSNode stmt, gm_stmt_layout *out);
 
 /* A name starting with base ("gm_cond", "gm_cond_1", ...) that does not occur as a word
- * anywhere in text, written into out (size bytes). Returns false when none fits. */
+ * anywhere in text, written into out (size bytes). Returns false when none fits. Mends pass
+ * the text of the top-level statement they rewrite (gm_node_length): a name unused there
+ * cannot clash with what the rewritten code reads, and the fix then depends on nothing the
+ * incremental analyzer might change without re-analysing the statement. */
 bool gm_fresh_name(const char *text, uint32_t len, const char *base, char *out, size_t size);
 
 /* Fills fix with one mend edit replacing [start, end) by replacement (ownership taken; freed
@@ -61,5 +66,9 @@ int gm_mend_fix_single(gm_fix *fix, gm_applicability applicability, const char *
 /* Appends one edit to fix, keeping edits sorted by start (ownership of replacement taken).
  * The edits of one fix must not overlap. Returns 0, or -1 on OOM. */
 int gm_mend_fix_add_edit(gm_fix *fix, uint32_t start, uint32_t end, char *replacement);
+
+static inline uint32_t gm_node_length(TSNode node) {
+    return ts_node_end_byte(node) - ts_node_start_byte(node);
+}
 
 #endif

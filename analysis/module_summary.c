@@ -250,16 +250,28 @@ int gm_module_summary_from_source(const char *text, size_t len, const gm_analysi
     gm_symbols_init(&symbols);
     gm_call_part *parts = count ? calloc(count, sizeof *parts) : NULL;
     const gm_call_part **views = count ? calloc(count, sizeof *views) : NULL;
-    int rc = count && (!parts || !views) ? -1 : 0;
+    TSNode *children = count ? calloc(count, sizeof *children) : NULL;
+    int rc = count && (!parts || !views || !children) ? -1 : 0;
     uint32_t built = 0;
+    /* the module's children through a cursor: taking them by index costs quadratic time */
+    uint32_t found = 0;
+    TSTreeCursor cursor = ts_tree_cursor_new(root);
+    bool more = rc == 0 && ts_tree_cursor_goto_first_child(&cursor);
+    for (; more && found < count; more = ts_tree_cursor_goto_next_sibling(&cursor)) {
+        TSNode child = ts_tree_cursor_current_node(&cursor);
+        if (ts_node_is_named(child))
+            children[found++] = child;
+    }
+    ts_tree_cursor_delete(&cursor);
+    count = found;
     for (uint32_t i = 0; i < count && rc == 0; i++) {
         uint64_t unused = GM_HASH_INIT;
-        rc = gm_symbols_scan_top(&symbols, &syntax, text, ts_node_named_child(root, i), &unused);
+        rc = gm_symbols_scan_top(&symbols, &syntax, text, children[i], &unused);
     }
     if (rc == 0)
         rc = gm_symbols_finish(&symbols);
     for (uint32_t i = 0; i < count && rc == 0; i++) {
-        TSNode child = ts_node_named_child(root, i);
+        TSNode child = children[i];
         if (gm_is(child, syntax.sym.comment) || gm_is(child, syntax.sym.error))
             continue;
         rc = gm_call_part_build(&symbols, &syntax, text, options, child, &parts[built]);
@@ -274,6 +286,7 @@ int gm_module_summary_from_source(const char *text, size_t len, const gm_analysi
         gm_call_part_free(&parts[i]);
     free(parts);
     free(views);
+    free(children);
     gm_symbols_free(&symbols);
     ts_tree_delete(tree);
     return rc;

@@ -76,6 +76,30 @@ typedef struct {
     /* Why the mend builders declined the finding about to be emitted (a static string), or
      * NULL; gm_emit_finding copies it into that finding and clears it. */
     const char *mend_declined;
+    /* The names the region's function binds locally, built at the first gm_region_binds
+     * (bound_ready): one walk of the body instead of one per name asked about. */
+    gm_name_set bound_names;
+    bool bound_ready;
+    /* Attributes the class's __init__ makes nn.LSTM/GRU/RNN modules (GM604), found at the
+     * first `self.x(...)` call (rnn_scanned). */
+    gm_name_set rnn_attributes;
+    bool rnn_scanned;
+    /* Methods of the class decorated with torch.compiler.disable (GM507), found at the first
+     * `self.m(...)` call (disabled_methods_scanned). */
+    gm_name_set disabled_methods;
+    bool disabled_methods_scanned;
+    /* Names whose latest assignment is a compile-time constant, with its truth value
+     * (`is_tracing = torch.jit.is_tracing() or is_torchdynamo_compiling()`): a test of the name
+     * folds as the call would. */
+    struct {
+        gm_slice name;
+        int truth;
+    } constants[8];
+    unsigned constant_count;
+    /* Buffers the class's __init__ registers (`self.register_buffer("name", ...)`): self.name
+     * is a tensor. Found at the first self.<attribute> read (buffers_scanned). */
+    gm_name_set buffers;
+    bool buffers_scanned;
 } gm_region;
 
 /* Notes that a break of rule makes dynamo skip the rest of the frame (it cannot resume after

@@ -81,6 +81,7 @@ static void scan_expr(gm_region *r, TSNode n, int depth) {
         return;
     size_t before = r->stmt->out->count;
     if (t == syn->sym.call) {
+        gm_kinds_note_call(r, n);
         gm_rule_print_call(r, n);
         gm_rule_tensor_to_python(r, n);
         gm_rule_logging_call(r, n);
@@ -115,15 +116,24 @@ static void scan_expr(gm_region *r, TSNode n, int depth) {
         return;
     bool loop = is_comprehension(syn, t);
     r->loop_depth += loop;
-    TSTreeCursor cursor = ts_tree_cursor_new(n);
-    if (ts_tree_cursor_goto_first_child(&cursor)) {
-        do {
-            TSNode c = ts_tree_cursor_current_node(&cursor);
-            if (ts_node_is_named(c))
-                scan_expr(r, c, depth + 1);
-        } while (ts_tree_cursor_goto_next_sibling(&cursor));
+    /* The few children most expressions have are cheaper to take by index than with a cursor;
+     * a node with many (a long literal) uses one, as an index lookup walks the children before
+     * it. */
+    uint32_t count = ts_node_named_child_count(n);
+    if (count <= 8) {
+        for (uint32_t i = 0; i < count; i++)
+            scan_expr(r, ts_node_named_child(n, i), depth + 1);
+    } else {
+        TSTreeCursor cursor = ts_tree_cursor_new(n);
+        if (ts_tree_cursor_goto_first_child(&cursor)) {
+            do {
+                TSNode c = ts_tree_cursor_current_node(&cursor);
+                if (ts_node_is_named(c))
+                    scan_expr(r, c, depth + 1);
+            } while (ts_tree_cursor_goto_next_sibling(&cursor));
+        }
+        ts_tree_cursor_delete(&cursor);
     }
-    ts_tree_cursor_delete(&cursor);
     r->loop_depth -= loop;
 }
 
@@ -415,32 +425,31 @@ void gm_region_skip_frame(gm_region *region, const char *rule_id) {
         region->frame_skipped = true;
 }
 
-bool gm_region_binds(gm_region *region, const char *name) {
-    const gm_stmt_ctx *st = region->stmt;
-    size_t len = strlen(name);
-    uint64_t hash = gm_hash_bytes(GM_HASH_INIT, name, len);
-    for (unsigned i = 0; i < region->binds_memo_count; i++)
-        if (region->binds_memo[i].hash == hash && strcmp(region->binds_memo[i].name, name) == 0)
-            return region->binds_memo[i].binds;
-    bool binds = gm_function_binds(st->syntax, st->text, region->site.function, name);
-    unsigned capacity = sizeof region->binds_memo / sizeof region->binds_memo[0];
-    if (region->binds_memo_count < capacity && len < sizeof region->binds_memo[0].name) {
-        region->binds_memo[region->binds_memo_count].hash = hash;
-        memcpy(region->binds_memo[region->binds_memo_count].name, name, len + 1);
-        region->binds_memo[region->binds_memo_count].binds = binds;
-        region->binds_memo_count++;
+static bool region_binds_slice(gm_region *region, gm_slice name) {
+    if (!region->bound_ready) {
+        const gm_stmt_ctx *st = region->stmt;
+        gm_name_set_clear(&region->bound_names);
+        /* the call part found them already; else one walk of the function */
+        if (!gm_region_site_bound_names(&region->site, st->text, st->top, &region->bound_names) &&
+            gm_function_bound_names(st->syntax, st->text, region->site.function,
+                                    &region->bound_names) != 0) {
+            region->stmt->oom = true;
+            return true; /* nothing is assumed about the name */
+        }
+        region->bound_ready = true;
     }
-    return binds;
+    return gm_name_set_has(&region->bound_names, name);
+}
+
+bool gm_region_binds(gm_region *region, const char *name) {
+    return region_binds_slice(region, (gm_slice){name, (uint32_t)strlen(name)});
 }
 
 bool gm_region_binds_node(gm_region *region, TSNode identifier) {
     gm_slice s = gm_node_slice(identifier, region->stmt->text);
-    char name[GM_NAME_MAX];
-    if (s.len >= sizeof name)
+    if (s.len >= GM_NAME_MAX)
         return true;
-    memcpy(name, s.ptr, s.len);
-    name[s.len] = '\0';
-    return gm_region_binds(region, name);
+    return region_binds_slice(region, s);
 }
 
 void gm_region_analyze(gm_stmt_ctx *stmt, const gm_region_site *site) {
@@ -448,6 +457,10 @@ void gm_region_analyze(gm_stmt_ctx *stmt, const gm_region_site *site) {
     gm_kinds_seed_parameters(&region);
     walk_block(&region, gm_child(site->function, stmt->syntax->field.body), 0);
     gm_kind_env_free(&region.env);
+    gm_name_set_free(&region.bound_names);
+    gm_name_set_free(&region.rnn_attributes);
+    gm_name_set_free(&region.disabled_methods);
+    gm_name_set_free(&region.buffers);
 }
 
 static bool is_disable_callee(const gm_stmt_ctx *st, TSNode fn) {
@@ -486,9 +499,13 @@ void gm_region_scan_module(gm_region *r) {
         return;
     const unsigned dcap = sizeof r->disabled / sizeof r->disabled[0];
     const unsigned gcap = sizeof r->generators / sizeof r->generators[0];
-    uint32_t count = ts_node_named_child_count(module);
-    for (uint32_t i = 0; i < count; i++) {
-        TSNode s = ts_node_named_child(module, i);
+    /* a cursor: taking the module's children by index costs quadratic time */
+    TSTreeCursor cursor = ts_tree_cursor_new(module);
+    bool more = ts_tree_cursor_goto_first_child(&cursor);
+    for (; more; more = ts_tree_cursor_goto_next_sibling(&cursor)) {
+        TSNode s = ts_tree_cursor_current_node(&cursor);
+        if (!ts_node_is_named(s))
+            continue;
         if (gm_is(s, syn->sym.decorated_definition)) {
             TSNode def = gm_child(s, syn->field.definition);
             if (!gm_is(def, syn->sym.function_definition))
@@ -519,4 +536,5 @@ void gm_region_scan_module(gm_region *r) {
                  strcmp(name, "torch.Generator") == 0)
             add_name(r->generators, &r->generator_count, gcap, gm_node_slice(left, st->text));
     }
+    ts_tree_cursor_delete(&cursor);
 }

@@ -20,31 +20,45 @@ static bool names_disable(const gm_stmt_ctx *st, TSNode fn) {
            strcmp(name, "torch._dynamo.disable") == 0;
 }
 
-/* Whether the class around the region's method defines method decorated with disable. */
-static bool is_disabled_method(gm_region *region, gm_slice method) {
-    const gm_stmt_ctx *st = region->stmt;
+/* The methods of the class around the region's method decorated with disable, into
+ * region->disabled_methods: once per region, not at every `self.m(...)`. */
+static void scan_disabled_methods(gm_region *region) {
+    region->disabled_methods_scanned = true;
+    gm_stmt_ctx *st = region->stmt;
     const gm_syntax *syn = st->syntax;
-    TSNode body = ts_node_parent(region->site.function);
-    if (gm_is(body, syn->sym.decorated_definition))
-        body = ts_node_parent(body);
-    if (!gm_is(body, syn->sym.block) || !gm_is(ts_node_parent(body), syn->sym.class_definition))
-        return false;
-    for (uint32_t i = 0; i < ts_node_named_child_count(body); i++) {
-        TSNode dd = ts_node_named_child(body, i);
+    if (ts_node_is_null(region->site.class_node))
+        return;
+    TSNode body = gm_child(region->site.class_node, syn->field.body);
+    if (!gm_is(body, syn->sym.block))
+        return;
+    TSTreeCursor cursor = ts_tree_cursor_new(body);
+    bool more = ts_tree_cursor_goto_first_child(&cursor);
+    for (; more; more = ts_tree_cursor_goto_next_sibling(&cursor)) {
+        TSNode dd = ts_tree_cursor_current_node(&cursor);
         if (!gm_is(dd, syn->sym.decorated_definition))
             continue;
         TSNode def = gm_child(dd, syn->field.definition);
-        if (!gm_is(def, syn->sym.function_definition) ||
-            !gm_slice_eq(gm_node_slice(gm_child(def, syn->field.name), st->text), method))
+        if (!gm_is(def, syn->sym.function_definition))
             continue;
         for (uint32_t k = 0; k < ts_node_named_child_count(dd); k++) {
             TSNode d = ts_node_named_child(dd, k);
             if (gm_is(d, syn->sym.decorator) &&
-                gm_decorator_classify(st->symbols, syn, st->text, d) == GM_DECORATOR_DISABLE)
-                return true;
+                gm_decorator_classify(st->symbols, syn, st->text, d) == GM_DECORATOR_DISABLE) {
+                if (gm_name_set_add(&region->disabled_methods,
+                                    gm_node_slice(gm_child(def, syn->field.name), st->text)) != 0)
+                    st->oom = true;
+                break;
+            }
         }
     }
-    return false;
+    ts_tree_cursor_delete(&cursor);
+}
+
+/* Whether the class around the region's method defines method decorated with disable. */
+static bool is_disabled_method(gm_region *region, gm_slice method) {
+    if (!region->disabled_methods_scanned)
+        scan_disabled_methods(region);
+    return gm_name_set_has(&region->disabled_methods, method);
 }
 
 static void emit(gm_region *region, TSNode call, gm_slice name) {

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "logging_config.h"
 #include "suppression.h"
 #include "value_kinds.h"
 
@@ -225,12 +226,17 @@ static bool all_arguments(gm_region *region, TSNode call, bool literal_only) {
     return true;
 }
 
+bool gm_logging_arguments_deferrable(gm_region *region, TSNode call) {
+    return all_arguments(region, call, false);
+}
+
 gm_log_outcome gm_logging_call_outcome(gm_region *region, TSNode call, const char *name) {
     const gm_analysis_options *options = region->stmt->options;
     bool logger_method = strncmp(name, "logging.Logger.", 15) == 0;
     /* dynamo looks a callee up in the reorderable set first; Logger methods never are on
      * 2.13 (a bound method is not a plain function). */
-    if (!logger_method && gm_options_reorders(options, name, all_arguments(region, call, true)))
+    if (!logger_method && (gm_options_reorders(options, name, all_arguments(region, call, true)) ||
+                           gm_file_reorders_logging(region->stmt, name)))
         return all_arguments(region, call, false) ? GM_LOG_DEFERRED : GM_LOG_NOT_DEFERRABLE;
     if (gm_options_ignores(options, name))
         return GM_LOG_DROPPED;

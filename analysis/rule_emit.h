@@ -19,8 +19,9 @@ void gm_emit_finding(gm_region *region, const gm_rule *rule, TSNode node, const 
 
 /* What dynamo does with a call of a logging function (print, warnings.warn, logging.info, or a
  * Logger method, named "logging.Logger.info") under the settings: break on it, drop it
- * (ignore_logging_functions), defer it to after the graph (reorderable_logging_functions, or
- * warnings.warn with constant arguments on torch >= 2.14), or fail to defer it because an
+ * (ignore_logging_functions), defer it to after the graph (reorderable_logging_functions, set
+ * or added to by the file itself, or warnings.warn with constant arguments on torch >= 2.14),
+ * or fail to defer it because an
  * argument is not a tensor, constant or format string (GB0296). */
 typedef enum {
     GM_LOG_BREAKS,
@@ -30,6 +31,10 @@ typedef enum {
 } gm_log_outcome;
 
 gm_log_outcome gm_logging_call_outcome(gm_region *region, TSNode call, const char *name);
+
+/* Whether every argument of the logging call is one dynamo can defer (a tensor, a constant or a
+ * format string), so that reorderable_logging_functions would move it after the graph. */
+bool gm_logging_arguments_deferrable(gm_region *region, TSNode call);
 
 /* gm_emit_finding for a logging call named name (as above): nothing when dynamo drops or
  * defers it, message when it breaks, and a GB0296 message when it cannot be deferred. */

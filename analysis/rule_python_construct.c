@@ -40,25 +40,24 @@ static bool is_parameter(const gm_syntax *syn, const char *text, TSNode function
     return false;
 }
 
-/* Whether n (below an __init__ body, not in nested definitions) assigns `self_name.attr =
- * nn.LSTM/GRU/RNN(...)`. */
-static bool assigns_rnn(const gm_stmt_ctx *st, TSNode n, gm_slice self_name, gm_slice attr,
-                        int depth) {
+/* Adds to out the attributes that n (below an __init__ body, not in nested definitions) makes
+ * recurrent modules: `self_name.attr = nn.LSTM/GRU/RNN(...)`. */
+static void note_rnn_assignments(const gm_stmt_ctx *st, TSNode n, gm_slice self_name,
+                                 gm_name_set *out, bool *oom, int depth) {
     const gm_syntax *syn = st->syntax;
-    if (ts_node_is_null(n) || depth > 64)
-        return false;
+    if (ts_node_is_null(n) || depth > 64 || *oom)
+        return;
     TSSymbol t = ts_node_symbol(n);
     if (t == syn->sym.function_definition || t == syn->sym.class_definition || t == syn->sym.lambda)
-        return false;
+        return;
     if (t == syn->sym.assignment) {
         TSNode left = gm_child(n, syn->field.left), right = gm_child(n, syn->field.right);
         if (gm_is(left, syn->sym.attribute) && gm_is(right, syn->sym.call)) {
             TSNode obj = gm_child(left, syn->field.object);
             TSNode a = gm_child(left, syn->field.attribute);
             char name[GM_NAME_MAX];
-            if (gm_is(obj, syn->sym.identifier) &&
+            if (gm_is(obj, syn->sym.identifier) && !ts_node_is_null(a) &&
                 gm_slice_eq(gm_node_slice(obj, st->text), self_name) &&
-                gm_slice_eq(gm_node_slice(a, st->text), attr) &&
                 gm_symbols_resolve(st->symbols, syn, st->text,
                                    gm_unparen(syn, gm_child(right, syn->field.function)), name,
                                    sizeof name)) {
@@ -71,26 +70,58 @@ static bool assigns_rnn(const gm_stmt_ctx *st, TSNode n, gm_slice self_name, gm_
                     "torch.nn.modules.rnn.RNN",
                 };
                 for (size_t i = 0; i < sizeof rnns / sizeof rnns[0]; i++)
-                    if (strcmp(name, rnns[i]) == 0)
-                        return true;
+                    if (strcmp(name, rnns[i]) == 0 &&
+                        gm_name_set_add(out, gm_node_slice(a, st->text)) != 0)
+                        *oom = true;
             }
         }
     }
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-        if (assigns_rnn(st, ts_node_named_child(n, i), self_name, attr, depth + 1))
+    TSTreeCursor cursor = ts_tree_cursor_new(n);
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+        do {
+            TSNode c = ts_tree_cursor_current_node(&cursor);
+            if (ts_node_is_named(c))
+                note_rnn_assignments(st, c, self_name, out, oom, depth + 1);
+        } while (!*oom && ts_tree_cursor_goto_next_sibling(&cursor));
+    }
+    ts_tree_cursor_delete(&cursor);
+}
+
+static bool text_contains(const char *text, uint32_t start, uint32_t end, const char *word) {
+    size_t n = strlen(word);
+    for (uint32_t at = start; at + n <= end; at++)
+        if (text[at] == word[0] && memcmp(text + at, word, n) == 0)
             return true;
     return false;
 }
 
-/* Whether the class around the region's method has an __init__ that makes self.attr an RNN. */
-static bool is_rnn_attribute(gm_region *region, gm_slice attr) {
-    const gm_stmt_ctx *st = region->stmt;
+/* Whether an __init__ spanning [start, end) may name an RNN class: a callee resolving to one
+ * ends in LSTM/GRU/RNN as written, unless it is a bare name an import binds to one. Saves the
+ * walk of __init__ bodies of the (many) classes that have none. */
+static bool may_name_rnn(const gm_stmt_ctx *st, uint32_t start, uint32_t end) {
+    static const char *const words[] = {"LSTM", "GRU", "RNN"};
+    for (size_t w = 0; w < 3; w++)
+        if (text_contains(st->text, start, end, words[w]))
+            return true;
+    for (size_t i = 0; i < st->symbols->import_count; i++)
+        for (size_t w = 0; w < 3; w++)
+            if (gm_name_last_is(st->symbols->imports[i].canonical, words[w]))
+                return true;
+    return false;
+}
+
+/* The attributes the __init__ methods of the class around the region's method make recurrent
+ * modules, into region->rnn_attributes: once per region, not at every `self.x(...)`. */
+static void scan_rnn_attributes(gm_region *region) {
+    region->rnn_scanned = true;
+    gm_stmt_ctx *st = region->stmt;
     const gm_syntax *syn = st->syntax;
-    TSNode body = ts_node_parent(region->site.function);
-    if (gm_is(body, syn->sym.decorated_definition))
-        body = ts_node_parent(body);
-    if (!gm_is(body, syn->sym.block) || !gm_is(ts_node_parent(body), syn->sym.class_definition))
-        return false;
+    if (ts_node_is_null(region->site.class_node))
+        return;
+    TSNode body = gm_child(region->site.class_node, syn->field.body);
+    if (!gm_is(body, syn->sym.block))
+        return;
+    bool oom = false;
     for (uint32_t i = 0; i < ts_node_named_child_count(body); i++) {
         TSNode def = ts_node_named_child(body, i);
         if (gm_is(def, syn->sym.decorated_definition))
@@ -103,10 +134,20 @@ static bool is_rnn_attribute(gm_region *region, gm_slice attr) {
             !gm_is(ts_node_named_child(params, 0), syn->sym.identifier))
             continue;
         gm_slice self_name = gm_node_slice(ts_node_named_child(params, 0), st->text);
-        if (assigns_rnn(st, gm_child(def, syn->field.body), self_name, attr, 0))
-            return true;
+        if (!may_name_rnn(st, ts_node_start_byte(def), ts_node_end_byte(def)))
+            continue;
+        note_rnn_assignments(st, gm_child(def, syn->field.body), self_name, &region->rnn_attributes,
+                             &oom, 0);
     }
-    return false;
+    if (oom)
+        st->oom = true;
+}
+
+/* Whether the class around the region's method has an __init__ that makes self.attr an RNN. */
+static bool is_rnn_attribute(gm_region *region, gm_slice attr) {
+    if (!region->rnn_scanned)
+        scan_rnn_attributes(region);
+    return gm_name_set_has(&region->rnn_attributes, attr);
 }
 
 void gm_rule_python_construct_call(gm_region *region, TSNode call) {

@@ -217,20 +217,48 @@ static bool is_pattern(const gm_syntax *syn, TSNode n) {
            t == syn->sym.tuple || t == syn->sym.list;
 }
 
+/* What the binding walks below look for: one name (found tells whether it is bound), or every
+ * bound name, added to set. */
+typedef struct {
+    const char *name;
+    gm_name_set *set;
+    bool found, oom;
+} bind_visit;
+
+static void visit_name(bind_visit *v, TSNode identifier, const char *text) {
+    gm_slice s = gm_node_slice(identifier, text);
+    if (!v->set)
+        v->found |= gm_slice_is(s, v->name);
+    else if (gm_name_set_add(v->set, s) != 0)
+        v->oom = true;
+}
+
+static bool visit_done(const bind_visit *v) {
+    return v->found || v->oom;
+}
+
+/* The names an assignment target (identifier or nested patterns of them) binds. */
+static void target_visit(const gm_syntax *syn, const char *text, TSNode target, bind_visit *v,
+                         int depth) {
+    if (ts_node_is_null(target) || depth > 64)
+        return;
+    if (gm_is(target, syn->sym.identifier)) {
+        visit_name(v, target, text);
+        return;
+    }
+    if (!is_pattern(syn, target))
+        return;
+    uint32_t n = ts_node_named_child_count(target);
+    for (uint32_t i = 0; i < n && !visit_done(v); i++)
+        target_visit(syn, text, ts_node_named_child(target, i), v, depth + 1);
+}
+
 /* Whether an assignment target (identifier or nested patterns of them) binds name. */
 static bool target_binds(const gm_syntax *syn, const char *text, TSNode target, const char *name,
                          int depth) {
-    if (ts_node_is_null(target) || depth > 64)
-        return false;
-    if (gm_is(target, syn->sym.identifier))
-        return gm_node_text_is(target, text, name);
-    if (!is_pattern(syn, target))
-        return false;
-    uint32_t n = ts_node_named_child_count(target);
-    for (uint32_t i = 0; i < n; i++)
-        if (target_binds(syn, text, ts_node_named_child(target, i), name, depth + 1))
-            return true;
-    return false;
+    bind_visit v = {.name = name};
+    target_visit(syn, text, target, &v, depth);
+    return v.found;
 }
 
 /* Whether an expression_statement at module level assigns to name. */
@@ -248,12 +276,11 @@ static bool statement_assigns(const gm_syntax *syn, const char *text, TSNode stm
     return false;
 }
 
-static bool import_binds(const gm_syntax *syn, const char *text, TSNode stmt, const char *name) {
+static void import_visit(const gm_syntax *syn, const char *text, TSNode stmt, bind_visit *v) {
     /* The local names of an import are its identifiers that are not followed by "." inside a
      * dotted name of a from-import's module, i.e. aliases and imported names. Checking every
      * identifier is conservative and enough for `print`. */
     TSTreeCursor cursor = ts_tree_cursor_new(stmt);
-    bool found = false;
     if (ts_tree_cursor_goto_first_child(&cursor)) {
         do {
             if (ts_tree_cursor_current_field_id(&cursor) != syn->field.name)
@@ -265,12 +292,17 @@ static bool import_binds(const gm_syntax *syn, const char *text, TSNode stmt, co
                 n = ts_node_named_child(n, gm_is(stmt, syn->sym.import_statement)
                                                ? 0
                                                : ts_node_named_child_count(n) - 1);
-            if (!ts_node_is_null(n) && gm_node_text_is(n, text, name))
-                found = true;
-        } while (!found && ts_tree_cursor_goto_next_sibling(&cursor));
+            if (!ts_node_is_null(n))
+                visit_name(v, n, text);
+        } while (!visit_done(v) && ts_tree_cursor_goto_next_sibling(&cursor));
     }
     ts_tree_cursor_delete(&cursor);
-    return found;
+}
+
+static bool import_binds(const gm_syntax *syn, const char *text, TSNode stmt, const char *name) {
+    bind_visit v = {.name = name};
+    import_visit(syn, text, stmt, &v);
+    return v.found;
 }
 
 /* A class's name and its base-class expressions (identifiers and dotted names). */
@@ -426,6 +458,18 @@ static int scan(sink *s, const gm_syntax *syn, const char *text, TSNode n, bool 
     if (t == syn->sym.expression_statement) {
         if (statement_assigns(syn, text, n, "print"))
             note_print_binding(s);
+        /* `torch._dynamo.config.reorderable_logging_functions.add(f)` changes what dynamo does
+         * with every call of f in the file (logging_config.c), so it is part of the
+         * fingerprint. */
+        gm_slice stmt = gm_node_slice(n, text);
+        static const char setting[] = "reorderable_logging_functions";
+        for (uint32_t at = 0; at + sizeof setting - 1 <= stmt.len; at++)
+            if (memcmp(stmt.ptr + at, setting, sizeof setting - 1) == 0) {
+                hash_node(s->hash, 'R', n, text);
+                if (s->symbols)
+                    s->symbols->mentions_reorderable_logging = true;
+                break;
+            }
         return scan_logger(s, syn, text, n);
     }
     if (t == syn->sym.if_statement || t == syn->sym.try_statement || t == syn->sym.with_statement)
@@ -642,64 +686,74 @@ bool gm_symbols_bases_are_module(const gm_symbols *symbols, const gm_syntax *syn
     return false;
 }
 
-static bool parameter_binds(const gm_syntax *syn, const char *text, TSNode p, const char *name) {
-    if (gm_is(p, syn->sym.identifier))
-        return gm_node_text_is(p, text, name);
+static void parameter_visit(const gm_syntax *syn, const char *text, TSNode p, bind_visit *v) {
+    if (gm_is(p, syn->sym.identifier)) {
+        visit_name(v, p, text);
+        return;
+    }
     TSNode n = gm_child(p, syn->field.name);
-    if (!ts_node_is_null(n))
-        return target_binds(syn, text, n, name, 0);
+    if (!ts_node_is_null(n)) {
+        target_visit(syn, text, n, v, 0);
+        return;
+    }
     /* typed_parameter and splat patterns: the identifier is a plain (possibly nested) child. */
     uint32_t count = ts_node_named_child_count(p);
-    for (uint32_t i = 0; i < count; i++) {
+    for (uint32_t i = 0; i < count && !visit_done(v); i++) {
         TSNode c = ts_node_named_child(p, i);
         if (gm_is(c, syn->sym.type))
             continue;
-        if (gm_is(c, syn->sym.identifier) && gm_node_text_is(c, text, name))
-            return true;
-        if ((gm_is(c, syn->sym.list_splat_pattern) ||
-             gm_is(c, syn->sym.dictionary_splat_pattern)) &&
-            parameter_binds(syn, text, c, name))
-            return true;
+        if (gm_is(c, syn->sym.identifier))
+            visit_name(v, c, text);
+        else if (gm_is(c, syn->sym.list_splat_pattern) ||
+                 gm_is(c, syn->sym.dictionary_splat_pattern))
+            parameter_visit(syn, text, c, v);
     }
-    return false;
 }
 
-bool gm_function_binds(const gm_syntax *syntax, const char *text, TSNode function,
-                       const char *name) {
-    const gm_syntax *syn = syntax;
+/* One node of the walk over a function body: visits the names n binds by itself, and tells
+ * whether the walk looks inside n. */
+static bool body_step(const gm_syntax *syn, const char *text, TSNode n, bind_visit *v) {
+    TSSymbol t = ts_node_symbol(n);
+    bool descend = ts_node_is_named(n);
+    if (t == syn->sym.function_definition || t == syn->sym.class_definition) {
+        target_visit(syn, text, gm_child(n, syn->field.name), v, 0);
+        descend = false;
+    } else if (t == syn->sym.lambda) {
+        descend = false;
+    } else if (t == syn->sym.assignment || t == syn->sym.augmented_assignment ||
+               t == syn->sym.for_statement) {
+        target_visit(syn, text, gm_child(n, syn->field.left), v, 0);
+    } else if (t == syn->sym.named_expression) {
+        target_visit(syn, text, gm_child(n, syn->field.name), v, 0);
+    } else if (t == syn->sym.as_pattern_target) {
+        uint32_t c = ts_node_named_child_count(n);
+        for (uint32_t i = 0; i < c && !visit_done(v); i++)
+            target_visit(syn, text, ts_node_named_child(n, i), v, 0);
+    } else if (t == syn->sym.import_statement || t == syn->sym.import_from_statement) {
+        import_visit(syn, text, n, v);
+        descend = false;
+    }
+    return descend;
+}
+
+static void parameters_visit(const gm_syntax *syn, const char *text, TSNode function,
+                             bind_visit *v) {
     TSNode params = gm_child(function, syn->field.parameters);
     uint32_t np = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
-    for (uint32_t i = 0; i < np; i++)
-        if (parameter_binds(syn, text, ts_node_named_child(params, i), name))
-            return true;
+    for (uint32_t i = 0; i < np && !visit_done(v); i++)
+        parameter_visit(syn, text, ts_node_named_child(params, i), v);
+}
+
+/* The names the function binds locally (see gm_function_binds), until v is done. */
+static void function_visit(const gm_syntax *syn, const char *text, TSNode function, bind_visit *v) {
+    parameters_visit(syn, text, function, v);
     TSNode body = gm_child(function, syn->field.body);
-    if (ts_node_is_null(body))
-        return false;
+    if (ts_node_is_null(body) || visit_done(v))
+        return;
     TSTreeCursor cursor = ts_tree_cursor_new(body);
-    bool found = false;
     for (;;) {
-        TSNode n = ts_tree_cursor_current_node(&cursor);
-        TSSymbol t = ts_node_symbol(n);
-        bool descend = ts_node_is_named(n);
-        if (t == syn->sym.function_definition || t == syn->sym.class_definition) {
-            found = target_binds(syn, text, gm_child(n, syn->field.name), name, 0);
-            descend = false;
-        } else if (t == syn->sym.lambda) {
-            descend = false;
-        } else if (t == syn->sym.assignment || t == syn->sym.augmented_assignment ||
-                   t == syn->sym.for_statement) {
-            found = target_binds(syn, text, gm_child(n, syn->field.left), name, 0);
-        } else if (t == syn->sym.named_expression) {
-            found = target_binds(syn, text, gm_child(n, syn->field.name), name, 0);
-        } else if (t == syn->sym.as_pattern_target) {
-            uint32_t c = ts_node_named_child_count(n);
-            for (uint32_t i = 0; i < c && !found; i++)
-                found = target_binds(syn, text, ts_node_named_child(n, i), name, 0);
-        } else if (t == syn->sym.import_statement || t == syn->sym.import_from_statement) {
-            found = import_binds(syn, text, n, name);
-            descend = false;
-        }
-        if (found)
+        bool descend = body_step(syn, text, ts_tree_cursor_current_node(&cursor), v);
+        if (visit_done(v))
             break;
         if (descend && ts_tree_cursor_goto_first_child(&cursor))
             continue;
@@ -715,5 +769,34 @@ bool gm_function_binds(const gm_syntax *syntax, const char *text, TSNode functio
             break;
     }
     ts_tree_cursor_delete(&cursor);
-    return found;
+}
+
+int gm_parameters_bind(const gm_syntax *syntax, const char *text, TSNode function,
+                       gm_name_set *out) {
+    bind_visit v = {.set = out};
+    parameters_visit(syntax, text, function, &v);
+    return v.oom ? -1 : 0;
+}
+
+bool gm_body_node_binds(const gm_syntax *syntax, const char *text, TSNode node, gm_name_set *out,
+                        bool *oom) {
+    bind_visit v = {.set = out};
+    bool descend = body_step(syntax, text, node, &v);
+    *oom |= v.oom;
+    return descend;
+}
+
+bool gm_function_binds(const gm_syntax *syntax, const char *text, TSNode function,
+                       const char *name) {
+    bind_visit v = {.name = name};
+    function_visit(syntax, text, function, &v);
+    return v.found;
+}
+
+int gm_function_bound_names(const gm_syntax *syntax, const char *text, TSNode function,
+                            gm_name_set *out) {
+    gm_name_set_clear(out);
+    bind_visit v = {.set = out};
+    function_visit(syntax, text, function, &v);
+    return v.oom ? -1 : 0;
 }

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <tree_sitter/api.h>
 
+#include "name_set.h"
 #include "syntax.h"
 
 #define GM_NAME_MAX 256 /* longest dotted name the analysis resolves */
@@ -36,6 +37,9 @@ typedef struct {
     size_t logger_count, logger_capacity;
     char *torch_alias;       /* owned: a local name bound to the torch module, or NULL */
     bool module_binds_print; /* a top-level def/class/import/assignment named print */
+    /* a top-level expression statement mentions reorderable_logging_functions (a file that
+     * sets dynamo's logging setting itself: logging_config.c) */
+    bool mentions_reorderable_logging;
 } gm_symbols;
 
 void gm_symbols_init(gm_symbols *symbols);
@@ -79,6 +83,20 @@ bool gm_symbols_bases_are_module(const gm_symbols *symbols, const gm_syntax *syn
  * name locally: parameter, assignment, for/with/except target, walrus, import, nested def. */
 bool gm_function_binds(const gm_syntax *syntax, const char *text, TSNode function,
                        const char *name);
+
+/* Every name gm_function_binds would answer true for, into out (cleared first): build it once
+ * when a function is asked about many names. Returns 0, or -1 on OOM (out is then partial). */
+int gm_function_bound_names(const gm_syntax *syntax, const char *text, TSNode function,
+                            gm_name_set *out);
+
+/* The same in pieces, for a walk of the body that looks for other things too: what the
+ * function's parameters bind, added to out; and, for each node of a pre-order walk of the body
+ * (the body node first), what the node binds by itself, added to out, returning whether the
+ * walk enters the node (not nested definitions, lambdas or imports). Sets *oom on OOM. */
+int gm_parameters_bind(const gm_syntax *syntax, const char *text, TSNode function,
+                       gm_name_set *out);
+bool gm_body_node_binds(const gm_syntax *syntax, const char *text, TSNode node, gm_name_set *out,
+                        bool *oom);
 
 /* Whether name is bound at module level to `logging.getLogger(...)` (any import alias of
  * logging, or `from logging import getLogger`). */

@@ -2,15 +2,65 @@
 
 #include <string.h>
 
+static uint32_t name_hash(const char *s) {
+    uint32_t h = 2166136261u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+/* The symbols are resolved in one pass over the grammar's symbols against a small hash table of
+ * the wanted names: ts_language_symbol_for_name scans every symbol for each name, which cost
+ * more than analysing a small file (and the CLI makes one analyzer per file). A name that only
+ * one named, visible symbol has resolves to it; a name several have (aliases) is left to
+ * ts_language_symbol_for_name, which knows which of them parsed nodes carry. Tests check that
+ * both ways agree. */
 int gm_syntax_init(gm_syntax *syntax, const TSLanguage *language) {
     memset(syntax, 0, sizeof *syntax);
-#define GM_SYNTAX_RESOLVE_SYMBOL(member, name)                                                     \
-    syntax->sym.member =                                                                           \
-        ts_language_symbol_for_name(language, name, (uint32_t)strlen(name), true);                 \
-    if (syntax->sym.member == 0)                                                                   \
-        return -1;
-    GM_SYNTAX_SYMBOLS(GM_SYNTAX_RESOLVE_SYMBOL)
-#undef GM_SYNTAX_RESOLVE_SYMBOL
+    static const struct {
+        const char *name;
+        size_t offset;
+    } wanted[] = {
+#define GM_SYNTAX_WANTED(member, name) {name, offsetof(gm_syntax, sym.member)},
+        GM_SYNTAX_SYMBOLS(GM_SYNTAX_WANTED)
+#undef GM_SYNTAX_WANTED
+    };
+    enum { COUNT = sizeof wanted / sizeof wanted[0], SLOTS = 256 };
+    _Static_assert(2 * COUNT <= SLOTS, "the table of wanted symbol names is too small");
+    uint16_t table[SLOTS] = {0}; /* index into wanted + 1 */
+    uint8_t seen[COUNT] = {0};   /* symbols of that name met, up to 2 */
+    for (size_t w = 0; w < COUNT; w++) {
+        uint32_t at = name_hash(wanted[w].name) & (SLOTS - 1);
+        while (table[at])
+            at = (at + 1) & (SLOTS - 1);
+        table[at] = (uint16_t)(w + 1);
+    }
+    uint32_t symbols = ts_language_symbol_count(language);
+    for (uint32_t i = 0; i < symbols; i++) {
+        if (ts_language_symbol_type(language, (TSSymbol)i) != TSSymbolTypeRegular)
+            continue;
+        const char *name = ts_language_symbol_name(language, (TSSymbol)i);
+        if (!name)
+            continue;
+        for (uint32_t at = name_hash(name) & (SLOTS - 1); table[at]; at = (at + 1) & (SLOTS - 1)) {
+            size_t w = table[at] - 1u;
+            if (strcmp(wanted[w].name, name) != 0)
+                continue;
+            if (seen[w] == 0)
+                *(TSSymbol *)((char *)syntax + wanted[w].offset) = (TSSymbol)i;
+            if (seen[w] < 2)
+                seen[w]++;
+        }
+    }
+    for (size_t w = 0; w < COUNT; w++) {
+        TSSymbol *slot = (TSSymbol *)((char *)syntax + wanted[w].offset);
+        /* ERROR, the runtime's builtin symbol, is none of the grammar's: seen[w] == 0 */
+        if (seen[w] != 1)
+            *slot = ts_language_symbol_for_name(language, wanted[w].name,
+                                                (uint32_t)strlen(wanted[w].name), true);
+        if (*slot == 0)
+            return -1;
+    }
 #define GM_SYNTAX_RESOLVE_FIELD(member, name)                                                      \
     syntax->field.member = ts_language_field_id_for_name(language, name, (uint32_t)strlen(name));  \
     if (syntax->field.member == 0)                                                                 \

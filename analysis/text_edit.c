@@ -51,6 +51,21 @@ static int edits_conflict(const gm_text_edit *a, const gm_text_edit *b) {
     return 0;
 }
 
+/* The same edit: the same range and the same replacement. Fixes may share such an edit (every
+ * deferred-logging mend of a file inserts the same setting line at the same place): applied
+ * once, it serves them all. */
+static int same_edit(const gm_text_edit *a, const gm_text_edit *b) {
+    return a->start_byte == b->start_byte && a->end_byte == b->end_byte &&
+           strcmp(a->replacement ? a->replacement : "", b->replacement ? b->replacement : "") == 0;
+}
+
+static int already_taken(const gm_text_edit *edit, const gm_text_edit *taken, size_t n) {
+    for (size_t k = 0; k < n; k++)
+        if (same_edit(edit, &taken[k]))
+            return 1;
+    return 0;
+}
+
 static int edit_order(const void *pa, const void *pb) {
     const gm_text_edit *a = pa, *b = pb;
     if (a->start_byte != b->start_byte)
@@ -81,7 +96,8 @@ int gm_collect_non_overlapping(const gm_fix *const *fixes, size_t fix_count, gm_
         /* A fix whose own edits conflict with each other is malformed: skip it too. */
         for (size_t j = 0; j < fix->edit_count && ok; j++) {
             for (size_t k = 0; k < n && ok; k++)
-                if (edits_conflict(&fix->edits[j], &taken[k]))
+                if (!same_edit(&fix->edits[j], &taken[k]) &&
+                    edits_conflict(&fix->edits[j], &taken[k]))
                     ok = 0;
             for (size_t k = 0; k < j && ok; k++)
                 if (edits_conflict(&fix->edits[j], &fix->edits[k]))
@@ -89,8 +105,10 @@ int gm_collect_non_overlapping(const gm_fix *const *fixes, size_t fix_count, gm_
         }
         if (!ok)
             continue;
+        size_t before = n;
         for (size_t j = 0; j < fix->edit_count; j++)
-            taken[n++] = fix->edits[j];
+            if (!already_taken(&fix->edits[j], taken, before))
+                taken[n++] = fix->edits[j];
         accepted++;
     }
     if (fixes_taken)

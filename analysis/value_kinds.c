@@ -56,6 +56,14 @@ static const char *const tensor_reductions[] = {
     "sum", "mean", "max",    "min",    "any",  "all",  "norm",          "abs", "std",
     "var", "prod", "argmax", "argmin", "amax", "amin", "count_nonzero", NULL};
 
+/* Tensor methods no other common receiver has (nn.Module also has float/half/to/cpu, NumPy
+ * arrays astype/view/reshape/nonzero, lists count/index): a local name one of them is called on
+ * holds a tensor. The op a rule looks at is no evidence by itself (`n.nonzero()` on an
+ * unannotated n is not reported). */
+static const char *const tensor_evidence_methods[] = {
+    "long",     "masked_fill", "masked_fill_", "unsqueeze", "new_zeros",
+    "new_ones", "new_empty",   "new_full",     "type_as",   NULL};
+
 /* torch functions that return something other than a tensor. */
 static const char *const torch_static_functions[] = {
     "torch.is_tensor",
@@ -235,7 +243,34 @@ static gm_binding *env_find(const gm_kind_env *env, gm_slice name) {
     return NULL;
 }
 
+/* The truth value name was assigned as a compile-time constant, or -1. */
+static int constant_of(const gm_region *r, gm_slice name) {
+    for (unsigned i = 0; i < r->constant_count; i++)
+        if (gm_slice_eq(r->constants[i].name, name))
+            return r->constants[i].truth;
+    return -1;
+}
+
+static void constant_forget(gm_region *r, gm_slice name) {
+    for (unsigned i = 0; i < r->constant_count; i++)
+        if (gm_slice_eq(r->constants[i].name, name)) {
+            r->constants[i] = r->constants[--r->constant_count];
+            return;
+        }
+}
+
+static void constant_set(gm_region *r, gm_slice name, int truth) {
+    constant_forget(r, name);
+    if (r->constant_count < sizeof r->constants / sizeof r->constants[0]) {
+        r->constants[r->constant_count].name = name;
+        r->constants[r->constant_count].truth = truth;
+        r->constant_count++;
+    }
+}
+
 static void env_set(gm_region *r, gm_slice name, gm_kind kind) {
+    if (r->constant_count)
+        constant_forget(r, name);
     gm_binding *b = env_find(&r->env, name);
     if (b) {
         b->kind = kind;
@@ -343,6 +378,75 @@ static bool is_submodule(const gm_region *r, TSNode n) {
     TSNode attr = gm_child(n, syn->field.attribute);
     return is_self(r, object) && !ts_node_is_null(attr) &&
            !class_defines(r, gm_node_slice(attr, text_of(r)));
+}
+
+static TSNode first_argument(const gm_region *r, TSNode call);
+
+/* Adds to out the names `self_name.register_buffer("name", ...)` calls below n register (not in
+ * nested definitions). */
+static void note_buffers(gm_region *r, TSNode n, gm_slice self_name, int depth) {
+    const gm_syntax *syn = syn_of(r);
+    if (ts_node_is_null(n) || depth > 64 || r->stmt->oom)
+        return;
+    TSSymbol t = ts_node_symbol(n);
+    if (t == syn->sym.function_definition || t == syn->sym.class_definition || t == syn->sym.lambda)
+        return;
+    if (t == syn->sym.call) {
+        TSNode fn = gm_unparen(syn, gm_child(n, syn->field.function));
+        TSNode first = first_argument(r, n);
+        if (gm_is(fn, syn->sym.attribute) && gm_is(first, syn->sym.string) &&
+            gm_node_text_is(gm_child(fn, syn->field.attribute), text_of(r), "register_buffer")) {
+            TSNode obj = gm_unparen(syn, gm_child(fn, syn->field.object));
+            gm_slice lit = gm_node_slice(first, text_of(r));
+            /* a plain 'name' or "name" literal */
+            if (gm_is(obj, syn->sym.identifier) &&
+                gm_slice_eq(gm_node_slice(obj, text_of(r)), self_name) && lit.len >= 3 &&
+                (lit.ptr[0] == '"' || lit.ptr[0] == '\'') && lit.ptr[lit.len - 1] == lit.ptr[0] &&
+                gm_name_set_add(&r->buffers, (gm_slice){lit.ptr + 1, lit.len - 2}) != 0)
+                r->stmt->oom = true;
+        }
+    }
+    uint32_t count = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < count; i++)
+        note_buffers(r, ts_node_named_child(n, i), self_name, depth + 1);
+}
+
+/* Whether text contains word: most __init__ methods register no buffer, and looking at the
+ * text is cheaper than walking their trees. */
+static bool mentions(gm_slice text, const char *word) {
+    size_t n = strlen(word);
+    for (uint32_t at = 0; at + n <= text.len; at++)
+        if (text.ptr[at] == word[0] && memcmp(text.ptr + at, word, n) == 0)
+            return true;
+    return false;
+}
+
+/* Whether self.name is a buffer the class's __init__ registers. */
+static bool is_buffer(gm_region *r, gm_slice name) {
+    const gm_syntax *syn = syn_of(r);
+    if (!r->buffers_scanned) {
+        r->buffers_scanned = true;
+        TSNode body = ts_node_is_null(r->site.class_node)
+                          ? (TSNode){0}
+                          : gm_child(r->site.class_node, syn->field.body);
+        uint32_t count = gm_is(body, syn->sym.block) ? ts_node_named_child_count(body) : 0;
+        for (uint32_t i = 0; i < count; i++) {
+            TSNode def = ts_node_named_child(body, i);
+            if (gm_is(def, syn->sym.decorated_definition))
+                def = gm_child(def, syn->field.definition);
+            if (!gm_is(def, syn->sym.function_definition) ||
+                !gm_node_text_is(gm_child(def, syn->field.name), text_of(r), "__init__"))
+                continue;
+            TSNode params = gm_child(def, syn->field.parameters);
+            if (ts_node_is_null(params) || ts_node_named_child_count(params) == 0 ||
+                !gm_is(ts_node_named_child(params, 0), syn->sym.identifier) ||
+                !mentions(gm_node_slice(def, text_of(r)), "register_buffer"))
+                continue;
+            note_buffers(r, gm_child(def, syn->field.body),
+                         gm_node_slice(ts_node_named_child(params, 0), text_of(r)), 0);
+        }
+    }
+    return gm_name_set_has(&r->buffers, name);
 }
 
 /* ---- calls --------------------------------------------------------------------------- */
@@ -484,6 +588,8 @@ static gm_value eval_attribute(gm_region *r, TSNode n, int depth) {
         return value(GM_KIND_STATIC);
     if (is_self(r, object) && gm_slice_is(name, "training"))
         return constant(r->stmt->options->training);
+    if (is_self(r, object) && r->site.module_class && is_buffer(r, name))
+        return value(GM_KIND_TENSOR);
     TSNode head = gm_chain_head(syn, n);
     if (!ts_node_is_null(head) && !head_is_local(r, head)) {
         char full[GM_NAME_MAX];
@@ -509,6 +615,11 @@ static gm_value eval_boolean(gm_region *r, TSNode n, int depth) {
         return eval(r, gm_child(n, syn->field.right), depth + 1);
     }
     gm_value right = eval(r, gm_child(n, syn->field.right), depth + 1);
+    /* `static or True` is truthy and `static and False` falsy whichever value the left side
+     * has at trace time: `torch.jit.is_tracing() or isinstance(x, Proxy) or
+     * is_torchdynamo_compiling()`. */
+    if (left.kind == GM_KIND_STATIC && right.constant == (is_and ? 0 : 1))
+        return right;
     return value(combine(left.kind, right.kind));
 }
 
@@ -546,7 +657,11 @@ static gm_value eval(gm_region *r, TSNode n, int depth) {
                                                      : eval(r, n, depth + 1);
     }
     if (t == s->identifier) {
-        const gm_binding *b = env_find(&r->env, gm_node_slice(n, text_of(r)));
+        gm_slice name = gm_node_slice(n, text_of(r));
+        const gm_binding *b = env_find(&r->env, name);
+        int truth = b && r->constant_count ? constant_of(r, name) : -1;
+        if (truth >= 0)
+            return constant(truth);
         return value(b ? b->kind : GM_KIND_UNKNOWN);
     }
     if (t == s->true_literal || t == s->false_literal)
@@ -651,6 +766,34 @@ void gm_kinds_bind(gm_region *region, TSNode target, gm_kind kind) {
     bind(region, target, kind, 0);
 }
 
+/* Whether a constant value comes from what torch.compile folds (is_compiling(), self.training,
+ * ...) rather than from a literal: `use_cache = False` is a default that later code may
+ * change on some paths, `is_tracing = torch.jit.is_tracing() or is_compiling()` is not. */
+static bool is_folded_call(gm_region *r, TSNode rhs) {
+    const gm_syntax *syn = syn_of(r);
+    for (int depth = 0; depth < 8; depth++) {
+        rhs = gm_unparen(syn, rhs);
+        if (!gm_is(rhs, syn->sym.not_operator))
+            break;
+        rhs = gm_child(rhs, syn->field.argument);
+    }
+    return !gm_is(rhs, syn->sym.true_literal) && !gm_is(rhs, syn->sym.false_literal);
+}
+
+/* Whether the assignment target is in a statement directly in the function body: the names
+ * are flow-insensitive, so a constant assigned under an `if` or in a loop (which may not run,
+ * or run after a test of the name) is not taken as the name's value. */
+static bool is_top_level(gm_region *r, TSNode target) {
+    const gm_syntax *syn = syn_of(r);
+    TSNode n = ts_node_parent(target); /* the assignment */
+    while (gm_is(n, syn->sym.assignment))
+        n = ts_node_parent(n);
+    if (!gm_is(n, syn->sym.expression_statement))
+        return false;
+    TSNode block = ts_node_parent(n);
+    return gm_is(block, syn->sym.block) && ts_node_eq(ts_node_parent(block), r->site.function);
+}
+
 static void assign(gm_region *r, TSNode target, TSNode rhs, int depth) {
     const gm_syntax *syn = syn_of(r);
     if (ts_node_is_null(target) || ts_node_is_null(rhs) || depth > 64)
@@ -670,7 +813,11 @@ static void assign(gm_region *r, TSNode target, TSNode rhs, int depth) {
         return;
     }
     /* Unpacking a tensor yields tensors, a shape yields ints, unknown yields unknown. */
-    bind(r, target, eval(r, rhs, 0).kind, 0);
+    gm_value v = eval(r, rhs, 0);
+    bind(r, target, v.kind, 0);
+    if (v.constant >= 0 && gm_is(target, syn->sym.identifier) && is_folded_call(r, rhs) &&
+        is_top_level(r, target))
+        constant_set(r, gm_node_slice(target, text_of(r)), v.constant);
 }
 
 void gm_kinds_assign(gm_region *region, TSNode target, TSNode rhs) {
@@ -714,6 +861,23 @@ void gm_kinds_bind_for(gm_region *region, TSNode target, TSNode iterable) {
         return;
     }
     bind(region, target, element_kind(region, iterable), 0);
+}
+
+void gm_kinds_note_call(gm_region *region, TSNode call) {
+    const gm_syntax *syn = syn_of(region);
+    TSNode fn = gm_unparen(syn, gm_child(call, syn->field.function));
+    if (!gm_is(fn, syn->sym.attribute))
+        return;
+    TSNode obj = gm_unparen(syn, gm_child(fn, syn->field.object));
+    TSNode attr = gm_child(fn, syn->field.attribute);
+    if (!gm_is(obj, syn->sym.identifier) || ts_node_is_null(attr) || is_self(region, obj) ||
+        !slice_in_list(tensor_evidence_methods, gm_node_slice(attr, text_of(region))))
+        return;
+    gm_slice name = gm_node_slice(obj, text_of(region));
+    const gm_binding *b = env_find(&region->env, name);
+    if (b ? b->kind != GM_KIND_UNKNOWN : !gm_region_binds_node(region, obj))
+        return; /* known already, or not a local (a module, an import) */
+    env_set(region, name, GM_KIND_TENSOR);
 }
 
 /* ---- parameters ---------------------------------------------------------------------- */

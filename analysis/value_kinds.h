@@ -26,6 +26,11 @@ void gm_kinds_augment(gm_region *region, TSNode target, TSNode rhs);
 /* Binds every name in target to kind. */
 void gm_kinds_bind(gm_region *region, TSNode target, gm_kind kind);
 
+/* Evidence from a call about to be looked at: a local name (a parameter, say) of unknown kind
+ * on which a tensor-only method is called (`mask.long()`, `mask.unsqueeze(1)`) is a tensor from
+ * there on. */
+void gm_kinds_note_call(gm_region *region, TSNode call);
+
 /* Binds the target of `for target in iterable`. */
 void gm_kinds_bind_for(gm_region *region, TSNode target, TSNode iterable);
 

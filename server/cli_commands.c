@@ -10,20 +10,16 @@
 #include "analyzer.h"
 #include "cli_files.h"
 #include "cli_report.h"
+#include "mend_apply.h"
 #include "pyproject_config.h"
-#include "text_edit.h"
 #include "unified_diff.h"
 #include "workspace_index.h"
-
-/* Mends applied per pass; several passes resolve fixes that overlapped in the previous one. */
-#define MAX_FIX_PASSES 8
 
 /* Most files of the workspace read to follow compiled code across imports. */
 #define MAX_WORKSPACE_FILES 20000
 
 typedef struct {
     gm_output_format format;
-    bool unsafe_fixes;
     bool diff;
     gm_path_list files;
     bool path_error;
@@ -36,7 +32,8 @@ static void print_usage(FILE *out, const char *command) {
         fprintf(out, "usage: graphmend check [--output-format text|json|sarif] [--select IDS] "
                      "[--ignore IDS] PATHS...\n");
     } else {
-        fprintf(out, "usage: graphmend fix [--unsafe-fixes] [--diff] [--select IDS] [--ignore IDS] "
+        fprintf(out, "usage: graphmend fix [--unsafe-fixes|--no-unsafe-fixes] [--diff] [--select "
+                     "IDS] [--ignore IDS] "
                      "PATHS...\n");
     }
 }
@@ -153,8 +150,11 @@ static int parse_options(int argc, char **argv, bool fix, cli_options *options) 
                 return 2;
             }
             options->rules_set |= select ? GM_SET_SELECT : GM_SET_IGNORE;
-        } else if (fix && strcmp(arg, "--unsafe-fixes") == 0) {
-            options->unsafe_fixes = true;
+        } else if (fix &&
+                   (strcmp(arg, "--unsafe-fixes") == 0 || strcmp(arg, "--no-unsafe-fixes") == 0)) {
+            /* beats unsafe-fixes in pyproject.toml, like the rule selectors */
+            options->rules.unsafe_fixes = arg[2] == 'u';
+            options->rules_set |= GM_SET_UNSAFE_FIXES;
         } else if (fix && strcmp(arg, "--diff") == 0) {
             options->diff = true;
         } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
@@ -257,64 +257,6 @@ int gm_cli_check(int argc, char **argv) {
     return error ? 2 : total > 0 ? 1 : 0;
 }
 
-static bool fix_wanted(const gm_fix *fix, bool unsafe) {
-    return fix->kind == GM_FIX_KIND_MEND &&
-           (fix->applicability == GM_FIX_SAFE || (unsafe && fix->applicability == GM_FIX_UNSAFE));
-}
-
-/* Applies wanted mends to text until none applies; returns the new text (malloc'ed) or NULL.
- * *applied counts the mends. */
-static char *mend_text(const char *text, size_t len, bool unsafe,
-                       const gm_analysis_options *options, const char *const *roots,
-                       size_t root_count, size_t *out_len, size_t *applied) {
-    char *current = malloc(len + 1);
-    if (!current) {
-        return NULL;
-    }
-    memcpy(current, text, len + 1);
-    size_t current_len = len;
-    for (int pass = 0; pass < MAX_FIX_PASSES; pass++) {
-        gm_finding_list findings;
-        gm_finding_list_init(&findings);
-        if (gm_analyze_source_with_roots(current, current_len, options, roots, root_count,
-                                         &findings) != 0) {
-            gm_finding_list_free(&findings);
-            break;
-        }
-        const gm_fix **fixes = calloc(findings.count + 1, sizeof *fixes);
-        size_t fix_count = 0;
-        for (size_t i = 0; fixes && i < findings.count; i++) {
-            for (size_t j = 0; j < findings.items[i].fix_count; j++) {
-                if (fix_wanted(&findings.items[i].fixes[j], unsafe)) {
-                    fixes[fix_count++] = &findings.items[i].fixes[j];
-                    break;
-                }
-            }
-        }
-        gm_text_edit *edits = NULL;
-        size_t edit_count = 0, taken = 0;
-        char *next = NULL;
-        size_t next_len = 0;
-        if (fix_count > 0 &&
-            gm_collect_non_overlapping(fixes, fix_count, &edits, &edit_count, &taken) == 0 &&
-            edit_count > 0) {
-            next = gm_apply_text_edits(current, current_len, edits, edit_count, &next_len);
-        }
-        free(edits);
-        free(fixes);
-        gm_finding_list_free(&findings);
-        if (!next) {
-            break;
-        }
-        free(current);
-        current = next;
-        current_len = next_len;
-        *applied += taken;
-    }
-    *out_len = current_len;
-    return current;
-}
-
 static int write_file_atomically(const char *path, const char *text, size_t len) {
     size_t n = strlen(path) + 32;
     char *temp = malloc(n);
@@ -346,6 +288,7 @@ int gm_cli_fix(int argc, char **argv) {
     }
     bool error = options.path_error;
     size_t fixed = 0, remaining = 0;
+    bool any_safe_only = false; /* a file was mended without its unsafe fixes */
     gm_workspace_index *workspace = build_workspace(&options);
     for (size_t i = 0; i < options.files.count; i++) {
         const char *path = options.files.paths[i];
@@ -364,8 +307,9 @@ int gm_cli_fix(int argc, char **argv) {
         }
         size_t root_count;
         const char *const *roots = external_roots(workspace, path, &root_count);
-        char *mended = mend_text(text, len, options.unsafe_fixes, &analysis, roots, root_count,
-                                 &new_len, &applied);
+        any_safe_only |= !analysis.unsafe_fixes;
+        char *mended = gm_mend_text(text, len, analysis.unsafe_fixes, &analysis, roots, root_count,
+                                    &new_len, &applied);
         if (!mended) {
             fprintf(stderr, "graphmend: out of memory fixing %s\n", path);
             error = true;
@@ -393,7 +337,7 @@ int gm_cli_fix(int argc, char **argv) {
     fflush(stdout);
     fprintf(stderr, "%s %zu graph break%s; %zu remaining%s.\n",
             options.diff ? "Would mend" : "Mended", fixed, fixed == 1 ? "" : "s", remaining,
-            !options.unsafe_fixes && remaining ? " (some may be mended with --unsafe-fixes)" : "");
+            any_safe_only && remaining ? " (some may be mended with --unsafe-fixes)" : "");
     gm_path_list_free(&options.files);
     gm_workspace_index_free(workspace);
     if (error) {

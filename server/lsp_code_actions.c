@@ -47,7 +47,16 @@ static json_t *quick_fix(gm_server *server, gm_document *doc, const gm_finding *
     return action;
 }
 
+/* Whether fix-all takes fix: safe mends, and unsafe ones where the unsafeFixes setting (or
+ * unsafe-fixes in pyproject.toml) asks for them. */
+static bool fix_all_takes(const gm_fix *fix, bool unsafe) {
+    return fix->kind == GM_FIX_KIND_MEND &&
+           (fix->applicability == GM_FIX_SAFE || (unsafe && fix->applicability == GM_FIX_UNSAFE));
+}
+
 static json_t *fix_all(gm_server *server, gm_document *doc, const gm_finding_list *findings) {
+    gm_analysis_options options;
+    gm_server_document_options(server, doc, &options);
     const gm_fix **safe = calloc(findings->count + 1, sizeof *safe);
     size_t count = 0;
     if (!safe) {
@@ -56,7 +65,7 @@ static json_t *fix_all(gm_server *server, gm_document *doc, const gm_finding_lis
     for (size_t i = 0; i < findings->count; i++) {
         for (size_t j = 0; j < findings->items[i].fix_count; j++) {
             const gm_fix *fix = &findings->items[i].fixes[j];
-            if (fix->kind == GM_FIX_KIND_MEND && fix->applicability == GM_FIX_SAFE) {
+            if (fix_all_takes(fix, options.unsafe_fixes)) {
                 safe[count++] = fix;
                 break;
             }
@@ -67,9 +76,11 @@ static json_t *fix_all(gm_server *server, gm_document *doc, const gm_finding_lis
     size_t edit_count = 0;
     if (count > 0 && gm_collect_non_overlapping(safe, count, &edits, &edit_count, NULL) == 0 &&
         edit_count > 0) {
-        action =
-            json_pack("{s:s,s:s,s:o}", "title", "graphmend: mend all safe graph breaks", "kind",
-                      FIX_ALL_KIND, "edit", gm_workspace_edit_json(server, doc, edits, edit_count));
+        action = json_pack(
+            "{s:s,s:s,s:o}", "title",
+            options.unsafe_fixes ? "graphmend: mend all graph breaks (unsafe mends too)"
+                                 : "graphmend: mend all safe graph breaks",
+            "kind", FIX_ALL_KIND, "edit", gm_workspace_edit_json(server, doc, edits, edit_count));
     }
     free(edits);
     free(safe);
@@ -104,12 +115,14 @@ json_t *gm_handle_code_action(gm_server *server, json_t *params, int *error_code
             if (finding->span.start_byte > end || finding->span.end_byte < start) {
                 continue;
             }
-            /* Mends first, so the preferred fix leads the menu. */
+            /* Mends first, so the preferred fix leads the menu. Display-only mends (dynamo
+             * setting suggestions) are offered too: never preferred, never in fix-all, applied
+             * only when the user picks one. */
             for (int pass = 0; pass < 2; pass++) {
                 for (size_t j = 0; j < finding->fix_count; j++) {
                     const gm_fix *fix = &finding->fixes[j];
                     bool mend = fix->kind == GM_FIX_KIND_MEND;
-                    if (mend == (pass == 0) && fix->applicability != GM_FIX_DISPLAY_ONLY) {
+                    if (mend == (pass == 0)) {
                         json_array_append_new(actions, quick_fix(server, doc, finding, fix));
                     }
                 }

@@ -54,11 +54,23 @@ json_t *gm_handle_hover(gm_server *server, json_t *params, int *error_code, char
         append(text, sizeof text, &used, "%s\n\n", rule->explanation, "");
         append(text, sizeof text, &used, markdown ? "**Fix:** %s\n\n" : "Fix: %s\n\n", rule->hint,
                "");
-        if (finding->mend_declined) {
+        bool mended = false;
+        for (size_t j = 0; j < finding->fix_count; j++) {
+            const gm_fix *fix = &finding->fixes[j];
+            if (fix->kind == GM_FIX_KIND_MEND) {
+                mended = true;
+                append(text, sizeof text, &used,
+                       markdown ? "**Quick fix** (%s): %s\n\n" : "Quick fix (%s): %s\n\n",
+                       gm_applicability_name(fix->applicability), fix->title);
+            }
+        }
+        if (!mended) {
             append(text, sizeof text, &used,
                    markdown ? "**Not mended automatically:** %s\n\n"
                             : "Not mended automatically: %s\n\n",
-                   finding->mend_declined, "");
+                   finding->mend_declined ? finding->mend_declined
+                                          : "graphmend has no rewrite for this rule",
+                   "");
         }
         if (rule->registry_id && rule->url) {
             append(text, sizeof text, &used,

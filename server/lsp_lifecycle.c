@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "lsp_params.h"
+#include "profile_defaults.h"
 #include "server_internal.h"
 
 /* The first encoding in the client's list that we speak; UTF-16 when it offers none. */
@@ -42,6 +43,7 @@ static void read_client_capabilities(gm_client_capabilities *client, const json_
     client->markdown_hover = offers_markdown(caps);
     client->diagnostic_refresh =
         gm_lsp_flag(caps, "workspace", "diagnostics", "refreshSupport", NULL);
+    client->work_done_progress = gm_lsp_flag(caps, "window", "workDoneProgress", NULL);
 }
 
 json_t *gm_handle_initialize(gm_server *server, json_t *params, int *error_code, char *error,
@@ -77,6 +79,11 @@ json_t *gm_handle_initialize(gm_server *server, json_t *params, int *error_code,
                   "interFileDependencies", 1, "workspaceDiagnostics", 0, "codeActionProvider",
                   "codeActionKinds", "quickfix", "source.fixAll.graphmend", "hoverProvider", 1,
                   "serverInfo", "name", "graphmend", "version", GM_VERSION);
+    /* graphmend.profile runs the user's code: only ever on this explicit command. */
+    json_t *provided = json_object_get(result, "capabilities");
+    json_object_set_new(provided, "executeCommandProvider",
+                        json_pack("{s:[s]}", "commands", GM_PROFILE_COMMAND));
+    json_object_set_new(provided, "codeLensProvider", json_pack("{s:b}", "resolveProvider", 0));
     return result;
 }
 
@@ -97,6 +104,7 @@ json_t *gm_handle_shutdown(gm_server *server, json_t *params, int *error_code, c
     (void)error_code;
     (void)error;
     (void)error_size;
+    gm_profile_cancel_all(server); /* answered as cancelled now; their children are killed */
     server->lifecycle = GM_LIFECYCLE_SHUTDOWN;
     return json_null();
 }

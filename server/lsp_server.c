@@ -20,6 +20,8 @@ static const gm_method methods[] = {
     {"textDocument/diagnostic", gm_handle_document_diagnostic, NULL},
     {"textDocument/codeAction", gm_handle_code_action, NULL},
     {"textDocument/hover", gm_handle_hover, NULL},
+    {"textDocument/codeLens", gm_handle_code_lens, NULL},
+    {"workspace/executeCommand", gm_handle_execute_command, NULL},
     {"initialized", NULL, gm_handle_initialized},
     {"exit", NULL, gm_handle_exit},
     {"textDocument/didOpen", NULL, gm_handle_did_open},
@@ -27,6 +29,7 @@ static const gm_method methods[] = {
     {"textDocument/didClose", NULL, gm_handle_did_close},
     {"textDocument/didSave", NULL, gm_handle_did_save},
     {"workspace/didChangeConfiguration", NULL, gm_handle_did_change_configuration},
+    {"window/workDoneProgress/cancel", NULL, gm_handle_work_done_progress_cancel},
 };
 
 static const gm_method *find_method(const char *name) {
@@ -65,6 +68,7 @@ void gm_server_free(gm_server *server) {
     for (size_t i = 0; i < server->queue_count; i++) {
         gm_rpc_message_clear(&server->queue[i].message);
     }
+    gm_server_stop_jobs(server);
     free(server->queue);
     free(server->outgoing);
     gm_frame_reader_free(server->reader);
@@ -144,13 +148,13 @@ void gm_server_notify(gm_server *server, const char *method, json_t *params) {
     json_decref(params);
 }
 
-void gm_server_request(gm_server *server, const char *method, json_t *params) {
+int64_t gm_server_request(gm_server *server, const char *method, json_t *params) {
     if (server->outgoing_count == server->outgoing_capacity) {
         size_t capacity = server->outgoing_capacity ? server->outgoing_capacity * 2 : 8;
         gm_outgoing_request *grown = realloc(server->outgoing, capacity * sizeof *grown);
         if (!grown) {
             json_decref(params);
-            return;
+            return 0;
         }
         server->outgoing = grown;
         server->outgoing_capacity = capacity;
@@ -158,10 +162,12 @@ void gm_server_request(gm_server *server, const char *method, json_t *params) {
     gm_outgoing_request *pending = &server->outgoing[server->outgoing_count++];
     pending->id = server->next_outgoing_id++;
     snprintf(pending->method, sizeof pending->method, "%s", method);
-    json_t *id = json_integer(pending->id);
+    int64_t sent = pending->id;
+    json_t *id = json_integer(sent);
     gm_server_send(server, gm_rpc_make_request(id, method, params));
     json_decref(id);
     json_decref(params);
+    return sent;
 }
 
 static void send_message_va(gm_server *server, const char *method, int type, const char *format,
@@ -210,7 +216,9 @@ static void handle_response(gm_server *server, gm_rpc_message *msg) {
         }
         gm_outgoing_request request = server->outgoing[i];
         server->outgoing[i] = server->outgoing[--server->outgoing_count];
-        if (msg->error) {
+        if (strcmp(request.method, "window/workDoneProgress/create") == 0) {
+            gm_profile_progress_created(server, id, msg->error == NULL);
+        } else if (msg->error) {
             gm_server_log(server, 2, "client answered %s with an error", request.method);
         } else if (strcmp(request.method, "workspace/configuration") == 0) {
             gm_handle_configuration_response(server, msg->result);
@@ -304,12 +312,15 @@ static void process_message(gm_server *server, gm_queued_message *queued) {
     }
 }
 
-/* $/cancelRequest marks a queued request; one already answered is left alone, as the
- * specification allows. */
+/* $/cancelRequest marks a queued request, or stops a running profile (answered when its
+ * children are gone); one already answered is left alone, as the specification allows. */
 static void apply_cancel(gm_server *server, const gm_rpc_message *cancel) {
     json_t *target = json_is_object(cancel->params) ? json_object_get(cancel->params, "id") : NULL;
     if (!json_is_integer(target) && !json_is_string(target)) {
         gm_server_log(server, 2, "$/cancelRequest without a valid id");
+        return;
+    }
+    if (gm_profile_cancel_request(server, target)) {
         return;
     }
     char wanted[128], key[128];

@@ -34,4 +34,13 @@ bool gm_server_finished(const gm_server *server, int *exit_code);
 bool gm_server_has_background_work(const gm_server *server);
 void gm_server_background_work(gm_server *server, unsigned budget_ms);
 
+/* The libuv loop on which the server may start child processes (the graphmend.profile command).
+ * Without one (unit tests, fuzzing) the command is refused. */
+struct uv_loop_s;
+void gm_server_attach_loop(gm_server *server, struct uv_loop_s *loop);
+
+/* Kills the children of running commands and forgets them, without answering: for the end of
+ * the process, before the loop's handles are closed. */
+void gm_server_stop_jobs(gm_server *server);
+
 #endif

@@ -3,6 +3,8 @@
 #include <string.h>
 
 #include "cli_commands.h"
+#include "profile_cli.h"
+#include "settings.h"
 #include "stdio_transport.h"
 
 static void print_help(FILE *out) {
@@ -16,6 +18,11 @@ static void print_help(FILE *out) {
             "  graphmend fix [--unsafe-fixes] [--diff] PATHS...\n"
             "                                       apply safe mends in place (--diff: print,\n"
             "                                       write nothing)\n"
+            "  graphmend profile PATH [--entry NAME] [--device auto|cuda|cpu] [--python PYTHON]\n"
+            "                    [--output-format text|json] [--unsafe-fixes] [--timeout SECONDS]\n"
+            "                                       profile the mended model against the original\n"
+            "                                       (runs PATH's code; see profile --help)\n"
+            "  graphmend settings --defaults        print the editor settings' defaults as JSON\n"
             "  graphmend --help | --version\n"
             "\n"
             "check and fix also take --select IDS and --ignore IDS (comma-separated rule ids or\n"
@@ -25,6 +32,23 @@ static void print_help(FILE *out) {
             "Directories are searched for *.py files. Exit status: 0 nothing found, 1 graph\n"
             "breaks found (or remaining after fix), 2 error.\n",
             GM_VERSION);
+}
+
+/* `graphmend settings --defaults`: the defaults of the "graphmend" settings section, for
+ * editor clients that check their own defaults against the server's. */
+static int print_settings_defaults(int argc, char **argv) {
+    if (argc != 3 || strcmp(argv[2], "--defaults") != 0) {
+        fprintf(stderr, "usage: graphmend settings --defaults\n");
+        return 2;
+    }
+    json_t *defaults = gm_settings_defaults_json();
+    int status = defaults ? json_dumpf(defaults, stdout, JSON_INDENT(2) | JSON_SORT_KEYS) : -1;
+    json_decref(defaults);
+    if (status != 0) {
+        return 2;
+    }
+    printf("\n");
+    return 0;
 }
 
 int main(int argc, char **argv) {
@@ -56,6 +80,12 @@ int main(int argc, char **argv) {
     }
     if (strcmp(command, "fix") == 0) {
         return gm_cli_fix(argc - 1, argv + 1);
+    }
+    if (strcmp(command, "profile") == 0) {
+        return gm_cli_profile(argc - 1, argv + 1);
+    }
+    if (strcmp(command, "settings") == 0) {
+        return print_settings_defaults(argc, argv);
     }
     fprintf(stderr, "graphmend: unknown command '%s'\n\n", command);
     print_help(stderr);

@@ -262,8 +262,7 @@ int gm_pyproject_parse(const char *text, size_t len, gm_analysis_options *option
                 return fail(&r, "torch-version must be a \"MAJOR.MINOR\" string such as \"2.13\"");
             if (!gm_torch_version_supported(next.torch_version))
                 return fail(&r, "torch-version must be from \"2.0\" to \"2.20\"");
-        } else if (strcmp(key_name, "compile-forward") == 0 ||
-                   strcmp(key_name, "training") == 0) {
+        } else if (strcmp(key_name, "compile-forward") == 0 || strcmp(key_name, "training") == 0) {
             bool forward = key_name[0] == 'c';
             bit = forward ? GM_SET_COMPILE_FORWARD : GM_SET_TRAINING;
             if (v.kind != VALUE_BOOL) {
@@ -274,6 +273,11 @@ int gm_pyproject_parse(const char *text, size_t len, gm_analysis_options *option
                 next.forward_is_compiled = v.boolean;
             else
                 next.training = v.boolean;
+        } else if (strcmp(key_name, "unsafe-fixes") == 0) {
+            bit = GM_SET_UNSAFE_FIXES;
+            if (v.kind != VALUE_BOOL)
+                return fail(&r, "unsafe-fixes must be true or false");
+            next.unsafe_fixes = v.boolean;
         } else if (strcmp(key_name, "capture-scalar-outputs") == 0) {
             bit = GM_SET_CAPTURE_SCALAR_OUTPUTS;
             if (v.kind != VALUE_BOOL)

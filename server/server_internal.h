@@ -31,6 +31,7 @@ typedef struct {
     bool code_description;   /* publishDiagnostics.codeDescriptionSupport */
     bool markdown_hover;     /* hover.contentFormat contains "markdown" */
     bool diagnostic_refresh; /* workspace.diagnostics.refreshSupport */
+    bool work_done_progress; /* window.workDoneProgress: server-initiated $/progress */
 } gm_client_capabilities;
 
 /* An incoming message waiting in the queue of one gm_server_feed call. */
@@ -46,6 +47,9 @@ typedef struct {
 } gm_outgoing_request;
 
 #define GM_MAX_FOLDERS 16
+
+/* A graphmend.profile command in flight (lsp_profile.c). */
+typedef struct gm_profile_session gm_profile_session;
 
 /* A pyproject.toml seen by the server, with the options it gave the last time it was valid. */
 #define GM_PYPROJECT_CACHE 8
@@ -92,6 +96,12 @@ struct gm_server {
     size_t workspace_folder_count;
     struct gm_workspace_index *workspace;
     struct gm_workspace_scan *scan; /* files still to index, or NULL */
+
+    /* The event loop that runs profile children (gm_server_attach_loop; NULL: profiling is
+     * refused) and the profiles in flight. */
+    struct uv_loop_s *loop;
+    gm_profile_session *profiles;
+    unsigned next_profile_token;
 };
 
 /* Monotonic clock in microseconds, for GRAPHMEND_TRACE_TIMING. */
@@ -117,8 +127,8 @@ void gm_server_send_raw_result(gm_server *server, const json_t *id, const char *
 const json_t *gm_server_current_id(const gm_server *server);
 void gm_server_notify(gm_server *server, const char *method, json_t *params); /* steals params */
 /* Sends a request to the client; its response is routed by method name to
- * gm_server_handle_client_response. */
-void gm_server_request(gm_server *server, const char *method, json_t *params); /* steals */
+ * gm_server_handle_client_response. Returns its id (0 when it could not be sent). */
+int64_t gm_server_request(gm_server *server, const char *method, json_t *params); /* steals */
 /* window/logMessage (and stderr). type: 1 error, 2 warning, 3 info, 4 log. printf-style. */
 void gm_server_log(gm_server *server, int type, const char *format, ...)
     __attribute__((format(printf, 3, 4)));
@@ -155,6 +165,17 @@ json_t *gm_handle_document_diagnostic(gm_server *, json_t *, int *, char *, size
 /* --- code actions (lsp_code_actions.c) and hover (lsp_hover.c) --- */
 json_t *gm_handle_code_action(gm_server *, json_t *, int *, char *, size_t);
 json_t *gm_handle_hover(gm_server *, json_t *, int *, char *, size_t);
+
+/* --- profiling (lsp_profile.c) and its code lens (lsp_code_lens.c) --- */
+json_t *gm_handle_execute_command(gm_server *, json_t *, int *, char *, size_t);
+json_t *gm_handle_code_lens(gm_server *, json_t *, int *, char *, size_t);
+void gm_handle_work_done_progress_cancel(gm_server *, json_t *);
+/* The client answered our window/workDoneProgress/create request_id (accepted: no error). */
+void gm_profile_progress_created(gm_server *server, int64_t request_id, bool accepted);
+/* $/cancelRequest for a running profile: kills its children; true when id was one. */
+bool gm_profile_cancel_request(gm_server *server, const json_t *id);
+/* shutdown: every running profile is answered as cancelled and its children are killed. */
+void gm_profile_cancel_all(gm_server *server);
 
 /* --- configuration (lsp_configuration.c) --- */
 void gm_handle_did_change_configuration(gm_server *, json_t *);

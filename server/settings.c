@@ -35,6 +35,8 @@ void gm_analysis_options_overlay(gm_analysis_options *target, const gm_analysis_
         target->select = source->select;
     if (mask & GM_SET_IGNORE)
         target->ignore = source->ignore;
+    if (mask & GM_SET_UNSAFE_FIXES)
+        target->unsafe_fixes = source->unsafe_fixes;
 }
 
 static const char *const log_level_names[] = {"error", "warning", "info", "debug"};
@@ -190,6 +192,8 @@ bool gm_settings_apply_json(gm_settings *settings, const json_t *section, char *
                                problems_size);
     changed |= apply_selectors(section, "ignore", &analysis->ignore, GM_SET_IGNORE, set, problems,
                                problems_size);
+    changed |= apply_bool(section, "unsafeFixes", &analysis->unsafe_fixes, GM_SET_UNSAFE_FIXES, set,
+                          problems, problems_size);
     json_t *version = json_object_get(section, "torchVersion");
     if (version && !json_is_null(version)) {
         int parsed;
@@ -246,13 +250,13 @@ json_t *gm_settings_defaults_json(void) {
         }
     }
     /* nestedGraphBreaks defaults to null: on from torch 2.14, off before. */
-    return json_pack("{s:b,s:b,s:s,s:b,s:b,s:b,s:b,s:n,s:o,s:o,s:o,s:o,s:s}", "compileForward",
-                     defaults.analysis.forward_is_compiled, "training", defaults.analysis.training,
-                     "torchVersion", version, "captureScalarOutputs",
-                     defaults.analysis.capture_scalar_outputs, "captureDynamicOutputShapeOps",
-                     defaults.analysis.capture_dynamic_output_shape_ops, "allowRnn",
-                     defaults.analysis.allow_rnn, "fullgraph", defaults.analysis.fullgraph,
-                     "nestedGraphBreaks", "reorderableLoggingFunctions", reorderable,
-                     "ignoreLoggingFunctions", ignored, "select", select, "ignore", ignore,
-                     "logLevel", log_level_names[defaults.log_level - 1]);
+    return json_pack(
+        "{s:b,s:b,s:s,s:b,s:b,s:b,s:b,s:n,s:o,s:o,s:o,s:o,s:b,s:s}", "compileForward",
+        defaults.analysis.forward_is_compiled, "training", defaults.analysis.training,
+        "torchVersion", version, "captureScalarOutputs", defaults.analysis.capture_scalar_outputs,
+        "captureDynamicOutputShapeOps", defaults.analysis.capture_dynamic_output_shape_ops,
+        "allowRnn", defaults.analysis.allow_rnn, "fullgraph", defaults.analysis.fullgraph,
+        "nestedGraphBreaks", "reorderableLoggingFunctions", reorderable, "ignoreLoggingFunctions",
+        ignored, "select", select, "ignore", ignore, "unsafeFixes", defaults.analysis.unsafe_fixes,
+        "logLevel", log_level_names[defaults.log_level - 1]);
 }

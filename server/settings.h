@@ -23,6 +23,7 @@ enum {
     GM_SET_NESTED_GRAPH_BREAKS = 1u << 9,
     GM_SET_REORDERABLE_LOGGING_FUNCTIONS = 1u << 10,
     GM_SET_IGNORE_LOGGING_FUNCTIONS = 1u << 11,
+    GM_SET_UNSAFE_FIXES = 1u << 12,
 };
 
 /* Copies into *target the options of source that mask names. */
@@ -42,9 +43,10 @@ void gm_settings_default(gm_settings *settings);
  * captureDynamicOutputShapeOps (bool), allowRnn (bool), fullgraph (bool), nestedGraphBreaks
  * (bool, or null for "as torch_version does"), reorderableLoggingFunctions and
  * ignoreLoggingFunctions (arrays of dotted function names), select and ignore (arrays of rule
- * ids or prefixes), logLevel ("error"|"warning"|"info"|"debug"). torchVersion must lie in
- * 2.0..2.20. Keys with bad values are skipped (the previous value stays) and named in problems
- * (empty when none). Returns true when something changed. */
+ * ids or prefixes), unsafeFixes (bool: fix-all applies unsafe mends too), logLevel
+ * ("error"|"warning"|"info"|"debug"). torchVersion must lie in 2.0..2.20. Keys with bad values are
+ * skipped (the previous value stays) and named in problems (empty when none). Returns true when
+ * something changed. */
 bool gm_settings_apply_json(gm_settings *settings, const json_t *section, char *problems,
                             size_t problems_size);
 

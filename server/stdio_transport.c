@@ -170,6 +170,7 @@ int gm_stdio_serve(void) {
         fprintf(stderr, "graphmend: could not start the server (out of memory or grammar ABI)\n");
         return 1;
     }
+    gm_server_attach_loop(transport.server, transport.loop);
     uv_idle_init(transport.loop, &transport.background);
     transport.background.data = &transport;
     int rc = start_reading(&transport);
@@ -183,6 +184,7 @@ int gm_stdio_serve(void) {
     if (!gm_server_finished(transport.server, &exit_code)) {
         exit_code = 1;
     }
+    gm_server_stop_jobs(transport.server); /* kills profile children before handles close */
     if (transport.file_buffer && transport.file_read.type == UV_FS) {
         uv_cancel((uv_req_t *)&transport.file_read);
     }

@@ -246,7 +246,9 @@ def test_fix_diff_writes_nothing(binary, files, tmp_path):
     out = proc.stdout.decode("utf-8")
     assert re.search(r"^--- .*p\.py", out, re.M) and re.search(r"^\+\+\+ .*p\.py", out, re.M)
     assert re.search(r"^@@ -\d+(,\d+)? \+\d+(,\d+)? @@", out, re.M)
-    assert re.search(r"^-    print\(y\)$", out, re.M)
+    # the print's mend defers it: the setting line goes in after the imports
+    assert re.search(r"^\+torch._dynamo.config.reorderable_logging_functions.add\(print\)$", out,
+                     re.M)
     assert path.read_text(encoding="utf-8") == PRINT_ONLY
 
 
@@ -260,9 +262,10 @@ def test_fix_directory_with_unparsable_file(binary, files, tmp_path):
     ast.parse(good.read_text(encoding="utf-8"))
 
 
-MANY_PRINTS = "import torch\n\n@torch.compile\ndef f(x):\n    print(x)\n" + "".join(
-    f"    y{i} = x + {i}\n" for i in range(12)) + "    print(x, 'é😀')\n" + "".join(
-    f"    z{i} = x * {i}\n" for i in range(3)) + "    print('no newline at end')\n    return x"
+# The prints print shapes, which dynamo cannot defer: each is mended where it stands.
+MANY_PRINTS = "import torch\n\n@torch.compile\ndef f(x):\n    print(x.shape)\n" + "".join(
+    f"    y{i} = x + {i}\n" for i in range(12)) + "    print(x.shape, 'é😀')\n" + "".join(
+    f"    z{i} = x * {i}\n" for i in range(3)) + "    print('no newline', x.shape)\n    return x"
 
 
 def test_fix_diff_applies_with_patch_to_the_in_place_result(binary, files, tmp_path):
@@ -348,3 +351,40 @@ def test_malformed_pyproject_is_a_clear_error(binary, files, tmp_path):
         err = proc.stderr.decode()
         assert "pyproject.toml" in err and "line 2" in err, err
         assert "capture-scalar-outputs must be true or false" in err, err
+
+
+
+def _fixed(binary, tmp_path, name, text, *args, pyproject=None):
+    """The text `graphmend fix ARGS` leaves in a fresh directory holding text (and pyproject)."""
+    d = tmp_path / name
+    d.mkdir()
+    if pyproject is not None:
+        (d / "pyproject.toml").write_text(pyproject, encoding="utf-8")
+    (d / "p.py").write_text(text, encoding="utf-8")
+    proc = run_cli(binary, "fix", *args, "p.py", cwd=d)
+    assert proc.returncode in (0, 1), proc
+    return (d / "p.py").read_text(encoding="utf-8"), proc
+
+
+UNSAFE_ON = "[tool.graphmend]\nunsafe-fixes = true\n"
+
+
+def test_pyproject_unsafe_fixes_is_the_flag(binary, tmp_path):
+    flag, _ = _fixed(binary, tmp_path, "flag", PRINT_ONLY, "--unsafe-fixes")
+    safe, _ = _fixed(binary, tmp_path, "safe", PRINT_ONLY)
+    config, _ = _fixed(binary, tmp_path, "config", PRINT_ONLY, pyproject=UNSAFE_ON)
+    assert config == flag and flag != PRINT_ONLY
+
+
+def test_no_unsafe_fixes_flag_beats_pyproject(binary, tmp_path):
+    safe, _ = _fixed(binary, tmp_path, "safe", PRINT_ONLY)
+    overridden, _ = _fixed(binary, tmp_path, "no", PRINT_ONLY, "--no-unsafe-fixes", pyproject=UNSAFE_ON)
+    assert overridden == safe
+
+
+def test_pyproject_unsafe_fixes_must_be_a_boolean(binary, files, tmp_path):
+    files("pyproject.toml", "[tool.graphmend]\nunsafe-fixes = \"yes\"\n")
+    files("p.py", PRINT_ONLY)
+    proc = run_cli(binary, "fix", "p.py", cwd=tmp_path)
+    assert proc.returncode == 2, proc
+    assert b"unsafe-fixes must be true or false" in proc.stderr

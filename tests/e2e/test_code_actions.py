@@ -161,3 +161,16 @@ def test_clean_file_has_no_actions(session):
     assert session.diagnostics(uri) == []
     rng = range_of(CLEAN, "return x * 2", session.encoding)
     assert [a for a in session.code_actions(uri, rng, []) if a.get("kind") == "quickfix"] == []
+
+
+
+def test_fix_all_takes_unsafe_mends_with_the_unsafe_fixes_setting(servers, client_name):
+    session = servers.session(client_name, config={"graphmend": {"unsafeFixes": True}})
+    uri = session.open("print.py", PRINT_ONLY)
+    d = session.diagnostics(uri)[0]
+    [action] = session.code_actions(uri, d["range"], [], only=["source.fixAll.graphmend"])
+    assert action["title"] == "graphmend: mend all graph breaks (unsafe mends too)"
+    session.apply_action(uri, action)
+    text = session.text(uri)
+    assert text != PRINT_ONLY
+    ast.parse(text)

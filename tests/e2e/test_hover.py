@@ -79,3 +79,17 @@ def test_hover_on_unopened_document_is_null_or_error(session):
     assert response.get("result") is None
     if "error" in response:
         assert response["error"]["code"] in (-32602, -32603, -32803)
+
+
+def test_hover_names_each_mend_or_why_there_is_none(session):
+    uri = session.open("model.py", MODEL)
+    diagnostics = session.diagnostics(uri)
+    for d in diagnostics:
+        start = d["range"]["start"]
+        value = hover(session, uri, start)["contents"]["value"]
+        actions = session.code_actions(uri, d["range"], [d])
+        mends = [a["title"] for a in actions if a["title"].startswith("Mend graph break")]
+        for title in mends:
+            assert title in value, (title, value)
+        if not mends:
+            assert "Not mended automatically" in value, value

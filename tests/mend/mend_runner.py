@@ -114,22 +114,47 @@ def _run(fn, args, compiled: bool, training: bool):
     return out, grads
 
 
+# The dynamo settings a module may change when imported (a [Defer] mend adds its logging
+# function to reorderable_logging_functions): each version runs under the ones its own import
+# left, and every pair starts from and ends with the process's own.
+_MODULE_SETTINGS = ("reorderable_logging_functions", "ignore_logging_functions")
+
+
+def _settings() -> dict:
+    return {name: set(getattr(torch._dynamo.config, name)) for name in _MODULE_SETTINGS}
+
+
+def _use_settings(settings: dict) -> None:
+    for name, value in settings.items():
+        setattr(torch._dynamo.config, name, set(value))
+
+
 def compare(index: int, original: str, mended: str, capture) -> dict:
     result = {"original": original, "mended": mended, "error": None}
+    pristine = _settings()
     try:
         fn_a, args_a = _load(original, 2 * index)
+        settings_a = _settings()
+        _use_settings(pristine)
         fn_b, args_b = _load(mended, 2 * index + 1)
+        settings_b = _settings()
+        _use_settings(settings_a)
         result["before"] = _breaks(fn_a, args_a, original, capture)
+        _use_settings(settings_b)
         result["after"] = _breaks(fn_b, args_b, mended, capture)
+        _use_settings(settings_a)
         ref, _ = _run(fn_a, args_a, compiled=False, training=False)
+        _use_settings(settings_b)
         eager, _ = _run(fn_b, args_b, compiled=False, training=False)
         comp, _ = _run(fn_b, args_b, compiled=True, training=False)
         result["outputs_equal"] = _equal(ref, eager)
         result["compiled_outputs_equal"] = _equal(ref, comp)
+        _use_settings(settings_a)
         ref_out, ref_grads = _run(fn_a, args_a, compiled=False, training=True)
         if ref_grads is None:
             result["gradients_equal"] = None  # nothing differentiable comes out
         else:
+            _use_settings(settings_b)
             _, grads = _run(fn_b, args_b, compiled=True, training=True)
             result["gradients_equal"] = grads is not None and _equal(ref_grads, grads)
     except BaseException as exc:  # report, keep going with the other pairs
@@ -137,6 +162,7 @@ def compare(index: int, original: str, mended: str, capture) -> dict:
             raise
         result["error"] = "".join(traceback.format_exception(exc))[-4000:]
     finally:
+        _use_settings(pristine)
         torch._dynamo.reset()
     return result
 

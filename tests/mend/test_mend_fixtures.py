@@ -74,3 +74,35 @@ def test_declined_mend_states_reason(fixture: Fixture, tmp_path):
     reasons = [f.get("mend_declined") or "" for f in findings if not f["fix"]]
     assert any(fixture.declined in r for r in reasons), (
         f"{fixture.name}: no declined reason contains {fixture.declined!r}: {reasons}")
+
+
+def _offsets(text: str, edit: dict) -> tuple[int, int]:
+    starts = [0]
+    for line in text.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+
+    def at(loc):
+        return starts[loc["row"] - 1] + loc["column"] - 1
+
+    return at(edit["location"]), at(edit["end_location"])
+
+
+@pytest.mark.parametrize("fixture", MENDED, ids=_ids(MENDED))
+def test_all_mends_of_a_file_fit_together(fixture: Fixture, tmp_path):
+    """The mends a file offers (one per finding) can be applied at once: no two edits of
+    different findings overlap, unless they are the same edit (a shared insertion)."""
+    shutil.copyfile(fixture.source, tmp_path / "case.py")
+    text = fixture.source.read_text(encoding="utf-8")
+    spans = []
+    for finding in check_json(tmp_path / "case.py"):
+        fix = finding["fix"]
+        if not fix or fix["applicability"] == "display-only":
+            continue
+        for edit in fix["edits"]:
+            spans.append((*_offsets(text, edit), edit["content"], finding["location"]["row"]))
+    spans.sort()
+    for (s1, e1, c1, r1), (s2, e2, c2, r2) in zip(spans, spans[1:]):
+        if (s1, e1, c1) == (s2, e2, c2):
+            continue
+        assert e1 <= s2 and not (s1 == e1 == s2 and r1 != r2 and c1 != c2), (
+            f"{fixture.name}: edits of the findings on lines {r1} and {r2} overlap")

@@ -1,7 +1,9 @@
 """graphmend against real TorchDynamo on the modeling code of transformers 4.52.4.
 
     python tests/bench/transformers/bench.py [--graphmend BIN] [--models a,b] [--jobs N]
-                                             [--timeout S] [--json OUT]
+                                             [--timeout S] [--json OUT] [--reuse OLD_JSON]
+
+(--reuse takes the dynamo runs from the --json file of an earlier run: only graphmend runs.)
 
 1. Ground truth, one subprocess per model (``bench.py --worker NAME OUT``, killed after
    --timeout seconds so one failure does not end the run): build the tiny random-weight model of
@@ -329,6 +331,12 @@ def main(argv=None) -> int:
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument("--timeout", type=int, default=300, help="seconds per model subprocess")
     parser.add_argument("--json", default="", help="write raw results here")
+    parser.add_argument(
+        "--reuse",
+        default="",
+        help="take the dynamo runs from this --json file of an earlier run instead of running them "
+        "(compares a new graphmend build in seconds)",
+    )
     args = parser.parse_args(argv)
     if args.worker:
         return worker(*args.worker)
@@ -354,8 +362,12 @@ def main(argv=None) -> int:
     print(f"graphmend check over {tf_root} ...", file=sys.stderr, flush=True)
     predicted, n_findings, gm_seconds = run_graphmend(binary, tf_root)
 
-    with tempfile.TemporaryDirectory(prefix="gm-bench-tf-") as tmp:
-        results = run_workers(names, max(1, args.jobs), args.timeout, sys.executable, tmp)
+    if args.reuse:
+        with open(args.reuse, encoding="utf-8") as f:
+            results = json.load(f)["results"]
+    else:
+        with tempfile.TemporaryDirectory(prefix="gm-bench-tf-") as tmp:
+            results = run_workers(names, max(1, args.jobs), args.timeout, sys.executable, tmp)
 
     def rel(path: str) -> str:
         return os.path.relpath(path, os.path.dirname(tf_root))

@@ -117,7 +117,41 @@ static void consequences_and_fixes(void) {
     }
 }
 
+/* The first mend's title of the only finding of rule in HEAD + body, or "" when none. */
+static void expect_first_mend(const char *body, const char *rule, const char *title_part) {
+    char src[4096];
+    snprintf(src, sizeof src, "%s%s", HEAD, body);
+    gm_finding_list l = at_analyze(src);
+    const gm_finding *f = at_find(&l, rule, 0);
+    const gm_fix *mend = f ? at_fix(f, GM_FIX_KIND_MEND) : NULL;
+    CHECK(mend && strstr(mend->title, title_part) != NULL);
+    if (!mend || !strstr(mend->title, title_part))
+        fprintf(stderr, "  %s: got %s\n", body, mend ? mend->title : "no mend");
+    gm_finding_list_free(&l);
+}
+
+static void mends(void) {
+    /* Deferred where dynamo can reorder the callee (a plain function with constant, tensor or
+     * format-string arguments); a Logger method or a warning class argument cannot be. */
+    expect_first_mend("    warnings.warn('slow path')\n", "GM403",
+                      "adds warnings.warn to torch._dynamo.config.reorderable_logging_functions");
+    expect_first_mend("    warnings.warn('slow path')\n", "GM403", "points at the function");
+    expect_first_mend("    logging.info('x %s', x)\n", "GM402", "adds logging.info to");
+    expect_first_mend("    warnings.warn('old', FutureWarning)\n", "GM403", "only in eager mode");
+    expect_first_mend("    logger.warning('x')\n", "GM402", "only in eager mode");
+    /* With the setting line in the file, dynamo defers the call: no finding. */
+    AT_EXPECT("import warnings\nimport torch\n"
+              "torch._dynamo.config.reorderable_logging_functions.add(warnings.warn)\n"
+              "@torch.compile\ndef f(x):\n    warnings.warn('slow path')\n    return x\n",
+              "GM403", 0);
+    AT_EXPECT("from warnings import warn\nimport torch\n"
+              "torch._dynamo.config.reorderable_logging_functions.add(warn)\n"
+              "@torch.compile\ndef f(x):\n    warn('slow path')\n    return x\n",
+              "GM403", 0);
+}
+
 int main(void) {
+    mends();
     library_loggers();
     logger_calls();
     warnings_calls();

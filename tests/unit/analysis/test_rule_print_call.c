@@ -101,19 +101,29 @@ static void consequences(void) {
     }
 }
 
-/* Applies the mend of the only GM401 in src and checks the result text, that it parses, and
- * that it has no GM401 left. */
-static void expect_mend(const char *src, const char *expected) {
+#define EAGER_ONLY "Mend graph break: run the call only in eager mode (skipped under torch.compile)"
+#define DEFERRED                                                                                   \
+    "Mend graph break: run the call after the graph (adds print to "                               \
+    "torch._dynamo.config.reorderable_logging_functions, for the whole process)"
+
+/* The mend of f titled title, or NULL. */
+static const gm_fix *titled_mend(const gm_finding *f, const char *title) {
+    for (size_t i = 0; f && i < f->fix_count; i++)
+        if (f->fixes[i].kind == GM_FIX_KIND_MEND && strcmp(f->fixes[i].title, title) == 0)
+            return &f->fixes[i];
+    return NULL;
+}
+
+/* Applies the mend titled title of the only GM401 in src and checks the result text, that it
+ * parses, and that it has no GM401 left. */
+static void expect_mend(const char *src, const char *title, const char *expected) {
     gm_finding_list l = at_analyze(src);
     CHECK_EQ_INT(at_count(&l, "GM401"), 1);
     const gm_finding *f = at_find(&l, "GM401", 0);
-    const gm_fix *mend = at_fix(f, GM_FIX_KIND_MEND);
+    const gm_fix *mend = titled_mend(f, title);
     CHECK(mend != NULL);
     if (mend) {
         CHECK_EQ_INT(mend->applicability, GM_FIX_UNSAFE);
-        CHECK_EQ_STR(
-            mend->title,
-            "Mend graph break: run print only in eager mode (skipped under torch.compile)");
         CHECK(f->fixes[0].kind == GM_FIX_KIND_MEND); /* mends first, suppression last */
         char *out = at_apply(src, mend);
         CHECK(out != NULL);
@@ -130,6 +140,26 @@ static void expect_mend(const char *src, const char *expected) {
     gm_finding_list_free(&l);
 }
 
+/* The print in src is offered the deferred mend first (adding the setting line after the
+ * imports gives expected), then the eager-only guard. */
+static void expect_deferred(const char *src, const char *expected) {
+    gm_finding_list l = at_analyze(src);
+    const gm_finding *f = at_find(&l, "GM401", 0);
+    CHECK(f && f->fix_count >= 1 && strcmp(f->fixes[0].title, DEFERRED) == 0);
+    gm_finding_list_free(&l);
+    expect_mend(src, DEFERRED, expected);
+}
+
+/* The print in src has the eager-only guard but no deferred mend. */
+static void expect_not_deferred(const char *src) {
+    gm_finding_list l = at_analyze(src);
+    const gm_finding *f = at_find(&l, "GM401", 0);
+    CHECK(f != NULL);
+    CHECK(titled_mend(f, DEFERRED) == NULL);
+    CHECK(titled_mend(f, EAGER_ONLY) != NULL);
+    gm_finding_list_free(&l);
+}
+
 static void expect_no_mend(const char *src) {
     gm_finding_list l = at_analyze(src);
     const gm_finding *f = at_find(&l, "GM401", 0);
@@ -140,32 +170,61 @@ static void expect_no_mend(const char *src) {
 }
 
 static void mend(void) {
-    expect_mend(HEAD "        y = x + 1\n        print(y)\n        return y\n",
+    expect_mend(HEAD "        y = x + 1\n        print(y.shape)\n        return y\n", EAGER_ONLY,
                 HEAD "        y = x + 1\n        if not torch.compiler.is_compiling():\n"
-                     "            print(y)\n        return y\n");
-    /* The file's alias for torch, a trailing comment, a multi-line call. */
+                     "            print(y.shape)\n        return y\n");
+    /* The file's alias for torch, a trailing comment, a multi-line call (its continuation
+     * lines move in with it, string contents excepted). */
     expect_mend(
         "import torch as th\n@th.compile\ndef f(x):\n    print(x)  # debug\n    return x\n",
+        EAGER_ONLY,
         "import torch as th\n@th.compile\ndef f(x):\n"
         "    if not th.compiler.is_compiling():\n        print(x)  # debug\n    return x\n");
     expect_mend(
-        "import torch\n@torch.compile\ndef f(x):\n    print(\n        x,\n    )\n",
+        "import torch\n@torch.compile\ndef f(x):\n    print(\n        x,\n    )\n", EAGER_ONLY,
         "import torch\n@torch.compile\ndef f(x):\n    if not torch.compiler.is_compiling():\n"
-        "        print(\n        x,\n    )\n");
+        "        print(\n            x,\n        )\n");
+    expect_mend("import torch\n@torch.compile\ndef f(x):\n    print(x, '''a\n  b''')\n", EAGER_ONLY,
+                "import torch\n@torch.compile\ndef f(x):\n"
+                "    if not torch.compiler.is_compiling():\n        print(x, '''a\n  b''')\n");
     /* Inside a loop body, with tabs. */
     expect_mend("import torch\n@torch.compile\ndef f(x):\n\tfor i in range(3):\n\t\tprint(i)\n",
+                EAGER_ONLY,
                 "import torch\n@torch.compile\ndef f(x):\n\tfor i in range(3):\n"
                 "\t\tif not torch.compiler.is_compiling():\n\t\t\tprint(i)\n");
     /* `import torch.nn` binds torch too. */
     expect_mend("import torch.nn\nclass M(torch.nn.Module):\n    def forward(self, x):\n"
                 "        print(x)\n",
+                EAGER_ONLY,
                 "import torch.nn\nclass M(torch.nn.Module):\n    def forward(self, x):\n"
                 "        if not torch.compiler.is_compiling():\n            print(x)\n");
-    /* No mend: not a whole statement alone on its line, or no torch import to name. */
-    expect_no_mend(HEAD "        y = print(x)\n");
-    expect_no_mend(HEAD "        y = 1; print(x)\n");
-    expect_no_mend(HEAD "        print(x); y = 1\n");
-    expect_no_mend(HEAD "        if x: print(x)\n");
+    /* Deferred: the setting line before the statement holding the call (two blank lines
+     * before a definition), once; the call stays. */
+    expect_deferred(HEAD "        y = x + 1\n        print('y', y)\n        return y\n",
+                    "import torch\nimport torch.nn as nn\n\n"
+                    "torch._dynamo.config.reorderable_logging_functions.add(print)\n\n\n"
+                    "class M(nn.Module):\n    def forward(self, x):\n"
+                    "        y = x + 1\n        print('y', y)\n        return y\n");
+    expect_deferred("import torch as th\n@th.compile\ndef f(x):\n    y = print(x)\n    return x",
+                    "import torch as th\n"
+                    "th._dynamo.config.reorderable_logging_functions.add(print)\n\n\n"
+                    "@th.compile\ndef f(x):\n    y = print(x)\n    return x");
+    /* Not deferrable (a torch.Size argument, a list), or already in the file's setting (then
+     * dynamo defers it: no finding, or GB0296 when the arguments do not allow it). */
+    expect_not_deferred(HEAD "        print(x.shape)\n");
+    expect_not_deferred(HEAD "        print([x])\n");
+    AT_EXPECT("import torch\ntorch._dynamo.config.reorderable_logging_functions.add(print)\n"
+              "@torch.compile\ndef f(x):\n    print('x', x)\n    return x\n",
+              "GM401", 0);
+    AT_EXPECT("import torch\ntorch._dynamo.config.reorderable_logging_functions.add(print)\n"
+              "@torch.compile\ndef f(x):\n    print('x', x.shape)\n    return x\n",
+              "GM401", 1);
+    /* No mend: not deferrable, and not a whole statement alone on its line, or no torch
+     * import to name. */
+    expect_no_mend(HEAD "        y = print(x.shape)\n");
+    expect_no_mend(HEAD "        y = 1; print(x.shape)\n");
+    expect_no_mend(HEAD "        print(x.shape); y = 1\n");
+    expect_no_mend(HEAD "        if x: print(x.shape)\n");
     expect_no_mend("from torch import nn\nclass M(nn.Module):\n    def forward(self, x):\n"
                    "        print(x)\n");
 }

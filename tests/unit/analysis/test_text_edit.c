@@ -72,6 +72,25 @@ static void collect(void) {
     CHECK_EQ_INT(gm_collect_non_overlapping(fixes, 0, &out, &count, NULL), 0);
     CHECK_EQ_INT(count, 0);
     free(out);
+
+    /* Fixes sharing an identical edit (the same setting line inserted at the same place) are
+     * all taken, the shared edit once; a different insertion at that place still conflicts. */
+    gm_text_edit s1[] = {edit(0, 0, "setting\n"), edit(10, 12, "x")};
+    gm_text_edit s2[] = {edit(0, 0, "setting\n"), edit(20, 22, "y")};
+    gm_text_edit s3[] = {edit(0, 0, "other\n"), edit(30, 32, "z")};
+    gm_fix fs1 = {GM_FIX_KIND_MEND, GM_FIX_SAFE, "s1", s1, 2};
+    gm_fix fs2 = {GM_FIX_KIND_MEND, GM_FIX_SAFE, "s2", s2, 2};
+    gm_fix fs3 = {GM_FIX_KIND_MEND, GM_FIX_SAFE, "s3", s3, 2};
+    const gm_fix *sharing[] = {&fs1, &fs2, &fs3};
+    CHECK_EQ_INT(gm_collect_non_overlapping(sharing, 3, &out, &count, &taken), 0);
+    CHECK_EQ_INT(taken, 2);
+    CHECK_EQ_INT(count, 3);
+    if (count == 3) {
+        CHECK_EQ_STR(out[0].replacement, "setting\n");
+        CHECK_EQ_INT(out[1].start_byte, 10);
+        CHECK_EQ_INT(out[2].start_byte, 20);
+    }
+    free(out);
 }
 
 static void findings_and_catalogue(void) {

@@ -1,0 +1,39 @@
+/* The report of `graphmend profile`: the JSON both front ends return, built from the two arms'
+ * helper results, and its renderings as text (the CLI) and markdown (the editor). */
+#ifndef GM_SERVER_PROFILE_REPORT_H
+#define GM_SERVER_PROFILE_REPORT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+typedef struct {
+    const char *file;
+    const char *entry;
+    const char *mode;
+    const char *backend;
+    size_t mends_applied;
+    bool unsafe_fixes;
+} gm_profile_report_info;
+
+/* {"ok": true, "file", "entry", "device", "torch", "mode", "backend", "mends_applied",
+ *  "unsafe_fixes",
+ *  "fallback" (only when auto fell back to the CPU), "original": {...}, "mended": {...},
+ *  "outputs_match"}, each arm with graphs, breaks, break_reasons, compile_s, cold_ms, steady_ms,
+ * steady_p90_ms (and eager_ms, cudagraph_launches, peak_memory_mb when measured). Returns a new
+ * reference. */
+json_t *gm_profile_report_build(const gm_profile_report_info *info, json_t *original,
+                                json_t *mended);
+
+/* A table and bar charts of the two arms, for a terminal. */
+void gm_profile_report_print_text(FILE *out, const json_t *report);
+
+/* The same as markdown (malloc'ed; the caller frees it), or NULL on OOM. */
+char *gm_profile_report_markdown(const json_t *report);
+
+/* One line naming a failed run's error ({"ok": false, "error": {...}}), then its traceback and
+ * the end of the output when there are any. */
+void gm_profile_error_print_text(FILE *out, const json_t *result);
+
+#endif

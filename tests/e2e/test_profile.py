@@ -1,0 +1,393 @@
+"""graphmend profile (CLI) and the graphmend.profile command (LSP), end to end on the CPU: the
+real binary runs the embedded helper with the test's own Python (torch from .venv) over real
+pipes. Models are tiny and iterations few; most runs use the aot_eager backend so that no C++ is
+compiled, one uses inductor."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+from conftest import REPO, run_cli
+
+PYTHON = sys.executable
+FAST = ["--iterations", "3", "--warmup", "1", "--backend", "aot_eager"]
+FAST_ARGS = {"iterations": 3, "warmup": 1, "backend": "aot_eager"}
+ARM_FIELDS = {"graphs": int, "breaks": int, "break_reasons": list, "compile_s": float,
+              "cold_ms": float, "steady_ms": float, "steady_p90_ms": float}
+
+PRINT_MODEL = textwrap.dedent("""\
+    import torch
+    from torch import nn
+
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.a = nn.Linear(8, 8)
+            self.b = nn.Linear(8, 8)
+
+        def forward(self, x):
+            h = torch.relu(self.a(x))
+            print("h", h.sum())
+            return self.b(h)
+
+
+    def graphmend_profile_entry():
+        return Net().eval(), (torch.randn(2, 8),)
+    """)
+
+NO_ENTRY = textwrap.dedent("""\
+    import torch
+
+
+    def forward(x):
+        return x + 1
+    """)
+
+RAISES = textwrap.dedent("""\
+    import torch
+
+
+    def graphmend_profile_entry():
+        raise ValueError("boom from the entry")
+    """)
+
+SLOW = textwrap.dedent("""\
+    import time
+
+    import torch
+
+
+    def graphmend_profile_entry():
+        time.sleep(300)
+        return (lambda x: x + 1), (torch.ones(2),)
+    """)
+
+
+@pytest.fixture
+def model(tmp_path):
+    def write(text, name="model.py"):
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        return path
+    return write
+
+
+def profile(binary, path, *args, timeout=240):
+    return run_cli(binary, "profile", str(path), "--python", PYTHON, *args, timeout=timeout)
+
+
+def check_report(report, auto_device=True):
+    assert report["ok"] is True
+    assert report["device"] == "cpu"
+    assert report["torch"].startswith("2.")
+    if auto_device:  # no GPU in CI: auto says plainly that it fell back
+        assert "CPU" in report["fallback"]
+    else:
+        assert "fallback" not in report
+    assert isinstance(report["outputs_match"], bool)
+    for arm in ("original", "mended"):
+        for field, kind in ARM_FIELDS.items():
+            value = report[arm][field]
+            assert isinstance(value, kind) or (kind is float and isinstance(value, int)), \
+                (arm, field, value)
+        assert report[arm]["graphs"] >= 1
+        assert report[arm]["cold_ms"] > 0 and report[arm]["steady_ms"] > 0
+        assert report[arm]["steady_p90_ms"] >= report[arm]["steady_ms"]
+    assert report["mended"]["graphs"] <= report["original"]["graphs"]
+
+
+# ------------------------------------------------------------------------------- CLI
+
+
+def test_cli_json_inductor_print_model(binary, model):
+    path = model(PRINT_MODEL)
+    proc = profile(binary, path, "--output-format", "json", "--unsafe-fixes",
+                   "--iterations", "3", "--warmup", "1")
+    assert proc.returncode == 0, proc.stderr.decode()
+    report = json.loads(proc.stdout)
+    check_report(report)
+    assert report["backend"] == "inductor"
+    assert report["original"]["graphs"] == 2 and report["original"]["breaks"] == 1
+    # The print mend (unsafe) runs the print only in eager mode: one graph fewer at least.
+    assert report["mends_applied"] >= 1
+    assert report["mended"]["graphs"] < report["original"]["graphs"]
+    assert report["outputs_match"] is True
+    assert any("model.py:13" in r["location"] for r in report["original"]["break_reasons"])
+    # Progress went to stderr; the user's file was not touched and nothing was left behind.
+    assert b"mended arm: done" in proc.stderr
+    assert path.read_text() == PRINT_MODEL
+    assert not (path.parent / "__pycache__").exists()
+
+
+def test_cli_safe_fixes_only_keeps_print(binary, model):
+    """Without --unsafe-fixes the print stays: both arms have the same graphs today."""
+    path = model(PRINT_MODEL)
+    proc = profile(binary, path, "--output-format", "json", *FAST)
+    assert proc.returncode == 0, proc.stderr.decode()
+    report = json.loads(proc.stdout)
+    check_report(report)
+    assert report["mended"]["graphs"] <= report["original"]["graphs"]
+    assert report["outputs_match"] is True
+
+
+def test_cli_text_output(binary, model):
+    path = model(PRINT_MODEL)
+    proc = profile(binary, path, "--unsafe-fixes", *FAST)
+    assert proc.returncode == 0, proc.stderr.decode()
+    out = proc.stdout.decode()
+    assert "graphmend profile:" in out
+    assert "original" in out and "mended" in out
+    for label in ("graphs", "graph breaks", "compile time (s)", "cold start, first call (ms)",
+                  "steady state, median (ms)", "steady state, p90 (ms)"):
+        assert label in out, label
+    assert "outputs match: yes" in out
+    assert "|#" in out  # the bar charts
+    assert "note: no CUDA device available" in out
+
+
+def test_cli_example_file(binary, tmp_path):
+    example = REPO / "examples" / "profile_example.py"
+    proc = profile(binary, example, "--output-format", "json", "--unsafe-fixes", *FAST)
+    assert proc.returncode == 0, proc.stderr.decode()
+    report = json.loads(proc.stdout)
+    check_report(report)
+    assert report["mended"]["graphs"] < report["original"]["graphs"]
+    assert report["outputs_match"] is True
+
+
+def test_cli_no_torch(binary, model):
+    python = shutil.which("python3", path="/usr/bin") or "/usr/bin/python3"
+    probe = subprocess.run([python, "-c", "import torch"], capture_output=True)
+    if probe.returncode == 0:
+        pytest.skip(f"{python} has torch: no interpreter without it here")
+    path = model(PRINT_MODEL)
+    proc = run_cli(binary, "profile", str(path), "--python", python, timeout=60)
+    assert proc.returncode == 2
+    assert b"torch cannot be imported" in proc.stderr, proc.stderr
+
+
+def test_cli_no_interpreter(binary, model):
+    path = model(PRINT_MODEL)
+    proc = run_cli(binary, "profile", str(path), "--python", "/nonexistent/python", timeout=30)
+    assert proc.returncode == 2
+    assert b"cannot start the Python interpreter" in proc.stderr, proc.stderr
+
+
+def test_cli_no_entry(binary, model):
+    path = model(NO_ENTRY)
+    proc = profile(binary, path, *FAST, timeout=60)
+    assert proc.returncode == 2
+    assert b"has no function `graphmend_profile_entry`" in proc.stderr, proc.stderr
+    proc = profile(binary, path, "--entry", "make_model", "--output-format", "json", *FAST,
+                   timeout=60)
+    assert proc.returncode == 2
+    result = json.loads(proc.stdout)
+    assert result["ok"] is False and result["error"]["kind"] == "no_entry"
+    assert "make_model" in result["error"]["message"]
+
+
+def test_cli_user_code_raises(binary, model):
+    path = model(RAISES)
+    proc = profile(binary, path, *FAST, timeout=60)
+    assert proc.returncode == 2
+    err = proc.stderr.decode()
+    assert "raised ValueError: boom from the entry" in err
+    # The traceback tail names the user's file, not the private copy.
+    assert f'File "{path}", line 5' in err, err
+    assert "graphmend-profile-" not in err
+
+
+def test_cli_timeout_kills_the_helper(binary, model):
+    path = model(SLOW)
+    start = time.monotonic()
+    proc = profile(binary, path, "--timeout", "8", *FAST, timeout=120)
+    elapsed = time.monotonic() - start
+    assert proc.returncode == 2
+    assert b"did not finish within 8 s" in proc.stderr, proc.stderr
+    assert elapsed < 60
+
+
+def test_cli_bad_options(binary, model):
+    path = model(PRINT_MODEL)
+    for args in (["--device", "tpu"], ["--output-format", "sarif"], ["--timeout", "0"],
+                 ["--iterations", "x"], ["--mode", "fast"]):
+        proc = run_cli(binary, "profile", str(path), *args)
+        assert proc.returncode == 2, args
+    proc = run_cli(binary, "profile")
+    assert proc.returncode == 2
+    proc = run_cli(binary, "profile", str(path.parent / "missing.py"))
+    assert proc.returncode == 2 and b"cannot read" in proc.stderr
+
+
+# ------------------------------------------------------------------------------- LSP
+
+
+def profile_args(uri, **extra):
+    options = {"python": PYTHON, "device": "cpu", **FAST_ARGS, **extra}
+    return {"command": "graphmend.profile", "arguments": [uri, options]}
+
+
+def children_of(pid):
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="utf-8") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()
+        if int(fields[1]) == pid:
+            found.append(int(entry))
+    return found
+
+
+def test_lsp_capabilities_and_code_lens(servers):
+    session = servers.session("vscode")
+    caps = session.init_result["capabilities"]
+    assert caps["executeCommandProvider"]["commands"] == ["graphmend.profile"]
+    assert "codeLensProvider" in caps
+    uri = session.open("model.py", PRINT_MODEL)
+    lenses = session.client.result("textDocument/codeLens", {"textDocument": {"uri": uri}})
+    lines = sorted(lens["range"]["start"]["line"] for lens in lenses)
+    # The entry function (line 16) and forward (line 10), where the print breaks.
+    assert lines == [10, 16], lenses
+    for lens in lenses:
+        assert lens["command"]["command"] == "graphmend.profile"
+        assert lens["command"]["title"] == "Profile mended vs original"
+        assert lens["command"]["arguments"][0] == uri
+    # No entry function: no lens, and nothing runs.
+    other = session.open("plain.py", NO_ENTRY)
+    assert session.client.result("textDocument/codeLens", {"textDocument": {"uri": other}}) == []
+
+
+def test_lsp_profile_with_progress(servers):
+    session = servers.session("vscode")
+    uri = session.open("model.py", PRINT_MODEL)
+    client = session.client
+    response = client.request("workspace/executeCommand", profile_args(uri, unsafeFixes=True),
+                              timeout=240)
+    assert "error" not in response, response
+    report = response["result"]
+    check_report(report, auto_device=False)
+    assert report["mended"]["graphs"] < report["original"]["graphs"]
+    assert report["outputs_match"] is True
+    assert "| graphs |" in report["markdown"] and "```text" in report["markdown"]
+    # Server-initiated progress: create, then begin, reports, end with the same token.
+    create = client.server_requests("window/workDoneProgress/create")
+    assert len(create) == 1
+    token = create[0]["params"]["token"]
+    values = [n["params"]["value"] for n in client.notifications("$/progress")
+              if n["params"]["token"] == token]
+    kinds = [v["kind"] for v in values]
+    assert kinds[0] == "begin" and kinds[-1] == "end" and kinds.count("report") >= 4
+    assert values[0]["cancellable"] is True
+    assert any("mended arm" in v.get("message", "") for v in values)
+    # The server stays responsive: the document is still analysed afterwards.
+    assert client.barrier()["error"]["code"] == -32601
+
+
+def test_lsp_profile_failure_is_a_clear_error(servers, tmp_path):
+    session = servers.session("neovim")
+    uri = session.open("model.py", RAISES)
+    response = session.client.request("workspace/executeCommand", profile_args(uri), timeout=120)
+    error = response["error"]
+    assert error["code"] == -32803
+    assert "raised ValueError: boom from the entry" in error["message"]
+    assert error["data"]["kind"] == "user_error"
+    assert "model.py" in error["data"]["traceback"]
+    shown = session.client.wait_notification("window/showMessage",
+                                              lambda p: "boom" in p["message"])
+    assert shown["params"]["type"] == 1
+    # Unknown command and bad arguments are refused without running anything.
+    bad = session.client.request("workspace/executeCommand", {"command": "graphmend.nope"})
+    assert bad["error"]["code"] == -32602
+    bad = session.client.request("workspace/executeCommand",
+                                 {"command": "graphmend.profile", "arguments": [uri, {"device": 3}]})
+    assert bad["error"]["code"] == -32602
+
+
+def test_lsp_cancel_kills_the_child(servers):
+    session = servers.session("vscode")
+    uri = session.open("slow.py", SLOW)
+    client = session.client
+    request_id = client.send_request("workspace/executeCommand", profile_args(uri))
+    # Wait until the helper is inside the user's entry function.
+    client.wait_notification("$/progress",
+                             lambda p: "importing" in p["value"].get("message", ""), timeout=60)
+    children = children_of(client.proc.pid)
+    assert len(children) == 1, children
+    child = children[0]
+    # The server answers other requests while the profile runs.
+    assert client.barrier()["error"]["code"] == -32601
+    lenses = client.result("textDocument/codeLens", {"textDocument": {"uri": uri}})
+    assert [lens["range"]["start"]["line"] for lens in lenses] == [5]
+    start = time.monotonic()
+    client.notify("$/cancelRequest", {"id": request_id})
+    response = client.wait_response(request_id, timeout=30)
+    assert response["error"]["code"] == -32800
+    assert time.monotonic() - start < 20
+    assert not os.path.exists(f"/proc/{child}"), "the helper survived the cancellation"
+    assert children_of(client.proc.pid) == []
+    client.wait_notification("$/progress", lambda p: p["value"]["kind"] == "end")
+
+
+def test_lsp_exit_while_profiling_kills_the_child(servers):
+    session = servers.session("eglot")
+    uri = session.open("slow.py", SLOW)
+    client = session.client
+    client.send_request("workspace/executeCommand", profile_args(uri))
+    client.wait_notification("$/progress",
+                             lambda p: "importing" in p["value"].get("message", ""), timeout=60)
+    children = children_of(client.proc.pid)
+    assert len(children) == 1
+    # shutdown cancels the profile (answered as cancelled), then exit ends the server.
+    assert client.request("shutdown", None, timeout=30).get("result", 1) is None
+    client.notify("exit")
+    assert client.wait_exit(30) == 0
+    deadline = time.monotonic() + 10
+    while os.path.exists(f"/proc/{children[0]}") and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not os.path.exists(f"/proc/{children[0]}")
+
+
+def test_lsp_cancel_through_progress_profiles_the_buffer(servers):
+    """The editor's buffer is profiled (here it exists only there), and cancelling the progress
+    (window/workDoneProgress/cancel) stops the run like $/cancelRequest."""
+    session = servers.session("neovim")
+    uri = session.open("unsaved.py", SLOW, write_file=False)
+    client = session.client
+    request_id = client.send_request("workspace/executeCommand", profile_args(uri))
+    begin = client.wait_notification(
+        "$/progress", lambda p: p["value"]["kind"] == "begin", timeout=60)
+    client.wait_notification("$/progress",
+                             lambda p: "importing unsaved.py" in p["value"].get("message", ""),
+                             timeout=60, since=0)
+    client.notify("window/workDoneProgress/cancel", {"token": begin["params"]["token"]})
+    response = client.wait_response(request_id, timeout=30)
+    assert response["error"]["code"] == -32800
+    assert children_of(client.proc.pid) == []
+
+
+def test_lsp_client_progress_token(servers):
+    """A workDoneToken in the request is used as it is, without window/workDoneProgress/create."""
+    session = servers.session("eglot")
+    uri = session.open("model.py", PRINT_MODEL)
+    client = session.client
+    params = profile_args(uri, unsafeFixes=True)
+    params["workDoneToken"] = "client-token-7"
+    response = client.request("workspace/executeCommand", params, timeout=240)
+    assert "error" not in response, response
+    assert response["result"]["mended"]["graphs"] < response["result"]["original"]["graphs"]
+    kinds = [n["params"]["value"]["kind"] for n in client.notifications("$/progress")
+             if n["params"]["token"] == "client-token-7"]
+    assert kinds[0] == "begin" and kinds[-1] == "end"
+    assert client.server_requests("window/workDoneProgress/create") == []

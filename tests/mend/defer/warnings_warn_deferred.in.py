@@ -1,0 +1,16 @@
+# mend-fix-args: --unsafe-fixes
+# mend-applicability: unsafe
+import warnings
+
+import torch
+
+
+@torch.compile
+def attention_scores(q, k):
+    scores = q @ k.transpose(-1, -2)
+    warnings.warn("attention_scores is deprecated; use torch.nn.functional.scaled_dot_product_attention")
+    return scores.softmax(-1)
+
+
+def example():
+    return attention_scores, (torch.randn(2, 3, 4), torch.randn(2, 3, 4))

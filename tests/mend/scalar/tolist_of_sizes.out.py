@@ -1,0 +1,12 @@
+# mend-applicability: safe
+import torch
+
+
+@torch.compile
+def window_grid(x: torch.Tensor, window: int = 2):
+    rows, cols = [x.size(0), x.shape[1]]
+    return x.reshape(rows // window, window, cols) * 2
+
+
+def example():
+    return window_grid, (torch.randn(4, 3),)

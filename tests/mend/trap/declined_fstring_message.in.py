@@ -1,0 +1,13 @@
+# mend-declined: not a plain string literal
+import torch
+
+
+@torch.compile
+def check_positive(x):
+    if not (x > 0).all():
+        raise ValueError(f"expected positive values, got shape {x.shape}")
+    return x.log()
+
+
+def example():
+    return check_positive, (torch.rand(4) + 0.1,)

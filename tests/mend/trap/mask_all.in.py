@@ -1,0 +1,15 @@
+# mend-fix-args: --unsafe-fixes
+# mend-applicability: unsafe
+import torch
+
+
+@torch.compile
+def normalize(probs):
+    valid = probs >= 0
+    if not valid.all():
+        raise ValueError("probabilities must be non-negative")
+    return probs / probs.sum(-1, keepdim=True)
+
+
+def example():
+    return normalize, (torch.rand(3, 4),)

@@ -1,0 +1,19 @@
+# mend-applicability: safe
+import torch
+from torch import nn
+
+
+class Mixer(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.scale = nn.Parameter(torch.ones(6))
+
+    def forward(self, x: torch.Tensor, y: torch.Tensor):
+        gm_cond = x.mean() > y.mean()
+        a = torch.where(gm_cond, x * self.scale, y * self.scale)
+        b = torch.where(gm_cond, y.clamp(min=-1.0, max=1.0), x.clamp(min=-1.0, max=1.0))
+        return a + b
+
+
+def example():
+    return Mixer(), (torch.randn(6), torch.randn(6))

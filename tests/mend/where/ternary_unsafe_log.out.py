@@ -1,0 +1,13 @@
+# mend-fix-args: --unsafe-fixes
+# mend-applicability: unsafe
+import torch
+
+
+@torch.compile
+def soft_log(x: torch.Tensor):
+    y = torch.where(x.min() > 0, torch.log(x), x - 1)
+    return y + 1
+
+
+def example():
+    return soft_log, (torch.rand(4) + 0.5,)

@@ -1,0 +1,14 @@
+# mend-applicability: safe
+import torch
+
+
+@torch.compile
+def gated(x: torch.Tensor, cache):
+    # `ready` is False when cache is None, else a tensor: the select's condition takes both
+    ready = cache is not None and x.sum() > 0
+    y = torch.where(torch.as_tensor(ready).bool(), x * 2, x - 1)
+    return y
+
+
+def example():
+    return gated, (torch.randn(4), torch.zeros(1))
