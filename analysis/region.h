@@ -55,14 +55,6 @@ typedef struct {
     unsigned loop_depth; /* enclosing for/while bodies (and comprehensions) within the region */
     unsigned try_depth;  /* enclosing try blocks and non-torch with blocks */
     int print_shadowed;  /* -1 not yet looked up, else whether the region binds print */
-    /* Names already looked up with gm_region_binds: rules ask about the same few names (print,
-     * int, open, next, ...) at every call site, and each answer walks the function body. */
-    struct {
-        uint64_t hash;
-        char name[40];
-        bool binds;
-    } binds_memo[32];
-    unsigned binds_memo_count;
     /* Set when a predicted break makes dynamo skip the frame (a break in a loop body, in try or
      * a generic with block, or one it cannot resume from): dynamo never reaches, so never
      * reports, the function's later breaks, and the walk stops. */
