@@ -323,10 +323,20 @@ int gm_mend_validation_guard(gm_region *region, TSNode condition, gm_fix *out) {
     TSNode if_stmt = ts_node_parent(condition);
     while (gm_is(if_stmt, syn->sym.parenthesized_expression))
         if_stmt = ts_node_parent(if_stmt);
-    if (!gm_is(if_stmt, syn->sym.if_statement) || !gm_is(condition, syn->sym.not_operator)) {
-        region->mend_declined = "the guard is not `if not <condition>: raise ...`";
+    if (!gm_is(if_stmt, syn->sym.if_statement) ||
+        !ts_node_eq(gm_unparen(syn, gm_child(if_stmt, syn->field.condition)),
+                    gm_unparen(syn, condition))) {
+        region->mend_declined = "the guard is not `if <condition>: raise ...`";
         return 0;
     }
+    if (!ts_node_is_null(gm_child(if_stmt, syn->field.alternative))) {
+        region->mend_declined = "the guard has an elif or else branch, which an assertion cannot "
+                                "keep";
+        return 0;
+    }
+    /* `if not c: raise` asserts c; `if c: raise` (GraphMend's later Trap form) asserts not c */
+    condition = gm_unparen(syn, condition);
+    bool negated = gm_is(condition, syn->sym.not_operator);
     if (!alias) {
         region->mend_declined = "the file does not import torch, which the mend needs";
         return 0;
@@ -374,7 +384,7 @@ int gm_mend_validation_guard(gm_region *region, TSNode condition, gm_fix *out) {
         region->mend_declined = "another statement shares the guard's line";
         return 0;
     }
-    TSNode inner = gm_unparen(syn, gm_child(condition, syn->field.argument));
+    TSNode inner = negated ? gm_unparen(syn, gm_child(condition, syn->field.argument)) : condition;
     TSNode args = gm_is(raised, syn->sym.call) ? gm_child(raised, syn->field.arguments) : raised;
     TSNode none = {0};
     TSNode copied[2] = {inner, ts_node_is_null(message) ? none : args};
@@ -391,10 +401,14 @@ int gm_mend_validation_guard(gm_region *region, TSNode condition, gm_fix *out) {
         gm_tb_append(&tb, layout.indent.ptr, layout.indent.len);
         gm_tb_append(&tb, layout.unit, layout.unit_len);
     }
+    if (!negated)
+        gm_tb_appendf(&tb, "%s.logical_not(", alias);
     if (!append_tensor_condition(&c, inner, &tb)) {
         gm_tb_free(&tb);
         return 0;
     }
+    if (!negated)
+        gm_tb_append_str(&tb, ")");
     gm_tb_append_str(&tb, one_per_line ? "," : ", ");
     if (ts_node_is_null(message)) {
         gm_tb_appendf(&tb, "\"%s\")", exception);
