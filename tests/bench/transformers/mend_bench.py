@@ -83,6 +83,8 @@ def _plain(value):
 
     if hasattr(value, "to_tuple"):
         value = value.to_tuple()
+    if hasattr(value, "to_legacy_cache"):  # a transformers Cache object: its tensors
+        value = value.to_legacy_cache()
     if isinstance(value, torch.Tensor):
         return value.detach().cpu()
     if isinstance(value, (list, tuple)):
