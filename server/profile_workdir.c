@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli_files.h"
+
 int gm_profile_workdir_create(char *dir, size_t dir_size) {
     const char *base = getenv("TMPDIR");
     if (!base || !base[0]) {
@@ -52,35 +54,10 @@ int gm_profile_workdir_write(const char *dir, const char *name, const char *data
 char *gm_profile_workdir_read(const char *dir, const char *name, size_t *len) {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *file = fopen(path, "rb");
-    if (!file) {
-        return NULL;
-    }
-    size_t capacity = 4096, used = 0;
-    char *data = malloc(capacity);
-    while (data) {
-        size_t got = fread(data + used, 1, capacity - used - 1, file);
-        used += got;
-        if (got == 0) {
-            break;
-        }
-        if (capacity - used - 1 == 0) {
-            char *grown = realloc(data, capacity * 2);
-            if (!grown) {
-                free(data);
-                data = NULL;
-                break;
-            }
-            data = grown;
-            capacity *= 2;
-        }
-    }
-    fclose(file);
-    if (data) {
-        data[used] = '\0';
-        if (len) {
-            *len = used;
-        }
+    size_t used = 0;
+    char *data = gm_read_file(path, &used);
+    if (data && len) {
+        *len = used;
     }
     return data;
 }

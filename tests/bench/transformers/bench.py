@@ -251,8 +251,15 @@ def worker(name: str, out_path: str) -> int:
 # --------------------------------------------------------------------------------------------
 
 
-def run_workers(names, jobs, timeout, python, tmp):
+def run_workers(names, jobs, timeout, python, tmp, script=None, label="dynamo", extra_env=None):
+    """Runs `python SCRIPT --worker NAME OUT [OUT.pt]` for each model name, jobs at a time, each
+    killed after timeout seconds; returns {name: the JSON it wrote, or a failure record}. With
+    a script other than this file, the worker also gets OUT with a .pt suffix (mend_bench.py's
+    outputs) and the result records it as "outputs"."""
+    script = Path(script or __file__).resolve()
+    own = script == Path(__file__).resolve()
     env = dict(os.environ)
+    env.update(extra_env or {})
     env.pop("TORCH_LOGS", None)
     env.setdefault("OMP_NUM_THREADS", "1")
     env.setdefault("TRANSFORMERS_VERBOSITY", "error")
@@ -264,17 +271,18 @@ def run_workers(names, jobs, timeout, python, tmp):
     while pending or running:
         while pending and len(running) < jobs:
             name = pending.pop(0)
-            out = Path(tmp) / f"{name}.json"
-            log = open(Path(tmp) / f"{name}.log", "w+", encoding="utf-8")
+            out = Path(tmp) / f"{label}-{name}.json"
+            log = open(Path(tmp) / f"{label}-{name}.log", "w+", encoding="utf-8")
+            extra = [] if own else [str(out.with_suffix(".pt"))]
             proc = subprocess.Popen(
-                [python, str(Path(__file__).resolve()), "--worker", name, str(out)],
+                [python, str(script), "--worker", name, str(out), *extra],
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 cwd=REPO,
                 env=env,
             )
             running[name] = (proc, out, log, time.monotonic())
-            print(f"  dynamo: {name} started", file=sys.stderr, flush=True)
+            print(f"  {label}: {name} started", file=sys.stderr, flush=True)
         time.sleep(0.2)
         for name in list(running):
             proc, out, log, started = running[name]
@@ -291,12 +299,14 @@ def run_workers(names, jobs, timeout, python, tmp):
             if proc.returncode == 0 and out.exists():
                 results[name] = json.loads(out.read_text(encoding="utf-8"))
                 results[name]["wall"] = round(elapsed, 1)
+                if not own:
+                    results[name]["outputs"] = str(out.with_suffix(".pt"))
                 status = "done"
             else:
                 why = f"timed out after {timeout}s" if elapsed >= timeout else f"exited {proc.returncode}"
                 results[name] = {"model": name, "runs": [], "failed": why, "tail": tail, "wall": round(elapsed, 1)}
                 status = why
-            print(f"  dynamo: {name} {status} ({elapsed:.0f}s)", file=sys.stderr, flush=True)
+            print(f"  {label}: {name} {status} ({elapsed:.0f}s)", file=sys.stderr, flush=True)
     return results
 
 

@@ -211,45 +211,11 @@ def mended_copy(tf_root: str, dest: Path, binary: Path, unsafe: bool, models: li
 
 
 def run_arm(arm: str, names: list[str], pythonpath: str | None, jobs: int, timeout: int, tmp: Path) -> dict:
-    env = dict(os.environ)
-    env.pop("TORCH_LOGS", None)
-    env.setdefault("OMP_NUM_THREADS", "1")
-    env.setdefault("TRANSFORMERS_VERBOSITY", "error")
-    env["HF_HUB_OFFLINE"] = "1"
-    if pythonpath:
-        env["PYTHONPATH"] = pythonpath
-    pending, running, results = list(names), {}, {}
-    while pending or running:
-        while pending and len(running) < jobs:
-            name = pending.pop(0)
-            out, outs = tmp / f"{arm}-{name}.json", tmp / f"{arm}-{name}.pt"
-            log = open(tmp / f"{arm}-{name}.log", "w+", encoding="utf-8")
-            proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--worker", name,
-                                     str(out), str(outs)], stdout=log, stderr=subprocess.STDOUT,
-                                    cwd=tmp, env=env)
-            running[name] = (proc, out, outs, log, time.monotonic())
-            print(f"  {arm}: {name} started", file=sys.stderr, flush=True)
-        time.sleep(0.2)
-        for name in list(running):
-            proc, out, outs, log, started = running[name]
-            elapsed = time.monotonic() - started
-            if proc.poll() is None and elapsed < timeout:
-                continue
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
-            del running[name]
-            log.seek(0)
-            tail = log.read()[-2000:]
-            log.close()
-            if proc.returncode == 0 and out.exists():
-                results[name] = json.loads(out.read_text(encoding="utf-8"))
-                results[name]["outputs"] = str(outs)
-            else:
-                why = f"timed out after {timeout}s" if elapsed >= timeout else f"exited {proc.returncode}"
-                results[name] = {"model": name, "runs": [], "failed": why, "tail": tail}
-            print(f"  {arm}: {name} done ({elapsed:.0f}s)", file=sys.stderr, flush=True)
-    return results
+    """One arm's workers (bench.run_workers), importing transformers from pythonpath."""
+    import bench
+
+    return bench.run_workers(names, jobs, timeout, sys.executable, tmp, script=__file__, label=arm,
+                             extra_env={"PYTHONPATH": pythonpath} if pythonpath else None)
 
 
 def _breaks(res: dict) -> int | None:
