@@ -47,6 +47,11 @@ int gm_finding_list_push(gm_finding_list *list, gm_finding *finding) {
     return 0;
 }
 
+bool gm_fix_auto_applies(const gm_fix *fix, bool unsafe) {
+    return fix->kind == GM_FIX_KIND_MEND &&
+           (fix->applicability == GM_FIX_SAFE || (unsafe && fix->applicability == GM_FIX_UNSAFE));
+}
+
 void gm_fix_free(gm_fix *fix) {
     free(fix->title);
     for (size_t i = 0; i < fix->edit_count; i++)

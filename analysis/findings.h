@@ -76,6 +76,9 @@ int gm_finding_copy_shifted(const gm_finding *src, gm_finding *dst, int64_t byte
 void gm_finding_free(gm_finding *finding);
 /* The severity to report: the finding's own, else its rule's default. */
 gm_severity gm_finding_severity(const gm_finding *finding);
+/* Whether fix-all and `graphmend fix` apply fix: a mend that is safe, or unsafe when unsafe
+ * fixes are asked for (never a display-only one or a suppression). */
+bool gm_fix_auto_applies(const gm_fix *fix, bool unsafe);
 /* Frees what fix owns (title, edits and their replacements). */
 void gm_fix_free(gm_fix *fix);
 /* Shifts every byte offset of finding (span and fix edits) by byte_delta and its span rows by

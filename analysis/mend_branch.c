@@ -262,12 +262,6 @@ static bool is_boolean_tensor(const gm_syntax *syn, TSNode n, const char *text) 
     return name.len > 0 && in_words(bool_results, name);
 }
 
-static bool is_primary(const gm_syntax *syn, TSNode n) {
-    return gm_is(n, syn->sym.identifier) || gm_is(n, syn->sym.attribute) ||
-           gm_is(n, syn->sym.call) || gm_is(n, syn->sym.subscript) ||
-           gm_is(n, syn->sym.parenthesized_expression);
-}
-
 /* Whether n calls Python's random module: dynamo feeds such draws to the graph as tensors,
  * but in eager mode they are Python numbers, which a select cannot take as its condition. */
 static bool draws_python_random(gm_region *r, TSNode n, int depth) {
@@ -332,7 +326,7 @@ static bool append_lowered(gm_text_builder *tb, gm_region *r, TSNode n, const ch
         gm_tb_appendf(tb, "%s.as_tensor(", torch);
         gm_tb_append_node(tb, text, n);
         gm_tb_append_str(tb, ").bool()");
-    } else if (is_primary(syn, n)) {
+    } else if (gm_mend_is_primary(syn, n)) {
         gm_tb_append_node(tb, text, n);
         gm_tb_append_str(tb, ".bool()");
     } else {
@@ -435,19 +429,6 @@ TSNode gm_branch_function_of(const gm_syntax *syntax, TSNode node) {
             return p;
     TSNode null = {0};
     return null;
-}
-
-static bool is_word_char(char ch) {
-    return ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-           (ch >= '0' && ch <= '9') || (unsigned char)ch >= 0x80;
-}
-
-bool gm_branch_word_in(const char *text, uint32_t start, uint32_t end, gm_slice word) {
-    for (uint32_t p = start; p + word.len <= end; p++)
-        if (memcmp(text + p, word.ptr, word.len) == 0 && (p == 0 || !is_word_char(text[p - 1])) &&
-            (p + word.len >= end || !is_word_char(text[p + word.len])))
-            return true;
-    return false;
 }
 
 bool gm_branch_bound_before(const gm_region *region, gm_slice name) {

@@ -71,9 +71,6 @@ bool gm_branch_assignment(const gm_syntax *syntax, TSNode stmt, TSNode *target, 
 /* The enclosing function_definition of node, or a null node. */
 TSNode gm_branch_function_of(const gm_syntax *syntax, TSNode node);
 
-/* Whether word occurs in text[start, end) as a whole word. */
-bool gm_branch_word_in(const char *text, uint32_t start, uint32_t end, gm_slice word);
-
 /* Whether the region bound name before the if (its kind is then known). */
 bool gm_branch_bound_before(const gm_region *region, gm_slice name);
 

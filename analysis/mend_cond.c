@@ -228,8 +228,8 @@ static bool used_outside(cond_ctx *c, gm_slice name) {
     if (ts_node_is_null(fn))
         return true;
     uint32_t s = ts_node_start_byte(c->branch->stmt), e = ts_node_end_byte(c->branch->stmt);
-    return gm_branch_word_in(st->text, ts_node_start_byte(fn), s, name) ||
-           gm_branch_word_in(st->text, e, ts_node_end_byte(fn), name);
+    return gm_text_has_word(st->text, ts_node_start_byte(fn), s, name) ||
+           gm_text_has_word(st->text, e, ts_node_end_byte(fn), name);
 }
 
 /* The line indentation of a branch's first statement; false (with c->why) when the statement

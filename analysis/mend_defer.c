@@ -98,18 +98,6 @@ static int deferred(gm_region *region, TSNode call, const char *name, gm_fix *ou
     return gm_mend_fix_single(out, GM_FIX_UNSAFE, title, at, at, gm_tb_take(&tb));
 }
 
-/* Whether byte offset at lies inside a string literal of the subtree n. */
-static bool inside_string(const gm_syntax *syn, TSNode n, uint32_t at) {
-    if (at < ts_node_start_byte(n) || at >= ts_node_end_byte(n))
-        return false;
-    if (gm_is(n, syn->sym.string))
-        return true;
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-        if (inside_string(syn, ts_node_named_child(n, i), at))
-            return true;
-    return false;
-}
-
 /* The statement's text with its continuation lines one indentation unit deeper (they move into
  * the guard's block with the first line), except lines inside string literals and blank ones. */
 static void append_indented(const gm_stmt_ctx *st, TSNode stmt, const gm_stmt_layout *layout,
@@ -118,7 +106,7 @@ static void append_indented(const gm_stmt_ctx *st, TSNode stmt, const gm_stmt_la
     for (uint32_t at = ts_node_start_byte(stmt); at < end; at++) {
         gm_tb_append(tb, st->text + at, 1);
         if (st->text[at] == '\n' && at + 1 < end && st->text[at + 1] != '\n' &&
-            st->text[at + 1] != '\r' && !inside_string(st->syntax, stmt, at))
+            st->text[at + 1] != '\r' && !gm_mend_inside_string(st->syntax, stmt, at))
             gm_tb_append(tb, layout->unit, layout->unit_len);
     }
 }

@@ -35,15 +35,9 @@ static int decline(gm_region *region, const char *why) {
     return 0;
 }
 
-static bool is_primary(const gm_syntax *syn, TSNode node) {
-    return gm_is(node, syn->sym.identifier) || gm_is(node, syn->sym.attribute) ||
-           gm_is(node, syn->sym.call) || gm_is(node, syn->sym.subscript) ||
-           gm_is(node, syn->sym.parenthesized_expression) || gm_is(node, syn->sym.integer);
-}
-
 static void append_operand(gm_text_builder *tb, const gm_syntax *syn, const char *text,
                            TSNode node) {
-    bool wrap = !is_primary(syn, node);
+    bool wrap = !(gm_mend_is_primary(syn, node) || gm_is(node, syn->sym.integer));
     gm_tb_append_str(tb, wrap ? "(" : "");
     gm_tb_append_node(tb, text, node);
     gm_tb_append_str(tb, wrap ? ")" : "");
@@ -409,7 +403,9 @@ static int one_hot(gm_region *region, TSNode call, gm_fix *out) {
         if (!last_dim)
             source = (TSNode){0};
     }
-    if (ts_node_is_null(source) || !is_primary(syn, gm_unparen(syn, source)) ||
+    if (ts_node_is_null(source) ||
+        !(gm_mend_is_primary(syn, gm_unparen(syn, source)) ||
+          gm_is(gm_unparen(syn, source), syn->sym.integer)) ||
         !gm_mend_names_stable(syn, st->text, function, source)) {
         gm_tb_free(&tb);
         region->mend_declined = unknown;

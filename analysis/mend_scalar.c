@@ -77,12 +77,6 @@ static gm_slice preserving_base(const gm_region *region, TSNode tensor) {
 }
 
 /* Whether node can take `.detach()` without parentheses. */
-static bool is_primary(const gm_syntax *syn, TSNode node) {
-    return gm_is(node, syn->sym.identifier) || gm_is(node, syn->sym.attribute) ||
-           gm_is(node, syn->sym.call) || gm_is(node, syn->sym.subscript) ||
-           gm_is(node, syn->sym.parenthesized_expression);
-}
-
 /* `x.size()` without arguments: the whole shape. */
 static bool is_size_call(const gm_syntax *syn, const char *text, TSNode node) {
     TSNode fn = gm_child(node, syn->field.function), args = gm_child(node, syn->field.arguments);
@@ -251,7 +245,7 @@ int gm_mend_tensor_to_python(gm_region *region, TSNode call, gm_fix *out) {
     gm_text_builder tb;
     gm_tb_init(&tb);
     TSNode arg = gm_unparen(syn, tensor);
-    bool wrap = !is_primary(syn, arg);
+    bool wrap = !gm_mend_is_primary(syn, arg);
     gm_tb_append_str(&tb, wrap ? "(" : "");
     gm_tb_append_node(&tb, st->text, arg);
     gm_tb_append_str(&tb, wrap ? ").detach()" : ".detach()");

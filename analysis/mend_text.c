@@ -166,18 +166,34 @@ static bool is_word_char(char c) {
            (unsigned char)c >= 0x80;
 }
 
-static bool occurs_as_word(const char *text, uint32_t len, const char *word) {
-    size_t n = strlen(word);
-    for (const char *p = text; p + n <= text + len;) {
-        const char *hit = memchr(p, word[0], (size_t)(text + len - p));
-        if (!hit || hit + n > text + len)
+bool gm_text_has_word(const char *text, uint32_t start, uint32_t end, gm_slice word) {
+    for (uint32_t p = start; p + word.len <= end; p++) {
+        const char *hit = memchr(text + p, word.ptr[0], end - word.len + 1 - p);
+        if (!hit)
             return false;
-        if (memcmp(hit, word, n) == 0 && (hit == text || !is_word_char(hit[-1])) &&
-            (hit + n == text + len || !is_word_char(hit[n])))
+        p = (uint32_t)(hit - text);
+        if (memcmp(hit, word.ptr, word.len) == 0 && (p == 0 || !is_word_char(text[p - 1])) &&
+            (p + word.len >= end || !is_word_char(text[p + word.len])))
             return true;
-        p = hit + 1;
     }
     return false;
+}
+
+bool gm_mend_inside_string(const gm_syntax *syntax, TSNode n, uint32_t at) {
+    if (at < ts_node_start_byte(n) || at >= ts_node_end_byte(n))
+        return false;
+    if (gm_is(n, syntax->sym.string))
+        return true;
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+        if (gm_mend_inside_string(syntax, ts_node_named_child(n, i), at))
+            return true;
+    return false;
+}
+
+bool gm_mend_is_primary(const gm_syntax *syntax, TSNode node) {
+    return gm_is(node, syntax->sym.identifier) || gm_is(node, syntax->sym.attribute) ||
+           gm_is(node, syntax->sym.call) || gm_is(node, syntax->sym.subscript) ||
+           gm_is(node, syntax->sym.parenthesized_expression);
 }
 
 bool gm_fresh_name(const char *text, uint32_t len, const char *base, char *out, size_t size) {
@@ -185,7 +201,8 @@ bool gm_fresh_name(const char *text, uint32_t len, const char *base, char *out, 
         int n = i == 0 ? snprintf(out, size, "%s", base) : snprintf(out, size, "%s_%u", base, i);
         if (n < 0 || (size_t)n >= size)
             return false;
-        if (!occurs_as_word(text, len, out))
+        gm_slice word = {out, (uint32_t)n};
+        if (n == 0 || !gm_text_has_word(text, 0, len, word))
             return true;
     }
     return false;

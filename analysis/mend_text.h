@@ -67,6 +67,17 @@ int gm_mend_fix_single(gm_fix *fix, gm_applicability applicability, const char *
  * The edits of one fix must not overlap. Returns 0, or -1 on OOM. */
 int gm_mend_fix_add_edit(gm_fix *fix, uint32_t start, uint32_t end, char *replacement);
 
+/* Whether word occurs in text[start, end) as a whole word (an identifier, not part of one). */
+bool gm_text_has_word(const char *text, uint32_t start, uint32_t end, gm_slice word);
+
+/* Whether byte offset at lies inside a string literal of the subtree n (a multi-line string's
+ * own lines must keep their indentation when a mend re-indents a statement). */
+bool gm_mend_inside_string(const gm_syntax *syntax, TSNode n, uint32_t at);
+
+/* Whether node's source can stand as the object of `.attr` or a call's callee without
+ * parentheses (a name, attribute, call, subscript or parenthesised expression). */
+bool gm_mend_is_primary(const gm_syntax *syntax, TSNode node);
+
 static inline uint32_t gm_node_length(TSNode node) {
     return ts_node_end_byte(node) - ts_node_start_byte(node);
 }

@@ -243,18 +243,25 @@ static bool inside_try(const trap_ctx *c, TSNode stmt) {
 }
 
 /* The single raise statement of the guard's body, or a null node. */
-static TSNode only_raise(const trap_ctx *c, TSNode if_stmt) {
+/* The raise statement that is the whole body of if_stmt (comments aside), or a null node. */
+static TSNode only_raise(const gm_syntax *syn, TSNode if_stmt) {
     TSNode null = {0}, found = {0};
-    TSNode body = gm_child(if_stmt, c->syn->field.consequence);
+    TSNode body = gm_child(if_stmt, syn->field.consequence);
     for (uint32_t i = 0; !ts_node_is_null(body) && i < ts_node_named_child_count(body); i++) {
         TSNode s = ts_node_named_child(body, i);
-        if (gm_is(s, c->syn->sym.comment))
+        if (gm_is(s, syn->sym.comment))
             continue;
         if (!ts_node_is_null(found) || !is_type(s, "raise_statement"))
             return null;
         found = s;
     }
     return found;
+}
+
+bool gm_mend_is_raise_guard(const gm_syntax *syntax, TSNode if_stmt) {
+    return gm_is(if_stmt, syntax->sym.if_statement) &&
+           ts_node_is_null(gm_child(if_stmt, syntax->field.alternative)) &&
+           !ts_node_is_null(only_raise(syntax, if_stmt));
 }
 
 /* Appends every comment inside the if statement but outside the ranges copied verbatim (the
@@ -283,19 +290,6 @@ static void append_comments(const trap_ctx *c, TSNode n, const TSNode copied[2],
     }
 }
 
-/* Whether byte offset at lies inside a string literal of the subtree n (a multi-line string's
- * own lines must keep their indentation). */
-static bool inside_string(const trap_ctx *c, TSNode n, uint32_t at) {
-    if (at < ts_node_start_byte(n) || at >= ts_node_end_byte(n))
-        return false;
-    if (gm_is(n, c->syn->sym.string))
-        return true;
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-        if (inside_string(c, ts_node_named_child(n, i), at))
-            return true;
-    return false;
-}
-
 /* Appends text[start, end) of the raise's arguments, with "E: " at insert, and with one
  * indentation unit less on each continuation line (the arguments move up from the raise's
  * block to the guard's level), except inside string literals. */
@@ -307,7 +301,7 @@ static void append_arguments(const trap_ctx *c, TSNode args, uint32_t start, uin
         if (at == insert)
             gm_tb_appendf(tb, "%s: ", exception);
         gm_tb_append(tb, text + at, 1);
-        if (text[at] == '\n' && at + 1 < end && !inside_string(c, args, at) &&
+        if (text[at] == '\n' && at + 1 < end && !gm_mend_inside_string(c->syn, args, at) &&
             (uint32_t)(end - at - 1) >= layout->unit_len &&
             memcmp(text + at + 1, layout->unit, layout->unit_len) == 0)
             at += (uint32_t)layout->unit_len;
@@ -341,7 +335,7 @@ int gm_mend_validation_guard(gm_region *region, TSNode condition, gm_fix *out) {
         region->mend_declined = "the file does not import torch, which the mend needs";
         return 0;
     }
-    TSNode raise = only_raise(&c, if_stmt);
+    TSNode raise = only_raise(syn, if_stmt);
     if (ts_node_is_null(raise)) {
         region->mend_declined = "the guard's body is more than one raise statement";
         return 0;

@@ -216,25 +216,6 @@ static int where_if(gm_where_ctx *w, gm_fix *out) {
     return gm_where_chain(w, out);
 }
 
-/* `if <tensor cond>: raise ...` with nothing else in the if: a validation guard, which [Trap]
- * mends (asserting not cond) where no select could. */
-static bool is_raise_guard(const gm_syntax *syn, TSNode if_stmt) {
-    if (!gm_is(if_stmt, syn->sym.if_statement) ||
-        !ts_node_is_null(gm_child(if_stmt, syn->field.alternative)))
-        return false;
-    TSNode body = gm_child(if_stmt, syn->field.consequence);
-    unsigned raises = 0;
-    for (uint32_t i = 0; !ts_node_is_null(body) && i < ts_node_named_child_count(body); i++) {
-        TSNode s = ts_node_named_child(body, i);
-        if (gm_is(s, syn->sym.comment))
-            continue;
-        if (strcmp(ts_node_type(s), "raise_statement") != 0)
-            return false;
-        raises++;
-    }
-    return raises == 1;
-}
-
 int gm_mend_data_dependent_branch(gm_region *region, TSNode condition, gm_fix *out) {
     const gm_syntax *syn = region->stmt->syntax;
     TSNode node = condition, parent = ts_node_parent(condition);
@@ -242,7 +223,8 @@ int gm_mend_data_dependent_branch(gm_region *region, TSNode condition, gm_fix *o
         node = parent;
         parent = ts_node_parent(parent);
     }
-    if (is_raise_guard(syn, parent) && ts_node_eq(gm_child(parent, syn->field.condition), node))
+    if (gm_mend_is_raise_guard(syn, parent) &&
+        ts_node_eq(gm_child(parent, syn->field.condition), node))
         return gm_mend_validation_guard(region, condition, out);
     if (gm_is(parent, syn->sym.conditional_expression) && ts_node_named_child_count(parent) >= 3 &&
         ts_node_eq(ts_node_named_child(parent, 1), node))

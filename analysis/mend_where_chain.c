@@ -303,8 +303,8 @@ static bool hoist_setups(gm_where_ctx *w, const chain *c) {
             }
             for (unsigned o = 0; o <= c->n; o++) {
                 TSNode block = c->arms[o]->block;
-                if (o != k && gm_branch_word_in(st->text, ts_node_start_byte(block),
-                                                ts_node_end_byte(block), name)) {
+                if (o != k && gm_text_has_word(st->text, ts_node_start_byte(block),
+                                               ts_node_end_byte(block), name)) {
                     w->why = gm_where_not_a_select; /* another branch uses the name too */
                     return false;
                 }

@@ -16,8 +16,11 @@
  * while, ...): torch.where / torch.cond rewrites. */
 int gm_mend_data_dependent_branch(gm_region *region, TSNode condition, gm_fix *out);
 
-/* GM103 (mend_trap.c): the condition of `if not <cond>: raise E("...")`: an in-graph assert. */
+/* GM103 (mend_trap.c): the condition of `if not <cond>: raise E("...")`: an in-graph assert.
+ * GM101's builder hands it `if <cond>: raise ...` too (asserting not cond). */
 int gm_mend_validation_guard(gm_region *region, TSNode condition, gm_fix *out);
+/* Whether if_stmt is a guard: no elif or else, and a body of one raise (and comments). */
+bool gm_mend_is_raise_guard(const gm_syntax *syntax, TSNode if_stmt);
 
 /* GM401, GM402, GM403 (mend_defer.c): a print, logging or warnings call named name ("print",
  * "warnings.warn", "logging.info", "logging.Logger.warning"): moved out of the graph, or run

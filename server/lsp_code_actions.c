@@ -47,13 +47,6 @@ static json_t *quick_fix(gm_server *server, gm_document *doc, const gm_finding *
     return action;
 }
 
-/* Whether fix-all takes fix: safe mends, and unsafe ones where the unsafeFixes setting (or
- * unsafe-fixes in pyproject.toml) asks for them. */
-static bool fix_all_takes(const gm_fix *fix, bool unsafe) {
-    return fix->kind == GM_FIX_KIND_MEND &&
-           (fix->applicability == GM_FIX_SAFE || (unsafe && fix->applicability == GM_FIX_UNSAFE));
-}
-
 static json_t *fix_all(gm_server *server, gm_document *doc, const gm_finding_list *findings) {
     gm_analysis_options options;
     gm_server_document_options(server, doc, &options);
@@ -65,7 +58,7 @@ static json_t *fix_all(gm_server *server, gm_document *doc, const gm_finding_lis
     for (size_t i = 0; i < findings->count; i++) {
         for (size_t j = 0; j < findings->items[i].fix_count; j++) {
             const gm_fix *fix = &findings->items[i].fixes[j];
-            if (fix_all_takes(fix, options.unsafe_fixes)) {
+            if (gm_fix_auto_applies(fix, options.unsafe_fixes)) {
                 safe[count++] = fix;
                 break;
             }

@@ -9,11 +9,6 @@
 /* Mends applied per pass; several passes resolve fixes that overlapped in the previous one. */
 #define MAX_FIX_PASSES 8
 
-static bool fix_wanted(const gm_fix *fix, bool unsafe) {
-    return fix->kind == GM_FIX_KIND_MEND &&
-           (fix->applicability == GM_FIX_SAFE || (unsafe && fix->applicability == GM_FIX_UNSAFE));
-}
-
 char *gm_mend_text(const char *text, size_t len, bool unsafe, const gm_analysis_options *options,
                    const char *const *roots, size_t root_count, size_t *out_len, size_t *applied) {
     char *current = malloc(len + 1);
@@ -35,7 +30,7 @@ char *gm_mend_text(const char *text, size_t len, bool unsafe, const gm_analysis_
         size_t fix_count = 0;
         for (size_t i = 0; fixes && i < findings.count; i++) {
             for (size_t j = 0; j < findings.items[i].fix_count; j++) {
-                if (fix_wanted(&findings.items[i].fixes[j], unsafe)) {
+                if (gm_fix_auto_applies(&findings.items[i].fixes[j], unsafe)) {
                     fixes[fix_count++] = &findings.items[i].fixes[j];
                     break;
                 }

@@ -333,6 +333,17 @@ def _pct(x: float) -> str:
     return f"{x:.3f}"
 
 
+def select_models(parser, models: str, names: list[str]) -> list[str]:
+    """The --models subset (comma-separated) of names, in the order given; all when empty."""
+    if not models:
+        return names
+    wanted = [n.strip() for n in models.split(",") if n.strip()]
+    unknown = [n for n in wanted if n not in names]
+    if unknown:
+        parser.error(f"unknown model(s): {', '.join(unknown)}; known: {', '.join(names)}")
+    return wanted
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--worker", nargs=2, metavar=("MODEL", "OUT"), help=argparse.SUPPRESS)
@@ -357,13 +368,7 @@ def main(argv=None) -> int:
     from models import MODELS
 
     tf_root = os.path.realpath(os.path.dirname(transformers.__file__))
-    names = [m.name for m in MODELS]
-    if args.models:
-        wanted = [n.strip() for n in args.models.split(",") if n.strip()]
-        unknown = [n for n in wanted if n not in names]
-        if unknown:
-            parser.error(f"unknown model(s): {', '.join(unknown)}; known: {', '.join(names)}")
-        names = wanted
+    names = select_models(parser, args.models, [m.name for m in MODELS])
     specs = {m.name: m for m in MODELS}
 
     binary = Path(args.graphmend)

@@ -241,16 +241,11 @@ def main(argv=None) -> int:
     import torch
     import transformers
 
+    import bench
     from models import MODELS
 
     tf_root = os.path.realpath(os.path.dirname(transformers.__file__))
-    names = [m.name for m in MODELS]
-    if args.models:
-        wanted = [n.strip() for n in args.models.split(",") if n.strip()]
-        unknown = [n for n in wanted if n not in names]
-        if unknown:
-            parser.error(f"unknown model(s): {', '.join(unknown)}; known: {', '.join(names)}")
-        names = wanted
+    names = bench.select_models(parser, args.models, [m.name for m in MODELS])
     arms = [a.strip() for a in args.arms.split(",") if a.strip()]
     if not arms or any(a not in ("safe", "unsafe") for a in arms):
         parser.error("--arms takes safe, unsafe or safe,unsafe")

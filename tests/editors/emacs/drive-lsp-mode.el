@@ -2,24 +2,10 @@
 ;; Loads the README's lsp-mode set-up (graphmend-lsp-mode.el), opens GM_FILE, waits for
 ;; graphmend's diagnostics, runs the "Mend graph break: ..." code action on the diagnostic at
 ;; line GM_LINE, and writes what it saw to GM_OUT as JSON.
-(package-initialize)
-(require 'json)
+(load (expand-file-name "driver-common.el" (file-name-directory load-file-name)) nil t)
 (setq lsp-auto-guess-root t lsp-enable-snippet nil lsp-diagnostics-provider :flymake
       lsp-keep-workspace-alive nil lsp-restart 'ignore lsp-enable-file-watchers nil
       lsp-session-file (expand-file-name "lsp-session" (getenv "HOME")))
-(defvar gm-out nil)
-
-(defun gm-finish (&optional error)
-  (when error (push (cons 'error error) gm-out))
-  (with-temp-file (getenv "GM_OUT") (insert (json-encode gm-out)))
-  (kill-emacs 0))
-
-(defun gm-wait (predicate seconds)
-  (let ((deadline (+ (float-time) seconds)))
-    (while (and (not (funcall predicate)) (< (float-time) deadline))
-      (accept-process-output nil 0.05))
-    (funcall predicate)))
-
 (condition-case err
     (progn
       (load (getenv "GM_SETUP") nil t)

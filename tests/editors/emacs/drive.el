@@ -1,23 +1,9 @@
-;;; drive.el --- batch Emacs test driver for tests/editors/test_emacs.py  -*- lexical-binding: t -*-
+;;; drive.el --- batch Emacs test driver for tests/editors/test_editors.py  -*- lexical-binding: t -*-
 ;; Loads the README's set-up (graphmend-eglot.el), opens GM_FILE, waits for flymake to show
 ;; graphmend's diagnostics, runs `eglot-code-actions' on the diagnostic at line GM_LINE choosing
 ;; the "Mend graph break: ..." action, and writes what it saw to GM_OUT as JSON.
-(package-initialize)
-(require 'json)
+(load (expand-file-name "driver-common.el" (file-name-directory load-file-name)) nil t)
 (setq eglot-sync-connect 10 eglot-autoshutdown t)
-(defvar gm-out nil)
-
-(defun gm-finish (&optional error)
-  (when error (push (cons 'error error) gm-out))
-  (with-temp-file (getenv "GM_OUT") (insert (json-encode gm-out)))
-  (kill-emacs 0))
-
-(defun gm-wait (predicate seconds)
-  (let ((deadline (+ (float-time) seconds)))
-    (while (and (not (funcall predicate)) (< (float-time) deadline))
-      (accept-process-output nil 0.05))
-    (funcall predicate)))
-
 (condition-case err
     (progn
       (load (getenv "GM_SETUP") nil t)
