@@ -15,7 +15,7 @@ static void print_help(FILE *out) {
             "  graphmend serve [--stdio]            run the language server on stdin/stdout\n"
             "  graphmend check [--output-format text|json|sarif] PATHS...\n"
             "                                       report predicted graph breaks\n"
-            "  graphmend fix [--unsafe-fixes] [--diff] PATHS...\n"
+            "  graphmend fix [--unsafe-fixes|--no-unsafe-fixes] [--diff] PATHS...\n"
             "                                       apply safe mends in place (--diff: print,\n"
             "                                       write nothing)\n"
             "  graphmend profile PATH [--entry NAME] [--device auto|cuda|cpu] [--python PYTHON]\n"
