@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "analyzer.h"
+#include "cli_analysis.h"
 #include "cli_files.h"
 #include "cli_report.h"
 #include "mend_apply.h"
@@ -74,21 +75,16 @@ static int file_options(const char *path, const cli_options *cli, gm_analysis_op
     return 0;
 }
 
-/* The modules of the paths and the workspace files they import, transitively, for calls from
- * compiled code of one file into another. NULL on OOM: each file is then analysed alone. */
-static gm_workspace_index *build_workspace(const cli_options *cli) {
-    gm_workspace_index *workspace = gm_workspace_index_new();
+/* Adds the rest of each file's project and the workspace files they import, transitively (compiled
+ * code there may call into the given files), then follows calls across them. NULL on OOM (the
+ * workspace is freed): each file is then analysed alone. */
+static gm_workspace_index *complete_workspace(gm_workspace_index *workspace,
+                                              const cli_options *cli) {
     if (!workspace) {
         return NULL;
     }
     gm_analysis_options options;
-    for (size_t i = 0; i < cli->files.count; i++) {
-        if (file_options(cli->files.paths[i], cli, &options) == 0) {
-            gm_workspace_index_add_file(workspace, cli->files.paths[i], &options);
-        }
-    }
     gm_analysis_options_default(&options);
-    /* The rest of each file's project: compiled code there may call into the given files. */
     char previous[4096] = "";
     for (size_t i = 0; i < cli->files.count; i++) {
         char root[4096];
@@ -105,6 +101,22 @@ static gm_workspace_index *build_workspace(const cli_options *cli) {
         return NULL;
     }
     return workspace;
+}
+
+/* The modules of the paths and the workspace files they import, transitively, for calls from
+ * compiled code of one file into another. NULL on OOM: each file is then analysed alone. */
+static gm_workspace_index *build_workspace(const cli_options *cli) {
+    gm_workspace_index *workspace = gm_workspace_index_new();
+    if (!workspace) {
+        return NULL;
+    }
+    gm_analysis_options options;
+    for (size_t i = 0; i < cli->files.count; i++) {
+        if (file_options(cli->files.paths[i], cli, &options) == 0) {
+            gm_workspace_index_add_file(workspace, cli->files.paths[i], &options);
+        }
+    }
+    return complete_workspace(workspace, cli);
 }
 
 /* The functions of path that compiled code of other files calls. */
@@ -185,9 +197,10 @@ static void free_report(gm_file_report *report) {
     gm_finding_list_free(&report->findings);
 }
 
-/* Reads and analyses one file into report (text owned by the report). Returns 0, or -1. */
-static int analyse_file(const char *path, const cli_options *cli,
-                        const gm_workspace_index *workspace, gm_file_report *report) {
+/* Reads and analyses one file into report (text owned by the report), as if no other file called
+ * into it, and gives the index its summary. Returns 0, or -1. */
+static int analyse_file(const char *path, const cli_options *cli, gm_workspace_index *workspace,
+                        gm_file_report *report, gm_analysis_options *options) {
     memset(report, 0, sizeof *report);
     report->path = path;
     gm_line_index_init(&report->lines);
@@ -200,15 +213,11 @@ static int analyse_file(const char *path, const cli_options *cli,
     }
     report->text = text;
     report->len = len;
-    gm_analysis_options options;
-    if (file_options(path, cli, &options) != 0) {
+    if (file_options(path, cli, options) != 0) {
         return -1;
     }
-    size_t root_count;
-    const char *const *roots = external_roots(workspace, path, &root_count);
     if (gm_line_index_build(&report->lines, text, len) != 0 ||
-        gm_analyze_source_with_roots(text, len, &options, roots, root_count, &report->findings) !=
-            0) {
+        gm_cli_analyse_and_index(path, text, len, options, workspace, &report->findings) != 0) {
         fprintf(stderr, "graphmend: could not analyse %s (too large or parse timed out)\n", path);
         return -1;
     }
@@ -225,16 +234,30 @@ int gm_cli_check(int argc, char **argv) {
     gm_file_report *reports = calloc(options.files.count + 1, sizeof *reports);
     size_t analysed = 0, total = 0, files_with_findings = 0;
     bool error = options.path_error || !reports;
-    gm_workspace_index *workspace = build_workspace(&options);
-    for (size_t i = 0; reports && i < options.files.count; i++) {
-        if (analyse_file(options.files.paths[i], &options, workspace, &reports[analysed]) != 0) {
+    gm_analysis_options *file_analysis = calloc(options.files.count + 1, sizeof *file_analysis);
+    error |= !file_analysis;
+    /* Each file is parsed once: that run indexes it too. */
+    gm_workspace_index *workspace = gm_workspace_index_new();
+    for (size_t i = 0; reports && file_analysis && i < options.files.count; i++) {
+        if (analyse_file(options.files.paths[i], &options, workspace, &reports[analysed],
+                         &file_analysis[analysed]) != 0) {
             free_report(&reports[analysed]);
             error = true;
             continue;
         }
-        total += reports[analysed].findings.count;
-        files_with_findings += reports[analysed].findings.count > 0;
         analysed++;
+    }
+    workspace = complete_workspace(workspace, &options);
+    for (size_t i = 0; i < analysed; i++) {
+        gm_file_report *report = &reports[i];
+        if (gm_cli_reanalyse_with_roots(report->path, report->text, report->len, &file_analysis[i],
+                                        workspace, &report->findings) != 0) {
+            fprintf(stderr, "graphmend: could not analyse %s (too large or parse timed out)\n",
+                    report->path);
+            error = true;
+        }
+        total += report->findings.count;
+        files_with_findings += report->findings.count > 0;
     }
     if (reports) {
         gm_print_reports(stdout, reports, analysed, options.format);
@@ -252,6 +275,7 @@ int gm_cli_check(int argc, char **argv) {
         free_report(&reports[i]);
     }
     free(reports);
+    free(file_analysis);
     gm_workspace_index_free(workspace);
     gm_path_list_free(&options.files);
     return error ? 2 : total > 0 ? 1 : 0;
