@@ -182,14 +182,26 @@ typedef struct {
      * targets collects their calls when it gets there (collect_statement). */
     struct pending_body {
         TSNode fn, body;
+        TSNode decorated; /* the decorated_definition around fn, or a null node */
         gm_slice self_name;
         uint32_t node;
-        int depth; /* of body below the statement */
+        int depth;       /* of body below the statement */
+        uint32_t parent; /* the node of the enclosing function (nested defs), or UINT32_MAX */
+        /* A nested def its enclosing function returns: wrapped is that function's first
+         * parameter (the function a decorator wraps), else empty. */
+        gm_slice wrapped;
     } * bodies;
     uint32_t body_count, body_capacity;
     uint32_t next_body;     /* the next one the walk meets */
     uint32_t top_start;     /* the statement's first byte */
     gm_name_set properties; /* methods of the statement's class decorated with @property */
+    /* The defs directly inside the function being walked (not inside its nested defs):
+     * function_definition nodes, and the decorated_definition around each (or null). */
+    struct nested_def {
+        TSNode fn, decorated;
+    } * nested;
+    uint32_t nested_count, nested_capacity;
+    uint32_t body_index; /* the pending body being walked */
     bool oom;
 } call_collect;
 
@@ -198,6 +210,7 @@ static void call_collect_free(call_collect *c) {
         free(c->candidates[i].key.key);
     free(c->candidates);
     free(c->bodies);
+    free(c->nested);
     gm_name_set_free(&c->bound);
     gm_name_set_free(&c->properties);
 }
@@ -250,13 +263,110 @@ static void add_callee(call_collect *c, const char *prefix, gm_slice name, gm_sl
     c->candidates[c->candidate_count++] = (candidate){{hash, owned}, guard};
 }
 
+/* Whether the names the part kept for node (keep_bound) include name. */
+static bool node_binds(const call_collect *c, uint32_t node, gm_slice name) {
+    const gm_call_part *p = c->part;
+    const gm_call_node *n = &p->nodes[node];
+    if (!n->has_bound)
+        return false;
+    const char *base = c->text + c->top_start;
+    for (uint32_t i = 0; i < n->bound_count; i++) {
+        const gm_bound_name *b = &p->bound[n->bound_start + i];
+        if (b->len == name.len && memcmp(base + b->offset, name.ptr, name.len) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* The name a nested node's key ends in ("g" of "F.<locals>.g"). */
+static gm_slice key_last(const char *key) {
+    const char *dot = strrchr(key, '.');
+    const char *at = dot ? dot + 1 : key;
+    return (gm_slice){at, (uint32_t)strlen(at)};
+}
+
+/* The GM_CALL_NESTED node of parent named name, or UINT32_MAX. */
+static uint32_t nested_node_named(const gm_call_part *p, uint32_t parent, gm_slice name) {
+    for (uint32_t k = p->node_count; k-- > 0;)
+        if (p->nodes[k].kind == GM_CALL_NESTED && p->nodes[k].parent == parent &&
+            gm_slice_eq(key_last(p->nodes[k].key.key), name))
+            return k;
+    return UINT32_MAX;
+}
+
+/* Replaces a candidate's key with prefix + ".<locals>." + name (prefix NULL: the copy of key). */
+static bool rekey(candidate *d, const char *prefix, gm_slice name, const char *key) {
+    char *owned;
+    if (key) {
+        owned = strdup(key);
+    } else {
+        size_t plen = strlen(prefix);
+        owned = malloc(plen + 10 + name.len + 1);
+        if (owned) {
+            memcpy(owned, prefix, plen);
+            memcpy(owned + plen, ".<locals>.", 10);
+            memcpy(owned + plen + 10, name.ptr, name.len);
+            owned[plen + 10 + name.len] = '\0';
+        }
+    }
+    if (!owned)
+        return false;
+    free(d->key.key);
+    d->key.key = owned;
+    d->key.hash = gm_call_key_hash(owned);
+    return true;
+}
+
+/* Where a call by name lands when the function (pending body b) or a function around it binds
+ * the name: a def nested there (the candidate is re-keyed to it), or a local value (false).
+ * Names bound nowhere around are the module's (true, unchanged). Sets *wrapped when the name is
+ * the function the enclosing decorator wraps. */
+static bool resolve_local(call_collect *c, const struct pending_body *b, candidate *d,
+                          bool *wrapped) {
+    gm_slice guard = d->guard;
+    if (guard.len == 0)
+        return true;
+    bool plain = strlen(d->key.key) == guard.len && memcmp(d->key.key, guard.ptr, guard.len) == 0;
+    if (gm_name_set_has(&c->bound, guard)) {
+        if (!plain)
+            return false;
+        for (uint32_t i = 0; i < c->nested_count; i++) {
+            TSNode name = gm_child(c->nested[i].fn, c->syntax->field.name);
+            if (!ts_node_is_null(name) && gm_slice_eq(gm_node_slice(name, c->text), guard)) {
+                if (!rekey(d, c->node->key.key, guard, NULL))
+                    c->oom = true;
+                return !c->oom;
+            }
+        }
+        return false;
+    }
+    for (uint32_t up = b->parent; up != UINT32_MAX; up = c->part->nodes[up].parent) {
+        if (!node_binds(c, up, guard))
+            continue;
+        if (!plain)
+            return false;
+        if (b->wrapped.len > 0 && up == b->parent && gm_slice_eq(guard, b->wrapped))
+            *wrapped = true;
+        uint32_t k = nested_node_named(c->part, up, guard);
+        if (k == UINT32_MAX)
+            return false;
+        if (!rekey(d, NULL, guard, c->part->nodes[k].key.key))
+            c->oom = true;
+        return !c->oom;
+    }
+    return true;
+}
+
 /* After the walk of a function: its callees, in the order first found, leaving out those whose
- * guard the function binds locally (a local name, not the module's function). */
-static void settle_callees(call_collect *c) {
+ * guard the function (or one around it) binds locally (a local name, not the module's function)
+ * unless it names a nested def. Returns whether the function calls the function its enclosing
+ * decorator wraps. */
+static bool settle_callees(call_collect *c, const struct pending_body *b) {
     gm_call_part *p = c->part;
+    bool wrapped = false;
     for (uint32_t k = 0; k < c->candidate_count; k++) {
         candidate *d = &c->candidates[k];
-        bool keep = !c->oom && !(d->guard.len > 0 && gm_name_set_has(&c->bound, d->guard));
+        bool keep = !c->oom && resolve_local(c, b, d, &wrapped);
         for (uint32_t i = c->node->callee_start; keep && i < p->callee_count; i++)
             if (p->callees[i].hash == d->key.hash && strcmp(p->callees[i].key, d->key.key) == 0)
                 keep = false;
@@ -279,6 +389,7 @@ static void settle_callees(call_collect *c) {
         c->node->callee_count++;
     }
     c->candidate_count = 0;
+    return wrapped;
 }
 
 /* The text of a chain of names (`a.b.c`, parentheses and spaces dropped) into buf; false for
@@ -384,8 +495,8 @@ static gm_slice first_parameter(const gm_syntax *syn, const char *text, TSNode f
 
 /* Adds fn as a node of the part; its calls are collected later, by the statement's walk
  * (depth: of fn below the statement). */
-static int add_node(call_collect *c, TSNode fn, bool root, bool traceable, bool fullgraph,
-                    int depth) {
+static int add_node(call_collect *c, TSNode fn, TSNode decorated, bool root, bool traceable,
+                    bool fullgraph, int depth) {
     const gm_syntax *syn = c->syntax;
     gm_call_part *p = c->part;
     TSNode name = gm_child(fn, syn->field.name);
@@ -404,6 +515,8 @@ static int add_node(call_collect *c, TSNode fn, bool root, bool traceable, bool 
     if (key_make(&node->key, c->class_name, gm_node_slice(name, c->text)) != 0)
         return -1;
     p->node_count++;
+    node->kind = GM_CALL_FUNCTION;
+    node->parent = UINT32_MAX;
     node->root = root;
     node->traceable = traceable;
     node->fullgraph = root && fullgraph;
@@ -421,9 +534,12 @@ static int add_node(call_collect *c, TSNode fn, bool root, bool traceable, bool 
     struct pending_body *b = &c->bodies[c->body_count++];
     b->fn = fn;
     b->body = body;
+    b->decorated = decorated;
     b->self_name = c->class_name ? first_parameter(syn, c->text, fn) : (gm_slice){c->text, 0};
     b->node = p->node_count - 1;
     b->depth = depth + 1;
+    b->parent = UINT32_MAX;
+    b->wrapped = (gm_slice){c->text, 0};
     return 0;
 }
 
@@ -497,7 +613,7 @@ static int visit_class(const walk *w, TSNode cls, int class_depth) {
                     rc = -1;
                 /* the method is at depth 2 (class body) or 3 (decorated) below cls */
                 if (rc == 0)
-                    rc = add_node(w->collect, fn, root, traceable, fullgraph,
+                    rc = add_node(w->collect, fn, decorated, root, traceable, fullgraph,
                                   class_depth + (ts_node_is_null(decorated) ? 2 : 3));
                 continue;
             }
@@ -531,8 +647,9 @@ static int visit_top(const walk *w, TSNode top) {
     bool fullgraph;
     gm_decorator_kind kind = decorators_kind(w->symbols, syntax, w->text, decorated, &fullgraph);
     if (w->part)
-        return add_node(w->collect, def, kind == GM_DECORATOR_COMPILE, kind != GM_DECORATOR_DISABLE,
-                        fullgraph, ts_node_is_null(decorated) ? 0 : 1);
+        return add_node(w->collect, def, decorated, kind == GM_DECORATOR_COMPILE,
+                        kind != GM_DECORATOR_DISABLE, fullgraph,
+                        ts_node_is_null(decorated) ? 0 : 1);
     uint8_t flags = w->reach ? w->reach[0] : 0;
     if (kind == GM_DECORATOR_COMPILE ||
         (kind != GM_DECORATOR_DISABLE && (flags & GM_REACH_REACHED))) {
@@ -703,6 +820,21 @@ static int note_target(const walk *w, TSNode n, TSSymbol t) {
     return 0;
 }
 
+/* A def directly inside the function being walked. */
+static void note_nested(call_collect *c, TSNode fn, TSNode decorated) {
+    if (c->nested_count == c->nested_capacity) {
+        uint32_t cap = c->nested_capacity ? c->nested_capacity * 2 : 4;
+        struct nested_def *items = realloc(c->nested, cap * sizeof *items);
+        if (!items) {
+            c->oom = true;
+            return;
+        }
+        c->nested = items;
+        c->nested_capacity = cap;
+    }
+    c->nested[c->nested_count++] = (struct nested_def){fn, decorated};
+}
+
 /* What collect_body's walk does at one named node n, at depth below the function (base more
  * below the statement), with each of its parts on or off; tells which parts go on below n. */
 static void body_step_all(const walk *w, TSNode n, int depth, int base, bool calls, bool binds,
@@ -722,6 +854,12 @@ static void body_step_all(const walk *w, TSNode n, int depth, int base, bool cal
             else if (t == syn->sym.attribute && c->properties.count)
                 note_property_read(c, n);
             *call_descend = depth < 200;
+        } else if (t == syn->sym.function_definition) {
+            note_nested(c, n, (TSNode){0});
+        } else if (t == syn->sym.decorated_definition) {
+            TSNode def = gm_child(n, syn->field.definition);
+            if (gm_is(def, syn->sym.function_definition))
+                note_nested(c, def, n);
         }
     }
     if (targets && depth + base <= 200) {
@@ -805,6 +943,8 @@ static void body_visit(const walk *w, TSNode n, int depth, int base, bool calls,
     ts_tree_cursor_delete(&cursor);
 }
 
+static void note_decorators(call_collect *c, TSNode decorated);
+
 /* The body of a traceable node, walked once for three things: its calls (named nodes at most
  * 200 levels below the function, not inside nested lambdas, functions, classes or decorated
  * definitions), the names it binds locally (gm_body_node_binds decides where that walk goes),
@@ -818,12 +958,45 @@ static void collect_body(const walk *w, const struct pending_body *b, bool targe
     c->node->callee_start = c->part->callee_count;
     c->function = b->fn;
     c->self_name = b->self_name;
+    c->nested_count = 0;
     gm_name_set_clear(&c->bound);
     if (gm_parameters_bind(syn, c->text, b->fn, &c->bound) != 0)
         c->oom = true;
     if (ts_node_is_null(b->body) || c->oom)
         return;
     body_visit(w, b->body, 1, b->depth - 1, true, true, targets);
+    if (!ts_node_is_null(b->decorated))
+        note_decorators(c, b->decorated);
+}
+
+/* The key suffix of what a decorator returns (GM_CALL_RETURNS). */
+#define GM_RETURN_SUFFIX ".<return>"
+
+/* `@dec` / `@mod.dec` on a traceable function (not a call, not torch.compile or disable, not
+ * property & co.): calling the function runs what dec returns, "dec.<return>". */
+static void note_decorators(call_collect *c, TSNode decorated) {
+    const gm_syntax *syn = c->syntax;
+    uint32_t n = ts_node_named_child_count(decorated);
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode d = ts_node_named_child(decorated, i);
+        if (!gm_is(d, syn->sym.decorator) || ts_node_named_child_count(d) == 0)
+            continue;
+        TSNode e = gm_unparen(syn, ts_node_named_child(d, 0));
+        if (!gm_is(e, syn->sym.identifier) && !gm_is(e, syn->sym.attribute))
+            continue;
+        if (gm_is(e, syn->sym.identifier) && (gm_node_text_is(e, c->text, "property") ||
+                                              gm_node_text_is(e, c->text, "staticmethod") ||
+                                              gm_node_text_is(e, c->text, "classmethod")))
+            continue;
+        char name[GM_NAME_MAX + sizeof GM_RETURN_SUFFIX];
+        size_t len = 0;
+        if (!chain_text(syn, c->text, e, name, GM_NAME_MAX, &len) ||
+            gm_decorator_classify(c->symbols, syn, c->text, d) != GM_DECORATOR_OTHER)
+            continue;
+        memcpy(name + len, GM_RETURN_SUFFIX, sizeof GM_RETURN_SUFFIX);
+        add_callee(c, NULL, (gm_slice){name, (uint32_t)(len + sizeof GM_RETURN_SUFFIX - 1)},
+                   (gm_slice){c->text, 0});
+    }
 }
 
 /* Keeps the function's local names in the part, for its region's rules. */
@@ -850,12 +1023,188 @@ static void keep_bound(call_collect *c) {
             (uint32_t)(set->items[i].ptr - c->text) - c->top_start, set->items[i].len};
 }
 
+/* The names `return name` statements of a function's body return (not those of nested
+ * definitions or lambdas), up to cap; returns how many. */
+static uint32_t returned_names(const gm_syntax *syn, const char *text, TSNode n, gm_slice *out,
+                               uint32_t count, uint32_t cap, int depth) {
+    TSSymbol t = ts_node_symbol(n);
+    if (depth > 100 || t == syn->sym.function_definition || t == syn->sym.class_definition ||
+        t == syn->sym.decorated_definition || t == syn->sym.lambda)
+        return count;
+    if (strcmp(ts_node_type(n), "return_statement") == 0) {
+        if (ts_node_named_child_count(n) == 1 && count < cap) {
+            TSNode v = gm_unparen(syn, ts_node_named_child(n, 0));
+            if (gm_is(v, syn->sym.identifier))
+                out[count++] = gm_node_slice(v, text);
+        }
+        return count;
+    }
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < k; i++)
+        count = returned_names(syn, text, ts_node_named_child(n, i), out, count, cap, depth + 1);
+    return count;
+}
+
+/* Whether a parameter of fn binds name. */
+static bool parameters_bind_name(const gm_syntax *syn, const char *text, TSNode fn, gm_slice name) {
+    TSNode params = gm_child(fn, syn->field.parameters);
+    uint32_t n = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode p = ts_node_named_child(params, i);
+        TSNode id = p;
+        if (gm_is(p, syn->sym.default_parameter) || gm_is(p, syn->sym.typed_default_parameter))
+            id = gm_child(p, syn->field.name);
+        else if (!gm_is(p, syn->sym.identifier) && ts_node_named_child_count(p) > 0)
+            id = ts_node_named_child(p, 0); /* typed, *args, **kwargs */
+        if (gm_is(id, syn->sym.identifier) && gm_slice_eq(gm_node_slice(id, text), name))
+            return true;
+    }
+    return false;
+}
+
+/* Adds a node to the part (its key owned by the node from then on). */
+static gm_call_node *push_node(gm_call_part *p, char *key) {
+    if (p->node_count == p->node_capacity) {
+        uint32_t cap = p->node_capacity ? p->node_capacity * 2 : 4;
+        gm_call_node *items = realloc(p->nodes, cap * sizeof *items);
+        if (!items)
+            return NULL;
+        p->nodes = items;
+        p->node_capacity = cap;
+    }
+    gm_call_node *node = &p->nodes[p->node_count++];
+    memset(node, 0, sizeof *node);
+    node->key.key = key;
+    node->key.hash = gm_call_key_hash(key);
+    node->parent = UINT32_MAX;
+    return node;
+}
+
+static char *key_join(const char *prefix, const char *middle, gm_slice name) {
+    size_t plen = strlen(prefix), mlen = strlen(middle);
+    char *key = malloc(plen + mlen + name.len + 1);
+    if (key) {
+        memcpy(key, prefix, plen);
+        memcpy(key + plen, middle, mlen);
+        memcpy(key + plen + mlen, name.ptr, name.len);
+        key[plen + mlen + name.len] = '\0';
+    }
+    return key;
+}
+
+/* The nested defs of the function of pending body bi, as nodes (and pending bodies when
+ * traceable), after its walk. */
+static int add_nested_nodes(call_collect *c, uint32_t bi) {
+    const gm_syntax *syn = c->syntax;
+    gm_call_part *p = c->part;
+    struct pending_body outer = c->bodies[bi];
+    gm_slice returned[8];
+    uint32_t returned_count = returned_names(syn, c->text, outer.body, returned, 0, 8, 0);
+    /* a decorator: a plain function whose first parameter is the function it wraps */
+    gm_slice first = outer.self_name.len == 0 && returned_count > 0
+                         ? first_parameter(syn, c->text, outer.fn)
+                         : (gm_slice){c->text, 0};
+    for (uint32_t i = 0; i < c->nested_count; i++) {
+        struct nested_def nd = c->nested[i];
+        TSNode name = gm_child(nd.fn, syn->field.name);
+        if (ts_node_is_null(name))
+            continue;
+        gm_slice ns = gm_node_slice(name, c->text);
+        bool fullgraph;
+        gm_decorator_kind kind =
+            decorators_kind(c->symbols, syn, c->text, nd.decorated, &fullgraph);
+        char *key = key_join(p->nodes[outer.node].key.key, ".<locals>.", ns);
+        gm_call_node *node = key ? push_node(p, key) : NULL;
+        if (!node) {
+            free(key);
+            return -1;
+        }
+        node->kind = GM_CALL_NESTED;
+        node->parent = outer.node;
+        node->def_offset = ts_node_start_byte(nd.fn) - c->top_start;
+        node->root = kind == GM_DECORATOR_COMPILE;
+        node->traceable = kind != GM_DECORATOR_DISABLE;
+        node->fullgraph = node->root && fullgraph;
+        TSNode body = gm_child(nd.fn, syn->field.body);
+        if (!node->traceable || ts_node_is_null(body))
+            continue;
+        if (c->body_count == c->body_capacity) {
+            uint32_t cap = c->body_capacity ? c->body_capacity * 2 : 8;
+            struct pending_body *items = realloc(c->bodies, cap * sizeof *items);
+            if (!items)
+                return -1;
+            c->bodies = items;
+            c->body_capacity = cap;
+        }
+        struct pending_body *b = &c->bodies[c->body_count++];
+        memset(b, 0, sizeof *b);
+        b->fn = nd.fn;
+        b->body = body;
+        b->decorated = nd.decorated;
+        b->self_name =
+            outer.self_name.len > 0 && !parameters_bind_name(syn, c->text, nd.fn, outer.self_name)
+                ? outer.self_name
+                : (gm_slice){c->text, 0};
+        b->node = p->node_count - 1;
+        b->depth = outer.depth + 2;
+        b->parent = outer.node;
+        b->wrapped = (gm_slice){c->text, 0};
+        for (uint32_t r = 0; r < returned_count && first.len > 0; r++)
+            if (gm_slice_eq(returned[r], ns))
+                b->wrapped = first;
+    }
+    return 0;
+}
+
+/* A wrapper its decorator returns that calls the wrapped function: the decorator's
+ * "<return>" node, calling the wrapper. */
+static int add_returns_node(call_collect *c, uint32_t wrapper) {
+    gm_call_part *p = c->part;
+    uint32_t decorator = p->nodes[wrapper].parent;
+    char *key = key_join(p->nodes[decorator].key.key, GM_RETURN_SUFFIX, (gm_slice){"", 0});
+    char *callee = strdup(p->nodes[wrapper].key.key);
+    if (!key || !callee || p->callee_count == UINT32_MAX) {
+        free(key);
+        free(callee);
+        return -1;
+    }
+    if (p->callee_count == p->callee_capacity) {
+        uint32_t cap = p->callee_capacity ? p->callee_capacity * 2 : 8;
+        gm_call_key *items = realloc(p->callees, cap * sizeof *items);
+        if (!items) {
+            free(key);
+            free(callee);
+            return -1;
+        }
+        p->callees = items;
+        p->callee_capacity = cap;
+    }
+    gm_call_node *node = push_node(p, key);
+    if (!node) {
+        free(key);
+        free(callee);
+        return -1;
+    }
+    node->kind = GM_CALL_RETURNS;
+    node->parent = decorator;
+    node->traceable = true;
+    node->callee_start = p->callee_count;
+    node->callee_count = 1;
+    p->callees[p->callee_count++] = (gm_call_key){gm_call_key_hash(callee), callee};
+    return 0;
+}
+
 static void collect_pending_body(const walk *w, bool targets) {
     call_collect *c = w->collect;
-    collect_body(w, &c->bodies[c->next_body++], targets);
+    uint32_t bi = c->next_body++;
+    collect_body(w, &c->bodies[bi], targets);
     if (!c->oom)
         keep_bound(c);
-    settle_callees(c);
+    bool wrapped = settle_callees(c, &c->bodies[bi]);
+    if (!c->oom && wrapped && add_returns_node(c, c->bodies[bi].node) != 0)
+        c->oom = true;
+    if (!c->oom && c->nested_count > 0 && add_nested_nodes(c, bi) != 0)
+        c->oom = true;
 }
 
 /* Compile targets and instance bindings anywhere in the statement (named nodes, at most 200
@@ -932,12 +1281,72 @@ int gm_compiled_regions_each(const gm_symbols *symbols, const gm_syntax *syntax,
                                          payload);
 }
 
+/* The first parameter of the method a nested def lies in, when every function between them
+ * (the nested def included) leaves the name alone: what `self` means inside the nested def. */
+static gm_slice outer_self(const gm_syntax *syn, const char *text, TSNode fn) {
+    gm_slice none = {text, 0};
+    TSNode chain[16];
+    unsigned count = 0;
+    TSNode n = fn;
+    for (int guard = 0; guard < 400 && !ts_node_is_null(n); guard++, n = ts_node_parent(n)) {
+        if (gm_is(n, syn->sym.class_definition) || gm_is(n, syn->sym.lambda))
+            break;
+        if (gm_is(n, syn->sym.function_definition)) {
+            if (count == sizeof chain / sizeof chain[0])
+                return none;
+            chain[count++] = n;
+        }
+    }
+    if (count < 2 || !gm_is(n, syn->sym.class_definition))
+        return none;
+    gm_slice self = first_parameter(syn, text, chain[count - 1]);
+    for (unsigned i = 0; i + 1 < count && self.len > 0; i++)
+        if (parameters_bind_name(syn, text, chain[i], self))
+            return none;
+    return self;
+}
+
+/* The function_definition a nested node stands for. */
+static TSNode nested_function(const gm_syntax *syn, TSNode top, uint32_t start) {
+    TSNode n = ts_node_descendant_for_byte_range(top, start, start);
+    for (int guard = 0; guard < 400 && !ts_node_is_null(n); guard++, n = ts_node_parent(n)) {
+        if (ts_node_start_byte(n) != start)
+            break;
+        if (gm_is(n, syn->sym.function_definition))
+            return n;
+    }
+    return (TSNode){0};
+}
+
 int gm_compiled_regions_each_with(const gm_symbols *symbols, const gm_syntax *syntax,
                                   const char *text, const gm_analysis_options *options, TSNode top,
                                   const uint8_t *reach, const gm_call_part *calls, gm_region_fn fn,
                                   void *payload) {
     walk w = {symbols, syntax, text, options, reach, fn, payload, NULL, NULL, calls};
-    return visit_top(&w, top);
+    int rc = visit_top(&w, top);
+    if (rc != 0 || !calls)
+        return rc;
+    /* defs nested in traceable functions: regions when compiled code calls them */
+    uint32_t top_start = ts_node_start_byte(top);
+    for (uint32_t k = 0; k < calls->node_count && rc == 0; k++) {
+        const gm_call_node *node = &calls->nodes[k];
+        if (node->kind != GM_CALL_NESTED || !node->traceable)
+            continue;
+        uint8_t flags = reach ? reach[k] : 0;
+        if (!node->root && !(flags & GM_REACH_REACHED))
+            continue;
+        TSNode def = nested_function(syntax, top, top_start + node->def_offset);
+        if (ts_node_is_null(def))
+            continue;
+        gm_region_site site = {.function = def,
+                               .fullgraph = (flags & GM_REACH_FULLGRAPH) != 0,
+                               .calls = calls,
+                               .node = k,
+                               .nested = true,
+                               .outer_self = outer_self(syntax, text, def)};
+        rc = fn(payload, &site);
+    }
+    return rc;
 }
 
 bool gm_region_site_bound_names(const gm_region_site *site, const char *text, TSNode top,

@@ -20,6 +20,11 @@ typedef struct {
                           break raises torch._dynamo.exc.Unsupported instead of splitting */
     const struct gm_call_part_s *calls; /* the statement's call part, or NULL */
     uint32_t node;                      /* the function's node in calls */
+    /* A function defined inside another (a nested def the enclosing code calls, or the wrapper
+     * a decorator returns): outer_self is the first parameter of the enclosing method when the
+     * nested function can see it (it does not rebind the name), else empty. */
+    bool nested;
+    gm_slice outer_self;
 } gm_region_site;
 
 typedef enum {
@@ -36,18 +41,33 @@ gm_decorator_kind gm_decorator_classify(const gm_symbols *symbols, const gm_synt
  * source order. Each has a key ("f", or "C.m" for a method), whether it is a region on its own
  * (a root), whether compiled code may enter it at all (not disabled, not __init__), and the keys
  * it calls by name: "g" for `g(...)` (unless the function binds g), "C.m" for `self.m(...)` in a
- * method of C, "m.f" for `m.f(...)` when an import binds m. Nested function, class and lambda
- * bodies are not looked at for calls; compile targets and instance bindings are collected from
- * the whole statement. */
+ * method of C, "m.f" for `m.f(...)` when an import binds m, "F.<locals>.g" for a call of a def g
+ * nested in F (or in a function around F), and "dec.<return>" for a plain decorator @dec of the
+ * function. Defs nested in traceable functions follow the nodes of the statement (after all of
+ * them), and so do the GM_CALL_RETURNS nodes of decorators; class and lambda bodies are not
+ * looked at for calls; compile targets and instance bindings are collected from the whole
+ * statement. */
 typedef struct {
     uint64_t hash; /* of key */
     char *key;     /* owned */
 } gm_call_key;
 
+/* What a node of a call part stands for. */
+typedef enum {
+    GM_CALL_FUNCTION, /* a function of the statement: the statement itself or a method */
+    GM_CALL_NESTED,   /* a def inside a traceable function: key "<outer key>.<locals>.name" */
+    GM_CALL_RETURNS,  /* no function: what a decorator returns, key "<decorator key>.<return>",
+                         calling the nested wrapper(s) it returns that call the decorated
+                         function; a function decorated with @dec calls "dec.<return>" */
+} gm_call_node_kind;
+
 typedef struct {
     gm_call_key key;
+    uint8_t kind; /* gm_call_node_kind */
     bool root, traceable;
-    bool fullgraph;                      /* a root decorated with torch.compile(fullgraph=True) */
+    uint32_t parent;     /* GM_CALL_NESTED: the node of the enclosing function */
+    uint32_t def_offset; /* GM_CALL_NESTED: of its function_definition from the statement start */
+    bool fullgraph;      /* a root decorated with torch.compile(fullgraph=True) */
     uint32_t callee_start, callee_count; /* into the part's callees */
     /* The names the function binds locally (gm_function_bound_names), into the part's bound;
      * has_bound: found (traceable nodes with a body). Regions reuse them. */

@@ -28,7 +28,70 @@ void gm_module_summary_free(gm_module_summary *s) {
         free(s->imports[i].canonical);
     }
     free(s->imports);
+    for (size_t i = 0; i < s->class_count; i++) {
+        free(s->classes[i].name);
+        strings_free(s->classes[i].bases, s->classes[i].base_count);
+    }
+    free(s->classes);
     memset(s, 0, sizeof *s);
+}
+
+static int class_order(const void *a, const void *b) {
+    return strcmp(((const gm_summary_class *)a)->name, ((const gm_summary_class *)b)->name);
+}
+
+const gm_summary_class *gm_module_summary_class(const gm_module_summary *s, const char *name) {
+    gm_summary_class probe = {.name = (char *)name};
+    const gm_summary_class *found = s->class_count ? bsearch(&probe, s->classes, s->class_count,
+                                                             sizeof *s->classes, class_order)
+                                                   : NULL;
+    while (found && found > s->classes && strcmp(found[-1].name, name) == 0)
+        found--;
+    return found;
+}
+
+/* Whether the file defines a top-level class named name. */
+static bool defines_class(const gm_symbols *symbols, const char *name) {
+    for (size_t c = 0; c < symbols->class_count; c++)
+        if (strcmp(symbols->classes[c].name, name) == 0)
+            return true;
+    return false;
+}
+
+/* The module's classes and their bases (gm_summary_class). Returns 0, or -1 on OOM. */
+static int add_classes(const gm_symbols *symbols, gm_module_summary *out) {
+    if (symbols->class_count == 0)
+        return 0;
+    out->classes = calloc(symbols->class_count, sizeof *out->classes);
+    if (!out->classes)
+        return -1;
+    for (size_t c = 0; c < symbols->class_count; c++) {
+        const gm_class_symbol *cls = &symbols->classes[c];
+        gm_summary_class *sc = &out->classes[out->class_count++];
+        sc->name = strdup(cls->name);
+        sc->bases = cls->base_count ? calloc(cls->base_count, sizeof *sc->bases) : NULL;
+        if (!sc->name || (cls->base_count && !sc->bases))
+            return -1;
+        for (size_t b = 0; b < cls->base_count; b++) {
+            const char *base = cls->bases[b];
+            char canonical[2 * GM_NAME_MAX];
+            const char *spelled = NULL;
+            if (!strchr(base, '.') && defines_class(symbols, base) &&
+                !gm_symbols_is_imported(symbols, (gm_slice){base, (uint32_t)strlen(base)}))
+                spelled = base;
+            else if (gm_symbols_resolve_imported(symbols, base, canonical, sizeof canonical))
+                spelled = canonical;
+            if (!spelled)
+                continue;
+            sc->bases[sc->base_count] = strdup(spelled);
+            if (!sc->bases[sc->base_count])
+                return -1;
+            sc->base_count++;
+        }
+    }
+    if (out->class_count > 1)
+        qsort(out->classes, out->class_count, sizeof *out->classes, class_order);
+    return 0;
 }
 
 static int node_order(const void *a, const void *b) {
@@ -156,7 +219,12 @@ int gm_module_summary_build(const gm_call_part *const *parts, size_t part_count,
         for (uint32_t c = 0; c < node->callee_count; c++) {
             const char *key = part->callees[node->callee_start + c].key;
             char canonical[2 * GM_NAME_MAX];
-            if (gm_module_summary_find(out, key) || strchr(key, '.') != NULL) {
+            if (strstr(key, ".<locals>.") != NULL) {
+                /* a def nested in a function of this module */
+                if (string_push(&callees, key) != 0)
+                    goto oom;
+                sn->callee_count++;
+            } else if (gm_module_summary_find(out, key) || strchr(key, '.') != NULL) {
                 /* a function of this module, or C.m / m.f (m.f is resolved below) */
                 if (strchr(key, '.') &&
                     gm_symbols_resolve_imported(symbols, key, canonical, sizeof canonical)) {
@@ -165,6 +233,8 @@ int gm_module_summary_build(const gm_call_part *const *parts, size_t part_count,
                     sn->external_count++;
                     continue;
                 }
+                if (gm_name_last_is(key, "<return>") && !gm_module_summary_find(out, key))
+                    continue; /* a decorator from outside the workspace (or not a function) */
                 if (string_push(&callees, key) != 0)
                     goto oom;
                 sn->callee_count++;
@@ -179,6 +249,8 @@ int gm_module_summary_build(const gm_call_part *const *parts, size_t part_count,
         for (uint32_t t = 0; t < parts[i]->target_count; t++)
             if (add_target(&b, &parts[i]->targets[t]) != 0)
                 goto oom;
+    if (add_classes(symbols, out) != 0)
+        goto oom;
     out->imports =
         symbols->import_count ? calloc(symbols->import_count, sizeof *out->imports) : NULL;
     if (symbols->import_count && !out->imports)
@@ -215,6 +287,13 @@ int gm_module_summary_build(const gm_call_part *const *parts, size_t part_count,
     for (size_t i = 0; i < out->import_count; i++) {
         h = hash_text(h, out->imports[i].local);
         h = hash_text(h, out->imports[i].canonical);
+    }
+    h = hash_text(h, "|classes");
+    for (size_t i = 0; i < out->class_count; i++) {
+        h = hash_text(h, out->classes[i].name);
+        for (size_t k = 0; k < out->classes[i].base_count; k++)
+            h = hash_text(h, out->classes[i].bases[k]);
+        h = hash_text(h, "|");
     }
     out->digest = h;
     return 0;

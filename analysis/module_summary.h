@@ -1,8 +1,9 @@
 /* What the rest of the workspace needs to know of one module to follow compiled code across
  * imports: its functions, which of them are compiled on their own, whom each calls (in the
  * module, or through an import), what the module compiles of other modules, and its imports
- * (a package's __init__ re-exports names). Names of other modules stay as the imports spell
- * them: absolute ("pkg.helpers.norm") or relative (".helpers.norm"). */
+ * (a package's __init__ re-exports names), and its classes with their bases (methods are
+ * inherited across modules). Names of other modules stay as the imports spell them: absolute
+ * ("pkg.helpers.norm") or relative (".helpers.norm"). */
 #ifndef GM_ANALYSIS_MODULE_SUMMARY_H
 #define GM_ANALYSIS_MODULE_SUMMARY_H
 
@@ -23,6 +24,15 @@ typedef struct {
     uint32_t external_start, external_count; /* into externals: names in other modules */
 } gm_summary_node;
 
+/* A class of the module and its bases: a class of the same module by its name ("Base"), or
+ * what an import makes of the base ("pkg.base.Base", ".base.Base", "torch.nn.Module"); bases
+ * that are neither (attributes of locals, calls) are left out. */
+typedef struct {
+    char *name;   /* owned */
+    char **bases; /* owned, in the order the class lists them */
+    size_t base_count;
+} gm_summary_class;
+
 typedef struct gm_module_summary {
     gm_summary_node *nodes; /* sorted by key */
     size_t node_count;
@@ -37,6 +47,8 @@ typedef struct gm_module_summary {
     size_t target_count;
     gm_import *imports; /* owned copies of the module's imports */
     size_t import_count;
+    gm_summary_class *classes; /* owned, sorted by name */
+    size_t class_count;
     uint64_t digest; /* of all of the above: equal digests, equal summaries */
 } gm_module_summary;
 
@@ -51,6 +63,9 @@ int gm_module_summary_build(const gm_call_part *const *parts, size_t part_count,
  * that no editor has open. Returns 0, or -1 on OOM or when the parser gives up. */
 int gm_module_summary_from_source(const char *text, size_t len, const gm_analysis_options *options,
                                   gm_module_summary *summary);
+
+/* The class named name, or NULL (the first of them when the module defines it twice). */
+const gm_summary_class *gm_module_summary_class(const gm_module_summary *summary, const char *name);
 
 /* The node with key, or NULL. */
 const gm_summary_node *gm_module_summary_find(const gm_module_summary *summary, const char *key);

@@ -59,6 +59,11 @@ typedef struct {
      * a generic with block, or one it cannot resume from): dynamo never reaches, so never
      * reports, the function's later breaks, and the walk stops. */
     bool frame_skipped;
+    /* Set after a statement that always leaves its block (return, raise, break, continue, or
+     * an if whose test is always true and whose body leaves): the block's later statements are
+     * dead code dynamo never traces (`if is_torchdynamo_compiling(): return`). Compound
+     * statements clear it after their blocks unless they leave for certain themselves. */
+    bool exited;
     /* Module-level names of functions wrapped by torch.compiler.disable and of torch.Generator
      * objects, found once per region by the rules that need them (module_scanned). */
     bool module_scanned;

@@ -104,6 +104,8 @@ static void scan_expr(gm_region *r, TSNode n, int depth) {
         if (v.constant != 1)
             scan_expr(r, ts_node_named_child(n, 2), depth + 1);
         return;
+    } else if (t == syn->sym.comparison_operator) {
+        gm_rule_tensor_contains(r, n);
     } else if (t == syn->sym.named_expression) {
         gm_value_of(r, n); /* binds the walrus target */
     } else if (t == syn->sym.boolean_operator) {
@@ -208,12 +210,33 @@ static void walk_assert(gm_region *r, TSNode n, int depth) {
         scan_expr(r, ts_node_named_child(n, i), depth + 1);
 }
 
+/* A test that is true whatever values its unknown parts have: a folded constant, or an `or`
+ * with such an operand (`is_fx_proxy(x) or is_torchdynamo_compiling()`). */
+static bool always_true(gm_region *r, TSNode test, int depth) {
+    const gm_syntax *syn = syn_of(r);
+    TSNode u = gm_unparen(syn, test);
+    if (ts_node_is_null(u) || depth > GM_MAX_NESTING)
+        return false;
+    if (gm_is(u, syn->sym.boolean_operator)) {
+        TSNode op = gm_child(u, syn->field.operator);
+        bool is_or = !ts_node_is_null(op) && strcmp(ts_node_type(op), "or") == 0;
+        bool left = always_true(r, gm_child(u, syn->field.left), depth + 1);
+        if (left == is_or)
+            return left; /* `T or x` is true; `F and x` is not known to be */
+        return always_true(r, gm_child(u, syn->field.right), depth + 1);
+    }
+    return gm_value_of(r, u).constant == 1;
+}
+
 static void walk_if(gm_region *r, TSNode n, int depth) {
     const gm_syntax *syn = syn_of(r);
-    gm_value v = visit_condition(r, gm_child(n, syn->field.condition), "if", is_guard(r, n), depth);
+    TSNode test = gm_child(n, syn->field.condition);
+    gm_value v = visit_condition(r, test, "if", is_guard(r, n), depth);
     if (v.constant != 0)
         walk_block(r, gm_child(n, syn->field.consequence), depth + 1);
-    if (v.constant == 1)
+    bool leaves = r->exited && (v.constant == 1 || always_true(r, test, 0));
+    r->exited = leaves;
+    if (v.constant == 1 || leaves)
         return; /* the alternatives are dead code under torch.compile */
     TSTreeCursor cursor = ts_tree_cursor_new(n);
     bool done = false;
@@ -231,6 +254,7 @@ static void walk_if(gm_region *r, TSNode n, int depth) {
             } else if (gm_is(alt, syn->sym.else_clause)) {
                 walk_block(r, gm_child(alt, syn->field.body), depth + 1);
             }
+            r->exited = false; /* one branch leaving does not make the if leave */
         } while (!done && ts_tree_cursor_goto_next_sibling(&cursor));
     }
     ts_tree_cursor_delete(&cursor);
@@ -250,8 +274,10 @@ static void walk_while(gm_region *r, TSNode n, int depth) {
     r->loop_depth++;
     if (v.constant != 0)
         walk_block(r, gm_child(n, syn->field.body), depth + 1);
+    r->exited = false;
     r->loop_depth--;
     walk_else(r, n, depth);
+    r->exited = false;
 }
 
 static void walk_for(gm_region *r, TSNode n, int depth) {
@@ -261,8 +287,10 @@ static void walk_for(gm_region *r, TSNode n, int depth) {
     gm_kinds_bind_for(r, left, right);
     r->loop_depth++;
     walk_block(r, gm_child(n, syn->field.body), depth + 1);
+    r->exited = false;
     r->loop_depth--;
     walk_else(r, n, depth);
+    r->exited = false;
 }
 
 static void walk_try(gm_region *r, TSNode n, int depth) {
@@ -295,6 +323,7 @@ static void walk_try(gm_region *r, TSNode n, int depth) {
             } else if (t == syn->sym.else_clause) {
                 walk_block(r, gm_child(c, syn->field.body), depth + 1);
             }
+            r->exited = false; /* a handler may resume after a raise */
         } while (ts_tree_cursor_goto_next_sibling(&cursor));
     }
     ts_tree_cursor_delete(&cursor);
@@ -331,6 +360,7 @@ static void walk_with(gm_region *r, TSNode n, int depth) {
     ts_tree_cursor_delete(&cursor);
     r->try_depth += !resumable;
     walk_block(r, gm_child(n, syn->field.body), depth + 1);
+    r->exited = false; /* a context manager may swallow a raise */
     r->try_depth -= !resumable;
 }
 
@@ -399,9 +429,12 @@ static void walk_statement_kind(gm_region *r, TSNode n, int depth) {
                     walk_block(r, c, depth + 1); /* match's case clauses come through here */
                 else
                     scan_expr(r, c, depth + 1);
+                r->exited = false;
             } while (ts_tree_cursor_goto_next_sibling(&cursor));
         }
         ts_tree_cursor_delete(&cursor);
+        r->exited = is_type(n, "return_statement") || is_type(n, "raise_statement") ||
+                    is_type(n, "break_statement") || is_type(n, "continue_statement");
     }
 }
 
@@ -414,7 +447,8 @@ static void walk_block(gm_region *r, TSNode block, int depth) {
             TSNode c = ts_tree_cursor_current_node(&cursor);
             if (ts_node_is_named(c))
                 walk_statement(r, c, depth + 1);
-        } while (!r->stmt->oom && !r->frame_skipped && ts_tree_cursor_goto_next_sibling(&cursor));
+        } while (!r->stmt->oom && !r->frame_skipped && !r->exited &&
+                 ts_tree_cursor_goto_next_sibling(&cursor));
     }
     ts_tree_cursor_delete(&cursor);
 }
@@ -455,6 +489,8 @@ bool gm_region_binds_node(gm_region *region, TSNode identifier) {
 void gm_region_analyze(gm_stmt_ctx *stmt, const gm_region_site *site) {
     gm_region region = {.stmt = stmt, .site = *site, .print_shadowed = -1};
     gm_kinds_seed_parameters(&region);
+    if (site->nested && region.self_name.len == 0)
+        region.self_name = site->outer_self; /* `self` of the method around a nested def */
     walk_block(&region, gm_child(site->function, stmt->syntax->field.body), 0);
     gm_kind_env_free(&region.env);
     gm_name_set_free(&region.bound_names);

@@ -17,6 +17,9 @@ static bool is_runtime_tensor(gm_value value) {
 
 void gm_rule_data_dependent_branch(gm_region *region, TSNode condition, gm_value value,
                                    const char *construct) {
+    /* `list(t.size()) == [n, m]` with a tensor n breaks at the comparison itself */
+    if (value.kind != GM_KIND_TENSOR && gm_rule_sequence_comparison(region, condition))
+        return;
     if (!is_runtime_tensor(value))
         return;
     char message[256];

@@ -26,7 +26,7 @@ typedef struct {
     size_t positional;
     TSNode first, second;
     bool has_keyword[3]; /* output_size, num_classes, repeats */
-    TSNode repeats_kw;
+    TSNode repeats_kw, num_classes_kw;
     bool splat;
 } call_args;
 
@@ -47,9 +47,10 @@ static call_args read_args(const gm_region *region, TSNode call) {
             TSNode name = gm_child(c, syn->field.name);
             if (gm_node_text_is(name, text, "output_size"))
                 a.has_keyword[0] = true;
-            else if (gm_node_text_is(name, text, "num_classes"))
+            else if (gm_node_text_is(name, text, "num_classes")) {
                 a.has_keyword[1] = true;
-            else if (gm_node_text_is(name, text, "repeats")) {
+                a.num_classes_kw = gm_child(c, syn->field.value);
+            } else if (gm_node_text_is(name, text, "repeats")) {
                 a.has_keyword[2] = true;
                 a.repeats_kw = gm_child(c, syn->field.value);
             }
@@ -88,9 +89,22 @@ static void emit_301(gm_region *region, TSNode node, const char *message) {
     emit(region, "GM301", node, message);
 }
 
+/* `-1`, the num_classes default spelled out: one_hot then reads the class count from the data. */
+static bool is_minus_one(const gm_region *region, TSNode n) {
+    const gm_syntax *syn = region->stmt->syntax;
+    n = gm_unparen(syn, n);
+    if (!gm_is(n, syn->sym.unary_operator))
+        return false;
+    TSNode op = gm_child(n, syn->field.operator);
+    TSNode arg = gm_unparen(syn, gm_child(n, syn->field.argument));
+    return !ts_node_is_null(op) && strcmp(ts_node_type(op), "-") == 0 &&
+           gm_is(arg, syn->sym.integer) && gm_node_text_is(arg, region->stmt->text, "1");
+}
+
 void gm_rule_dynamic_shape_call(gm_region *region, TSNode call) {
     const gm_stmt_ctx *st = region->stmt;
     const gm_syntax *syn = st->syntax;
+    gm_rule_tensor_as_int_call(region, call);
     TSNode fn = gm_unparen(syn, gm_child(call, syn->field.function));
     if (!gm_is(fn, syn->sym.attribute) && !gm_is(fn, syn->sym.identifier))
         return;
@@ -114,6 +128,12 @@ void gm_rule_dynamic_shape_call(gm_region *region, TSNode call) {
                          "torch.compile breaks the graph here (dynamic shape operator)");
                 return;
             }
+            if (gm_node_text_is(attr, st->text, "unique_consecutive")) {
+                emit_301(region, call,
+                         "`.unique_consecutive()` on a tensor: its output shape depends on the "
+                         "data, so torch.compile breaks the graph here (dynamic shape operator)");
+                return;
+            }
         }
     }
     TSNode head = gm_chain_head(syn, fn);
@@ -132,6 +152,9 @@ void gm_rule_dynamic_shape_call(gm_region *region, TSNode call) {
     else if (strcmp(name, "torch.unique") == 0)
         message = "`torch.unique()`: its output shape depends on the data, so torch.compile "
                   "breaks the graph here (dynamic shape operator)";
+    else if (strcmp(name, "torch.unique_consecutive") == 0)
+        message = "`torch.unique_consecutive()`: its output shape depends on the data, so "
+                  "torch.compile breaks the graph here (dynamic shape operator)";
     else if (strcmp(name, "torch.masked_select") == 0)
         message = "`torch.masked_select()`: its output shape depends on the data, so "
                   "torch.compile breaks the graph here (dynamic shape operator)";
@@ -148,8 +171,10 @@ void gm_rule_dynamic_shape_call(gm_region *region, TSNode call) {
         message = "`torch.repeat_interleave()` with tensor repeats and no `output_size`: its "
                   "output length depends on the data, so torch.compile breaks the graph here "
                   "(dynamic shape operator)";
-    else if (strcmp(name, "torch.nn.functional.one_hot") == 0 && !a.has_keyword[1] &&
-             a.positional == 1) {
+    else if (strcmp(name, "torch.nn.functional.one_hot") == 0 &&
+             ((!a.has_keyword[1] && a.positional == 1) ||
+              (a.has_keyword[1] && a.positional == 1 && is_minus_one(region, a.num_classes_kw)) ||
+              (!a.has_keyword[1] && a.positional == 2 && is_minus_one(region, a.second)))) {
         emit(region, "GM302", call,
              "`one_hot()` without `num_classes`: the number of classes is read from the data, "
              "so torch.compile breaks the graph here");
@@ -161,17 +186,28 @@ void gm_rule_dynamic_shape_call(gm_region *region, TSNode call) {
 
 void gm_rule_boolean_mask(gm_region *region, TSNode subscript) {
     const gm_syntax *syn = region->stmt->syntax;
-    if (ts_node_named_child_count(subscript) != 2)
+    gm_rule_tensor_as_int_subscript(region, subscript);
+    if (region->frame_skipped)
         return;
-    /* An assignment target (`x[x > 0] = 0`) is an index_put dynamo traces. */
+    uint32_t count = ts_node_named_child_count(subscript);
+    if (count < 2)
+        return;
+    /* An assignment target (`x[x > 0] = 0`) is an index_put dynamo traces; an augmented one
+     * (`y[mask] += v`) reads y[mask] first. */
     TSNode parent = ts_node_parent(subscript);
-    if ((gm_is(parent, syn->sym.assignment) || gm_is(parent, syn->sym.augmented_assignment)) &&
+    if (gm_is(parent, syn->sym.assignment) &&
         ts_node_eq(gm_child(parent, syn->field.left), subscript))
         return;
     TSNode value = ts_node_named_child(subscript, 0);
-    TSNode index = gm_unparen(syn, ts_node_named_child(subscript, 1));
-    if (!gm_is(index, syn->sym.comparison_operator) || !is_tensor(region, value) ||
-        !is_tensor(region, index))
+    /* a mask among the indices (`x[mask]`, `x[:, mask]`, verified on torch 2.13) */
+    bool masked = false;
+    for (uint32_t i = 1; i < count && !masked; i++) {
+        TSNode index = gm_unparen(syn, ts_node_named_child(subscript, i));
+        if (gm_is(index, syn->sym.comment))
+            continue;
+        masked = gm_kinds_is_mask(region, index);
+    }
+    if (!masked || !is_tensor(region, value) || gm_in_dead_operand(region, subscript))
         return;
     emit_301(region, subscript,
              "boolean-mask indexing `x[mask]`: the result's length depends on how many elements "

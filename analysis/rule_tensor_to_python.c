@@ -1,11 +1,15 @@
 /* Tensor to Python value: GM201 tensor-item (GB0124) for `t.item()`, and GM202
  * tensor-to-python for `int(t)`, `float(t)`, `bool(t)` (GB0124 on torch 2.13: dynamo turns
  * them into Tensor.item()) and `t.tolist()` (GB0109 on a non-integer tensor, GB0033 on an
- * integer one). Only receivers/arguments whose value kind is tensor count. */
+ * integer one). Only receivers/arguments whose value kind is tensor count, and NumPy values
+ * (numpy_values.c), which dynamo traces as tensors. Other calls that need tensor data (any(),
+ * math functions, torch._assert, torch.equal) are rule_tensor_data.c's, called from here. */
 #include <stdio.h>
 #include <string.h>
 
+#include "logger_bindings.h"
 #include "mends.h"
+#include "numpy_values.h"
 #include "rule_emit.h"
 #include "rules.h"
 #include "symbols.h"
@@ -49,6 +53,8 @@ static const char *builtin_conversion(gm_region *region, TSNode fn) {
 
 /* Emits rule's finding at call with the scalar mends. */
 static void emit(gm_region *region, const char *rule, TSNode call, const char *message) {
+    if (gm_in_disabled_logging_guard(region, call))
+        return; /* dynamo breaks at the guard's test and never runs its body */
     gm_fix mends[GM_MENDS_MAX];
     int count = gm_mend_tensor_to_python(region, call, mends);
     if (count < 0) {
@@ -61,6 +67,7 @@ static void emit(gm_region *region, const char *rule, TSNode call, const char *m
 void gm_rule_tensor_to_python(gm_region *region, TSNode call) {
     const gm_syntax *syn = region->stmt->syntax;
     TSNode fn = gm_unparen(syn, gm_child(call, syn->field.function));
+    gm_rule_tensor_data_call(region, call, fn); /* any()/all(), math, torch._assert, equal */
     if (gm_is(fn, syn->sym.attribute)) {
         TSNode attr = gm_child(fn, syn->field.attribute);
         if (ts_node_is_null(attr) || !has_no_arguments(region, call))
@@ -69,17 +76,32 @@ void gm_rule_tensor_to_python(gm_region *region, TSNode call) {
         bool tolist = !item && gm_node_text_is(attr, region->stmt->text, "tolist");
         if (!item && !tolist)
             return;
-        if (gm_value_of(region, gm_child(fn, syn->field.object)).kind != GM_KIND_TENSOR)
+        if (gm_value_of(region, gm_child(fn, syn->field.object)).kind != GM_KIND_TENSOR) {
+            /* NumPy values are traced as tensors: their .item()/.tolist() break alike */
+            if (!gm_numpy_value(region, gm_child(fn, syn->field.object)) ||
+                gm_in_disabled_logging_guard(region, call))
+                return;
+            region->mend_declined = "the value is a NumPy array or scalar, which the mend does "
+                                    "not rewrite";
+            gm_emit_finding(region, gm_rule_by_id(item ? "GM201" : "GM202"), call,
+                            item ? "`.item()` on a NumPy value: torch.compile traces NumPy values "
+                                   "as tensors and cannot turn one's data into a Python number "
+                                   "(capture_scalar_outputs is off), so it breaks the graph here"
+                                 : "`.tolist()` on a NumPy value: torch.compile traces NumPy "
+                                   "values as tensors and cannot turn one's data into a Python "
+                                   "list, so it breaks the graph here",
+                            NULL, 0);
             return;
+        }
         if (item)
             emit(region, "GM201", call,
-                            "`.item()` on a tensor: torch.compile cannot trace a tensor's value "
-                            "into a Python number (capture_scalar_outputs is off) and breaks the "
-                            "graph here");
+                 "`.item()` on a tensor: torch.compile cannot trace a tensor's value "
+                 "into a Python number (capture_scalar_outputs is off) and breaks the "
+                 "graph here");
         else
             emit(region, "GM202", call,
-                            "`.tolist()` on a tensor: torch.compile cannot turn tensor data "
-                            "into a Python list while tracing and breaks the graph here");
+                 "`.tolist()` on a tensor: torch.compile cannot turn tensor data "
+                 "into a Python list while tracing and breaks the graph here");
         return;
     }
     const char *conv = builtin_conversion(region, fn);

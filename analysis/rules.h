@@ -69,4 +69,35 @@ void gm_rule_autograd_call(gm_region *region, TSNode call);
 /* GM704: the target of an assignment, `t.requires_grad = ...`. */
 void gm_rule_autograd_store(gm_region *region, TSNode target);
 
+/* GM101 (builtin any()/all() over a tensor) and GM202 (math functions of a tensor,
+ * torch._assert with a tensor condition, torch.equal/allclose and their methods): every call in
+ * the region, with its callee (parentheses stripped), through gm_rule_tensor_to_python
+ * (rule_tensor_data.c). */
+void gm_rule_tensor_data_call(gm_region *region, TSNode call, TSNode callee);
+
+/* GM202 for `v in t` / `v not in t` with a tensor t: Tensor.__contains__ reads the data with
+ * Tensor.item(), and dynamo cannot resume after it, so the function runs eagerly
+ * (rule_tensor_data.c). Every comparison in the region. */
+void gm_rule_tensor_contains(gm_region *region, TSNode comparison);
+
+/* GM202 for a tensor where Python needs an int, which dynamo reads with Tensor.item(): a slice
+ * bound (`x[:, a:b]` with a tensor a or b; dynamo cannot resume after it, so the function runs
+ * eagerly), a tensor made in the graph passed as a size, length or step (`torch.arange(n + 1)`,
+ * `x.narrow(-1, m, x.size(-1) - m)`, `torch.linspace(0, 1, h)` for h an element of a tensor a
+ * `for` loop iterates over) and indexing with a 0-d tensor made in the graph
+ * (`h[h.argmax() // 8]`). GM101 for a comparison of a list or tuple display holding a tensor
+ * (`list(t.size()) == [n, m]`). Called by gm_rule_dynamic_shape_call (every call) and
+ * gm_rule_boolean_mask (every subscript). */
+void gm_rule_tensor_as_int_call(gm_region *region, TSNode call);
+void gm_rule_tensor_as_int_subscript(gm_region *region, TSNode subscript);
+
+/* GM101 for a comparison of a list or tuple display holding a tensor: dynamo compares element
+ * by element, gets a tensor and breaks (list_richcompare_nonconst). Returns whether it
+ * reported. */
+bool gm_rule_sequence_comparison(gm_region *region, TSNode condition);
+
+/* Whether node lies in an operand dynamo never evaluates: the right side of `<False> and ...`
+ * or `<True> or ...` with a compile-time constant left side. */
+bool gm_in_dead_operand(gm_region *region, TSNode node);
+
 #endif

@@ -61,8 +61,25 @@ static const char *const tensor_reductions[] = {
  * holds a tensor. The op a rule looks at is no evidence by itself (`n.nonzero()` on an
  * unannotated n is not reported). */
 static const char *const tensor_evidence_methods[] = {
-    "long",     "masked_fill", "masked_fill_", "unsqueeze", "new_zeros",
-    "new_ones", "new_empty",   "new_full",     "type_as",   NULL};
+    "long",          "masked_fill", "masked_fill_", "unsqueeze",    "new_zeros",
+    "new_ones",      "new_empty",   "new_full",     "type_as",      "topk",
+    "relu",          "clone",       "bool",         "index_select", "contiguous",
+    "masked_select", "detach",      "softmax",      "log_softmax",  NULL};
+
+/* Methods of Python's bool (and int): any other method called on the result of a comparison
+ * shows that it is a tensor. */
+static const char *const bool_methods[] = {
+    "as_integer_ratio", "bit_count", "bit_length", "conjugate", "denominator",
+    "from_bytes",       "imag",      "numerator",  "real",      "to_bytes",
+    "is_integer",       NULL};
+
+/* Tensor methods and torch functions whose result is a boolean tensor of the operand's shape. */
+static const char *const mask_methods[] = {
+    "bool",        "isnan",     "isinf",       "isfinite",    "isneginf",
+    "isposinf",    "isreal",    "logical_not", "logical_and", "logical_or",
+    "logical_xor", "eq",        "ne",          "lt",          "le",
+    "gt",          "ge",        "greater",     "less",        "greater_equal",
+    "less_equal",  "not_equal", "signbit",     NULL};
 
 /* torch functions that return something other than a tensor. */
 static const char *const torch_static_functions[] = {
@@ -268,25 +285,90 @@ static void constant_set(gm_region *r, gm_slice name, int truth) {
     }
 }
 
+/* Facts about a name beyond its kind live in the environment too, as entries whose name length
+ * carries GM_MARK_BIT (so that no lookup of a real name, here or in the mends, matches them) and
+ * whose kind field holds a mark_code. A name's mark goes when the name is bound again. */
+#define GM_MARK_BIT 0x80000000u
+
+typedef enum {
+    MARK_NONE = 0,
+    MARK_MASK = 1,      /* a boolean tensor (`keep = x > 0`, `m = w.bool()`) */
+    MARK_CMP = 2,       /* a comparison of unknown operands: a bool, or a boolean tensor */
+    MARK_ELEM = 3,      /* an element of iterating over a tensor: made in the graph (a select) */
+    MARK_TRIED = 4,     /* a parameter whose call sites were looked at without result */
+    MARK_CLEARED = 5,   /* a dead mark */
+    MARK_ANNOTATED = 6, /* a parameter that is a tensor by its annotation only */
+    MARK_GUESSED = 7,   /* a tensor by the guess that self.<attribute>(...) is a submodule */
+} mark_code;
+
+static gm_binding *mark_find(const gm_kind_env *env, gm_slice name) {
+    uint32_t len = name.len | GM_MARK_BIT;
+    for (size_t i = env->count; i-- > 0;) {
+        gm_binding *b = &env->items[i];
+        if (b->name.len == len && memcmp(b->name.ptr, name.ptr, name.len) == 0)
+            return b;
+    }
+    return NULL;
+}
+
+static bool env_grow(gm_region *r) {
+    gm_kind_env *env = &r->env;
+    if (env->count < env->capacity)
+        return true;
+    size_t cap = env->capacity ? env->capacity * 2 : 16;
+    gm_binding *items = realloc(env->items, cap * sizeof *items);
+    if (!items) {
+        r->stmt->oom = true;
+        return false;
+    }
+    env->items = items;
+    env->capacity = cap;
+    return true;
+}
+
+static mark_code mark_of(const gm_region *r, gm_slice name) {
+    const gm_binding *b = mark_find(&r->env, name);
+    return b ? (mark_code)b->kind : MARK_NONE;
+}
+
+static void mark_set(gm_region *r, gm_slice name, mark_code code) {
+    if (name.len == 0 || (name.len & GM_MARK_BIT))
+        return;
+    gm_binding *b = mark_find(&r->env, name);
+    if (b) {
+        b->kind = (gm_kind)code;
+        return;
+    }
+    if (!env_grow(r))
+        return;
+    gm_binding *m = &r->env.items[r->env.count++];
+    m->name.ptr = name.ptr;
+    m->name.len = name.len | GM_MARK_BIT;
+    m->kind = (gm_kind)code;
+}
+
 static void env_set(gm_region *r, gm_slice name, gm_kind kind) {
     if (r->constant_count)
         constant_forget(r, name);
-    gm_binding *b = env_find(&r->env, name);
+    /* one pass: the binding, and the name's mark, which the new binding ends */
+    gm_binding *b = NULL;
+    uint32_t marked = name.len | GM_MARK_BIT;
+    gm_kind_env *env = &r->env;
+    for (size_t i = env->count; i-- > 0;) {
+        gm_binding *e = &env->items[i];
+        if (e->name.len == name.len && !b) {
+            if (memcmp(e->name.ptr, name.ptr, name.len) == 0)
+                b = e;
+        } else if (e->name.len == marked && memcmp(e->name.ptr, name.ptr, name.len) == 0) {
+            e->kind = (gm_kind)MARK_CLEARED;
+        }
+    }
     if (b) {
         b->kind = kind;
         return;
     }
-    gm_kind_env *env = &r->env;
-    if (env->count == env->capacity) {
-        size_t cap = env->capacity ? env->capacity * 2 : 16;
-        gm_binding *items = realloc(env->items, cap * sizeof *items);
-        if (!items) {
-            r->stmt->oom = true;
-            return;
-        }
-        env->items = items;
-        env->capacity = cap;
-    }
+    if (!env_grow(r))
+        return;
     env->items[env->count].name = name;
     env->items[env->count].kind = kind;
     env->count++;
@@ -482,6 +564,8 @@ static TSNode first_argument(const gm_region *r, TSNode call) {
 }
 
 static gm_value eval(gm_region *r, TSNode n, int depth);
+static bool call_returns_tuple(gm_region *r, TSNode call, gm_kind *kinds, uint32_t count);
+static void resolve_parameter(gm_region *r, TSNode identifier);
 
 /* Whether the region's function binds the chain's head itself (a parameter, say), so that it
  * does not name what the file imports. */
@@ -519,7 +603,28 @@ static gm_value eval_method(gm_region *r, TSNode receiver, gm_slice method, int 
     case GM_KIND_UNKNOWN:
         break;
     }
-    return value(slice_in_list(tensor_reductions, method) ? GM_KIND_TENSOR : GM_KIND_UNKNOWN);
+    /* a method only tensors have returns a tensor */
+    return value(slice_in_list(tensor_reductions, method) ||
+                         slice_in_list(tensor_evidence_methods, method)
+                     ? GM_KIND_TENSOR
+                     : GM_KIND_UNKNOWN);
+}
+
+/* Whether every argument of call (keyword values too) is static. */
+static bool all_arguments_static(gm_region *r, TSNode call, int depth) {
+    const gm_syntax *syn = syn_of(r);
+    TSNode args = gm_child(call, syn->field.arguments);
+    if (!gm_is(args, syn->sym.argument_list))
+        return false;
+    uint32_t count = ts_node_named_child_count(args);
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (gm_is(a, syn->sym.keyword_argument))
+            a = gm_child(a, syn->field.value);
+        if (eval(r, a, depth + 1).kind != GM_KIND_STATIC)
+            return false;
+    }
+    return count > 0;
 }
 
 static gm_value eval_call(gm_region *r, TSNode call, int depth) {
@@ -548,6 +653,11 @@ static gm_value eval_call(gm_region *r, TSNode call, int depth) {
                 gm_kind k = ts_node_is_null(arg) ? GM_KIND_UNKNOWN : eval(r, arg, depth + 1).kind;
                 return value(k == GM_KIND_TENSOR ? k : GM_KIND_UNKNOWN);
             }
+            /* torch.div(seq_len, w, rounding_mode="trunc") of Python numbers: dynamo folds
+             * it to a constant (verified on torch 2.13: no break as a size) */
+            if ((strcmp(name, "torch.div") == 0 || strcmp(name, "torch.floor_divide") == 0) &&
+                all_arguments_static(r, call, depth))
+                return value(GM_KIND_STATIC);
             if (strncmp(name, "torch.", 6) == 0)
                 return classify_torch_function(name);
             if (gm_is(fn, syn->sym.identifier)) {
@@ -625,7 +735,7 @@ static gm_value eval_boolean(gm_region *r, TSNode n, int depth) {
 
 static gm_value eval_comparison(gm_region *r, TSNode n, int depth) {
     const gm_syntax *syn = syn_of(r);
-    bool identity_only = true;
+    bool identity_only = true, containment = false;
     gm_kind kind = GM_KIND_STATIC;
     TSTreeCursor cursor = ts_tree_cursor_new(n);
     if (ts_tree_cursor_goto_first_child(&cursor)) {
@@ -635,14 +745,17 @@ static gm_value eval_comparison(gm_region *r, TSNode n, int depth) {
                 const char *t = ts_node_type(c);
                 if (strcmp(t, "is") != 0 && strcmp(t, "is not") != 0)
                     identity_only = false;
+                if (strcmp(t, "in") == 0 || strcmp(t, "not in") == 0)
+                    containment = true;
             } else if (ts_node_is_named(c) && !gm_is(c, syn->sym.comment)) {
                 kind = combine(kind, eval(r, c, depth + 1).kind);
             }
         } while (ts_tree_cursor_goto_next_sibling(&cursor));
     }
     ts_tree_cursor_delete(&cursor);
-    /* `x is None` compares identities, which dynamo knows for tensors too. */
-    return value(identity_only ? GM_KIND_STATIC : kind);
+    /* `x is None` compares identities, which dynamo knows for tensors too; `v in t` is a
+     * Python bool (reading t's data breaks at the comparison itself: gm_rule_tensor_contains). */
+    return value(identity_only || containment ? GM_KIND_STATIC : kind);
 }
 
 static gm_value eval(gm_region *r, TSNode n, int depth) {
@@ -719,6 +832,98 @@ static gm_value eval(gm_region *r, TSNode n, int depth) {
 
 gm_value gm_value_of(gm_region *region, TSNode expr) {
     return eval(region, expr, 0);
+}
+
+/* ---- boolean masks ------------------------------------------------------------------- */
+
+/* A comparison with only ==, !=, <, <=, >, >= (not is, in): a bool, or a boolean tensor. */
+static bool is_order_comparison(gm_region *r, TSNode n) {
+    const gm_syntax *syn = syn_of(r);
+    if (!gm_is(n, syn->sym.comparison_operator))
+        return false;
+    bool any = false, ok = true;
+    TSTreeCursor cursor = ts_tree_cursor_new(n);
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+        do {
+            if (ts_tree_cursor_current_field_id(&cursor) != syn->field.operators)
+                continue;
+            const char *t = ts_node_type(ts_tree_cursor_current_node(&cursor));
+            any = true;
+            if (strcmp(t, "<") != 0 && strcmp(t, ">") != 0 && strcmp(t, "<=") != 0 &&
+                strcmp(t, ">=") != 0 && strcmp(t, "==") != 0 && strcmp(t, "!=") != 0)
+                ok = false;
+        } while (ok && ts_tree_cursor_goto_next_sibling(&cursor));
+    }
+    ts_tree_cursor_delete(&cursor);
+    return any && ok;
+}
+
+static bool is_mask(gm_region *r, TSNode n, int depth) {
+    const gm_syntax *syn = syn_of(r);
+    n = gm_unparen(syn, n);
+    if (ts_node_is_null(n) || depth > 16)
+        return false;
+    if (is_order_comparison(r, n))
+        return eval(r, n, 0).kind == GM_KIND_TENSOR;
+    if (gm_is(n, syn->sym.identifier)) {
+        gm_slice name = gm_node_slice(n, text_of(r));
+        const gm_binding *b = env_find(&r->env, name);
+        return b && b->kind == GM_KIND_TENSOR && mark_of(r, name) == MARK_MASK;
+    }
+    if (gm_is(n, syn->sym.unary_operator)) {
+        TSNode op = gm_child(n, syn->field.operator);
+        return !ts_node_is_null(op) && strcmp(ts_node_type(op), "~") == 0 &&
+               is_mask(r, gm_child(n, syn->field.argument), depth + 1);
+    }
+    if (gm_is(n, syn->sym.binary_operator)) {
+        TSNode op = gm_child(n, syn->field.operator);
+        const char *t = ts_node_is_null(op) ? "" : ts_node_type(op);
+        if (strcmp(t, "&") != 0 && strcmp(t, "|") != 0 && strcmp(t, "^") != 0)
+            return false;
+        TSNode left = gm_child(n, syn->field.left), right = gm_child(n, syn->field.right);
+        bool lm = is_mask(r, left, depth + 1), rm = is_mask(r, right, depth + 1);
+        return (lm && rm) || (lm && eval(r, right, 0).kind == GM_KIND_TENSOR) ||
+               (rm && eval(r, left, 0).kind == GM_KIND_TENSOR);
+    }
+    if (gm_is(n, syn->sym.call)) {
+        TSNode fn = gm_unparen(syn, gm_child(n, syn->field.function));
+        if (gm_is(fn, syn->sym.attribute)) {
+            TSNode attr = gm_child(fn, syn->field.attribute);
+            TSNode head = gm_chain_head(syn, fn);
+            char name[GM_NAME_MAX];
+            if (!ts_node_is_null(head) && !head_is_local(r, head) &&
+                gm_symbols_resolve(r->stmt->symbols, syn, text_of(r), fn, name, sizeof name) &&
+                strncmp(name, "torch.", 6) == 0) {
+                /* torch.isnan(x), torch.logical_and(a, b) */
+                const char *last = strrchr(name, '.') + 1;
+                TSNode arg = first_argument(r, n);
+                return strchr(name + 6, '.') == NULL && in_list(mask_methods, last) &&
+                       strcmp(last, "bool") != 0 && !ts_node_is_null(arg) &&
+                       eval(r, arg, 0).kind == GM_KIND_TENSOR;
+            }
+            if (ts_node_is_null(attr))
+                return false;
+            gm_slice method = gm_node_slice(attr, text_of(r));
+            gm_kind recv = eval(r, gm_child(fn, syn->field.object), 0).kind;
+            /* only tensors have .bool() */
+            if (gm_slice_is(method, "bool"))
+                return recv == GM_KIND_TENSOR || recv == GM_KIND_UNKNOWN;
+            return slice_in_list(mask_methods, method) && recv == GM_KIND_TENSOR;
+        }
+    }
+    return false;
+}
+
+bool gm_kinds_is_mask(gm_region *region, TSNode expr) {
+    return is_mask(region, expr, 0);
+}
+
+bool gm_kinds_is_iteration_element(gm_region *region, TSNode identifier) {
+    if (!gm_is(identifier, syn_of(region)->sym.identifier))
+        return false;
+    gm_slice name = gm_node_slice(identifier, text_of(region));
+    const gm_binding *b = env_find(&region->env, name);
+    return b && b->kind == GM_KIND_TENSOR && mark_of(region, name) == MARK_ELEM;
 }
 
 /* ---- assignments --------------------------------------------------------------------- */
@@ -812,9 +1017,29 @@ static void assign(gm_region *r, TSNode target, TSNode rhs, int depth) {
             assign(r, ts_node_named_child(target, i), ts_node_named_child(rhs, i), depth + 1);
         return;
     }
+    /* `a, b = self.m(...)` where m returns a tuple display: element by element. */
+    if (is_target_pattern(syn, target) && gm_is(rhs, syn->sym.call) && !has_splat(syn, target)) {
+        gm_kind kinds[16];
+        uint32_t count = ts_node_named_child_count(target);
+        if (count <= 16 && call_returns_tuple(r, rhs, kinds, count)) {
+            for (uint32_t i = 0; i < count; i++)
+                bind(r, ts_node_named_child(target, i), kinds[i], 0);
+            return;
+        }
+    }
     /* Unpacking a tensor yields tensors, a shape yields ints, unknown yields unknown. */
     gm_value v = eval(r, rhs, 0);
     bind(r, target, v.kind, 0);
+    if (gm_is(target, syn->sym.identifier)) {
+        gm_slice name = gm_node_slice(target, text_of(r));
+        if (v.kind == GM_KIND_TENSOR && gm_kinds_is_mask(r, rhs))
+            mark_set(r, name, MARK_MASK);
+        else if (v.kind == GM_KIND_UNKNOWN && is_order_comparison(r, gm_unparen(syn, rhs)))
+            mark_set(r, name, MARK_CMP);
+        else if (v.kind == GM_KIND_TENSOR && gm_is(gm_unparen(syn, rhs), syn->sym.call) &&
+                 is_submodule(r, gm_child(gm_unparen(syn, rhs), syn->field.function)))
+            mark_set(r, name, MARK_GUESSED); /* an inherited method may return an int */
+    }
     if (v.constant >= 0 && gm_is(target, syn->sym.identifier) && is_folded_call(r, rhs) &&
         is_top_level(r, target))
         constant_set(r, gm_node_slice(target, text_of(r)), v.constant);
@@ -850,17 +1075,50 @@ static gm_kind element_kind(gm_region *r, TSNode iterable) {
     return k == GM_KIND_TENSOR || k == GM_KIND_STATIC ? k : GM_KIND_UNKNOWN;
 }
 
+/* Marks the names of target as elements of a tensor (made in the graph by a select). */
+static void mark_elements(gm_region *r, TSNode target, int depth) {
+    const gm_syntax *syn = syn_of(r);
+    if (ts_node_is_null(target) || depth > 8)
+        return;
+    if (gm_is(target, syn->sym.identifier)) {
+        mark_set(r, gm_node_slice(target, text_of(r)), MARK_ELEM);
+        return;
+    }
+    if (is_target_pattern(syn, target) || gm_is(target, syn->sym.parenthesized_expression)) {
+        uint32_t count = ts_node_named_child_count(target);
+        for (uint32_t i = 0; i < count; i++)
+            mark_elements(r, ts_node_named_child(target, i), depth + 1);
+    }
+}
+
+static void bind_elements(gm_region *r, TSNode target, TSNode iterable) {
+    const gm_syntax *syn = syn_of(r);
+    TSNode it = gm_unparen(syn, iterable);
+    if (gm_is(it, syn->sym.identifier) && !env_find(&r->env, gm_node_slice(it, text_of(r))))
+        resolve_parameter(r, it); /* a parameter its callers pass a tensor to */
+    gm_kind k = element_kind(r, iterable);
+    /* an annotation alone is no proof enough that the elements are made in the graph: RT-DETRv2
+     * passes a list of int pairs to a `value_spatial_shapes: Tensor` parameter */
+    bool annotated = gm_is(it, syn->sym.identifier) &&
+                     mark_of(r, gm_node_slice(it, text_of(r))) == MARK_ANNOTATED;
+    bind(r, target, k, 0);
+    if (k == GM_KIND_TENSOR && !annotated)
+        mark_elements(r, target, 0);
+}
+
 void gm_kinds_bind_for(gm_region *region, TSNode target, TSNode iterable) {
     const gm_syntax *syn = syn_of(region);
     if ((gm_is(target, syn->sym.pattern_list) || gm_is(target, syn->sym.tuple_pattern)) &&
         ts_node_named_child_count(target) == 2 && is_builtin_call(region, iterable, "enumerate")) {
         TSNode arg = first_argument(region, gm_unparen(syn, iterable));
         bind(region, ts_node_named_child(target, 0), GM_KIND_STATIC, 0);
-        bind(region, ts_node_named_child(target, 1),
-             ts_node_is_null(arg) ? GM_KIND_UNKNOWN : element_kind(region, arg), 0);
+        if (ts_node_is_null(arg))
+            bind(region, ts_node_named_child(target, 1), GM_KIND_UNKNOWN, 0);
+        else
+            bind_elements(region, ts_node_named_child(target, 1), arg);
         return;
     }
-    bind(region, target, element_kind(region, iterable), 0);
+    bind_elements(region, target, iterable);
 }
 
 void gm_kinds_note_call(gm_region *region, TSNode call) {
@@ -870,10 +1128,20 @@ void gm_kinds_note_call(gm_region *region, TSNode call) {
         return;
     TSNode obj = gm_unparen(syn, gm_child(fn, syn->field.object));
     TSNode attr = gm_child(fn, syn->field.attribute);
-    if (!gm_is(obj, syn->sym.identifier) || ts_node_is_null(attr) || is_self(region, obj) ||
-        !slice_in_list(tensor_evidence_methods, gm_node_slice(attr, text_of(region))))
+    if (!gm_is(obj, syn->sym.identifier) || ts_node_is_null(attr) || is_self(region, obj))
         return;
     gm_slice name = gm_node_slice(obj, text_of(region));
+    gm_slice method = gm_node_slice(attr, text_of(region));
+    if (!slice_in_list(tensor_evidence_methods, method)) {
+        /* `mask = a > b; mask.nonzero()`: a bool has no such method, so mask is a tensor */
+        const gm_binding *b = env_find(&region->env, name);
+        if (b && b->kind == GM_KIND_UNKNOWN && mark_of(region, name) == MARK_CMP &&
+            !slice_in_list(bool_methods, method) && !(method.len > 0 && method.ptr[0] == '_')) {
+            env_set(region, name, GM_KIND_TENSOR);
+            mark_set(region, name, MARK_MASK);
+        }
+        return;
+    }
     const gm_binding *b = env_find(&region->env, name);
     if (b ? b->kind != GM_KIND_UNKNOWN : !gm_region_binds_node(region, obj))
         return; /* known already, or not a local (a module, an import) */
@@ -974,9 +1242,10 @@ void gm_kinds_seed_parameters(gm_region *region) {
         }
         if (!gm_is(name, syn->sym.identifier) || ts_node_is_null(type))
             continue;
-        if (is_tensor_annotation(region, type, 0))
+        if (is_tensor_annotation(region, type, 0)) {
             env_set(region, gm_node_slice(name, text_of(region)), GM_KIND_TENSOR);
-        else if (is_static_annotation(region, type))
+            mark_set(region, gm_node_slice(name, text_of(region)), MARK_ANNOTATED);
+        } else if (is_static_annotation(region, type))
             env_set(region, gm_node_slice(name, text_of(region)), GM_KIND_STATIC);
     }
 }
@@ -992,4 +1261,391 @@ bool gm_is_torch_context_manager(gm_region *region, TSNode expr) {
     if (!gm_symbols_resolve(region->stmt->symbols, syn, text_of(region), expr, name, sizeof name))
         return false;
     return in_list(torch_context_managers, name);
+}
+
+/* ---- across functions of the file ------------------------------------------------------ */
+
+/* How deep one function's kinds look into another's (a callee's returns, a caller's
+ * arguments): each step walks a function, so a chain stays short. The analysis runs on one
+ * thread at a time per region, but the counter is per thread all the same. */
+#define GM_MAX_FLOW_DEPTH 2
+static _Thread_local int flow_depth;
+
+typedef struct {
+    TSNode stop; /* walk up to the statement holding this node, or null: the whole body */
+    bool stopped;
+    bool returns_ok; /* every return seen is a tuple display of count elements */
+    unsigned returns;
+    uint32_t count;
+    gm_kind *kinds; /* per element: tensor only where every return has a tensor */
+} flow_walk;
+
+static bool node_holds(TSNode outer, TSNode inner) {
+    return ts_node_start_byte(outer) <= ts_node_start_byte(inner) &&
+           ts_node_end_byte(inner) <= ts_node_end_byte(outer);
+}
+
+static void flow_block(gm_region *r, TSNode block, flow_walk *w, int depth);
+
+static void flow_return(gm_region *r, TSNode ret, flow_walk *w) {
+    const gm_syntax *syn = syn_of(r);
+    if (!w->kinds)
+        return;
+    TSNode e = ts_node_named_child_count(ret) ? ts_node_named_child(ret, 0) : (TSNode){0};
+    e = gm_unparen(syn, e);
+    if (!(gm_is(e, syn->sym.expression_list) || gm_is(e, syn->sym.tuple)) ||
+        ts_node_named_child_count(e) != w->count || has_splat(syn, e)) {
+        w->returns_ok = false;
+        return;
+    }
+    for (uint32_t i = 0; i < w->count; i++) {
+        gm_kind k = eval(r, ts_node_named_child(e, i), 0).kind;
+        if (w->returns == 0)
+            w->kinds[i] = k == GM_KIND_TENSOR ? GM_KIND_TENSOR : GM_KIND_UNKNOWN;
+        else if (k != GM_KIND_TENSOR)
+            w->kinds[i] = GM_KIND_UNKNOWN;
+    }
+    w->returns++;
+}
+
+/* The kinds part of a region walk, without rules: assignments, for targets, returns. */
+static void flow_statement(gm_region *r, TSNode s, flow_walk *w, int depth) {
+    const gm_syntax *syn = syn_of(r);
+    if (w->stopped || depth > 64 || r->stmt->oom)
+        return;
+    TSSymbol t = ts_node_symbol(s);
+    if (t == syn->sym.function_definition || t == syn->sym.class_definition ||
+        t == syn->sym.decorated_definition || t == syn->sym.comment)
+        return;
+    bool holds = !ts_node_is_null(w->stop) && node_holds(s, w->stop);
+    if (t == syn->sym.expression_statement || strcmp(ts_node_type(s), "return_statement") == 0) {
+        if (holds) {
+            w->stopped = true;
+            return;
+        }
+        if (t != syn->sym.expression_statement) {
+            flow_return(r, s, w);
+            return;
+        }
+        uint32_t count = ts_node_named_child_count(s);
+        for (uint32_t i = 0; i < count; i++) {
+            TSNode e = ts_node_named_child(s, i);
+            if (gm_is(e, syn->sym.assignment))
+                assign(r, gm_child(e, syn->field.left), gm_child(e, syn->field.right), 0);
+            else if (gm_is(e, syn->sym.augmented_assignment))
+                gm_kinds_augment(r, gm_child(e, syn->field.left), gm_child(e, syn->field.right));
+        }
+        return;
+    }
+    /* compound statements: their blocks and clauses, in order */
+    bool is_for = t == syn->sym.for_statement;
+    uint32_t count = ts_node_named_child_count(s);
+    bool entered = false;
+    for (uint32_t i = 0; i < count && !w->stopped; i++) {
+        TSNode c = ts_node_named_child(s, i);
+        bool is_block = gm_is(c, syn->sym.block);
+        bool is_clause = !is_block && strstr(ts_node_type(c), "clause") != NULL;
+        if (!is_block && !is_clause)
+            continue;
+        if (holds && !node_holds(c, w->stop))
+            continue;
+        if (is_for && is_block && c.id == gm_child(s, syn->field.body).id)
+            gm_kinds_bind_for(r, gm_child(s, syn->field.left), gm_child(s, syn->field.right));
+        entered = true;
+        if (is_block)
+            flow_block(r, c, w, depth + 1);
+        else
+            flow_statement(r, c, w, depth + 1); /* elif/else/except/finally: their blocks */
+    }
+    if (holds && !entered)
+        w->stopped = true; /* in the statement's header */
+}
+
+static void flow_block(gm_region *r, TSNode block, flow_walk *w, int depth) {
+    TSTreeCursor cursor = ts_tree_cursor_new(block);
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+        do {
+            TSNode c = ts_tree_cursor_current_node(&cursor);
+            if (ts_node_is_named(c))
+                flow_statement(r, c, w, depth + 1);
+        } while (!w->stopped && ts_tree_cursor_goto_next_sibling(&cursor));
+    }
+    ts_tree_cursor_delete(&cursor);
+}
+
+static void flow_region_init(gm_region *tmp, gm_region *r, TSNode function) {
+    memset(tmp, 0, sizeof *tmp);
+    tmp->stmt = r->stmt;
+    tmp->site = r->site;
+    tmp->site.function = function;
+    tmp->site.calls = NULL;
+    tmp->site.node = 0;
+    tmp->print_shadowed = -1;
+    gm_kinds_seed_parameters(tmp);
+}
+
+static void flow_region_free(gm_region *tmp) {
+    gm_kind_env_free(&tmp->env);
+    gm_name_set_free(&tmp->bound_names);
+    gm_name_set_free(&tmp->rnn_attributes);
+    gm_name_set_free(&tmp->disabled_methods);
+    gm_name_set_free(&tmp->buffers);
+}
+
+static TSNode def_of(const gm_syntax *syn, TSNode n) {
+    if (gm_is(n, syn->sym.decorated_definition))
+        n = gm_child(n, syn->field.definition);
+    return gm_is(n, syn->sym.function_definition) ? n : (TSNode){0};
+}
+
+/* The definition of the method the class of the region defines as name, or a null node. */
+static TSNode class_method(const gm_region *r, gm_slice name) {
+    const gm_syntax *syn = syn_of(r);
+    TSNode body = ts_node_is_null(r->site.class_node)
+                      ? (TSNode){0}
+                      : gm_child(r->site.class_node, syn->field.body);
+    TSNode found = {0};
+    if (ts_node_is_null(body))
+        return found;
+    TSTreeCursor cursor = ts_tree_cursor_new(body);
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+        do {
+            TSNode m = def_of(syn, ts_tree_cursor_current_node(&cursor));
+            if (!ts_node_is_null(m) &&
+                gm_slice_eq(gm_node_slice(gm_child(m, syn->field.name), text_of(r)), name))
+                found = m;
+        } while (ts_tree_cursor_goto_next_sibling(&cursor));
+    }
+    ts_tree_cursor_delete(&cursor);
+    return found;
+}
+
+/* The same-file function a call runs: `self.m(...)` (a method of the region's class) or `f(...)`
+ * (a module-level def the function does not shadow), or a null node. */
+static TSNode callee_of(gm_region *r, TSNode call) {
+    const gm_syntax *syn = syn_of(r);
+    TSNode fn = gm_unparen(syn, gm_child(call, syn->field.function));
+    TSNode null = {0};
+    if (gm_is(fn, syn->sym.attribute)) {
+        TSNode obj = gm_unparen(syn, gm_child(fn, syn->field.object));
+        TSNode attr = gm_child(fn, syn->field.attribute);
+        if (!is_self(r, obj) || ts_node_is_null(attr))
+            return null;
+        return class_method(r, gm_node_slice(attr, text_of(r)));
+    }
+    if (!gm_is(fn, syn->sym.identifier) || gm_region_binds_node(r, fn) ||
+        gm_symbols_is_imported(r->stmt->symbols, gm_node_slice(fn, text_of(r))))
+        return null;
+    TSNode module = ts_node_parent(r->stmt->top);
+    if (ts_node_is_null(module))
+        return null;
+    gm_slice name = gm_node_slice(fn, text_of(r));
+    TSNode found = null;
+    TSTreeCursor cursor = ts_tree_cursor_new(module);
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+        do {
+            TSNode d = def_of(syn, ts_tree_cursor_current_node(&cursor));
+            if (!ts_node_is_null(d) &&
+                gm_slice_eq(gm_node_slice(gm_child(d, syn->field.name), text_of(r)), name))
+                found = d;
+        } while (ts_tree_cursor_goto_next_sibling(&cursor));
+    }
+    ts_tree_cursor_delete(&cursor);
+    return found;
+}
+
+/* Whether call runs a same-file function whose every return is a tuple display of count
+ * elements; kinds gets, per element, tensor where every return has a tensor. */
+static bool call_returns_tuple(gm_region *r, TSNode call, gm_kind *kinds, uint32_t count) {
+    if (flow_depth >= GM_MAX_FLOW_DEPTH || count == 0)
+        return false;
+    TSNode def = callee_of(r, call);
+    if (ts_node_is_null(def) || ts_node_eq(def, r->site.function))
+        return false;
+    TSNode body = gm_child(def, syn_of(r)->field.body);
+    if (ts_node_is_null(body))
+        return false;
+    flow_depth++;
+    gm_region tmp;
+    flow_region_init(&tmp, r, def);
+    flow_walk w = {.returns_ok = true, .count = count, .kinds = kinds};
+    flow_block(&tmp, body, &w, 0);
+    flow_region_free(&tmp);
+    flow_depth--;
+    return w.returns_ok && w.returns > 0;
+}
+
+/* The position of name among the parameters of def that a call passes (self left out unless
+ * the method is static), or -1; *plain: a plain parameter (not *args, keyword-only...). */
+static int parameter_index(const gm_region *r, TSNode def, gm_slice name, bool skip_first) {
+    const gm_syntax *syn = syn_of(r);
+    TSNode params = gm_child(def, syn->field.parameters);
+    uint32_t count = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
+    int index = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode p = ts_node_named_child(params, i);
+        TSNode n = {0};
+        if (gm_is(p, syn->sym.identifier))
+            n = p;
+        else if (gm_is(p, syn->sym.default_parameter) || gm_is(p, syn->sym.typed_default_parameter))
+            n = gm_child(p, syn->field.name);
+        else if (gm_is(p, syn->sym.typed_parameter) && ts_node_named_child_count(p) > 0)
+            n = ts_node_named_child(p, 0);
+        if (!gm_is(n, syn->sym.identifier))
+            return -1; /* *args, **kwargs, a bare * or /: keep it simple */
+        if (i == 0 && skip_first)
+            continue;
+        if (gm_slice_eq(gm_node_slice(n, text_of(r)), name))
+            return index;
+        index++;
+    }
+    return -1;
+}
+
+/* The argument a call passes for the parameter at index called name, or a null node. */
+static TSNode argument_for(const gm_region *r, TSNode call, int index, gm_slice name, bool *bad) {
+    const gm_syntax *syn = syn_of(r);
+    TSNode args = gm_child(call, syn->field.arguments);
+    TSNode found = {0};
+    if (!gm_is(args, syn->sym.argument_list)) {
+        *bad = true;
+        return found;
+    }
+    uint32_t count = ts_node_named_child_count(args);
+    int position = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode a = ts_node_named_child(args, i);
+        const char *type = ts_node_type(a);
+        if (strcmp(type, "list_splat") == 0 || strcmp(type, "dictionary_splat") == 0) {
+            *bad = true;
+            return found;
+        }
+        if (gm_is(a, syn->sym.keyword_argument)) {
+            if (gm_slice_eq(gm_node_slice(gm_child(a, syn->field.name), text_of(r)), name))
+                found = gm_child(a, syn->field.value);
+        } else if (position++ == index) {
+            found = a;
+        }
+    }
+    return found;
+}
+
+typedef struct {
+    gm_slice method;
+    int index;
+    gm_slice param;
+    unsigned sites, tensors;
+    bool bad;
+} site_search;
+
+/* Calls `self.method(...)` below n, in a method def of the class (other than the region's):
+ * the kind of the argument each passes, in the caller as it stands at the call. */
+static void visit_sites(gm_region *r, TSNode caller, TSNode n, site_search *q, int depth) {
+    const gm_syntax *syn = syn_of(r);
+    if (ts_node_is_null(n) || depth > 100 || q->bad || r->stmt->oom)
+        return;
+    TSSymbol t = ts_node_symbol(n);
+    if (t == syn->sym.lambda || t == syn->sym.class_definition ||
+        (t == syn->sym.function_definition && depth > 0))
+        return;
+    if (t == syn->sym.call) {
+        TSNode fn = gm_unparen(syn, gm_child(n, syn->field.function));
+        TSNode attr = gm_child(fn, syn->field.attribute);
+        if (gm_is(fn, syn->sym.attribute) && !ts_node_is_null(attr) &&
+            gm_slice_eq(gm_node_slice(attr, text_of(r)), q->method)) {
+            q->sites++;
+            gm_region tmp;
+            flow_region_init(&tmp, r, caller);
+            TSNode obj = gm_unparen(syn, gm_child(fn, syn->field.object));
+            bool bad = !is_self(&tmp, obj);
+            TSNode arg = bad ? (TSNode){0} : argument_for(r, n, q->index, q->param, &bad);
+            if (!bad && !ts_node_is_null(arg)) {
+                flow_walk w = {.stop = n};
+                flow_block(&tmp, gm_child(caller, syn->field.body), &w, 0);
+                q->tensors += eval(&tmp, arg, 0).kind == GM_KIND_TENSOR;
+            }
+            flow_region_free(&tmp);
+            q->bad = bad;
+            if (q->bad || q->tensors < q->sites)
+                return;
+        }
+    }
+    uint32_t count = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < count && !q->bad; i++)
+        visit_sites(r, caller, ts_node_named_child(n, i), q, depth + 1);
+}
+
+/* A parameter of a method of unknown kind that every call of the method in its class
+ * (`self.m(...)`, seen with the caller's kinds at the call) passes a tensor: a tensor.
+ * Looked at once per parameter and region. */
+static void resolve_parameter(gm_region *r, TSNode identifier) {
+    const gm_syntax *syn = syn_of(r);
+    gm_slice name = gm_node_slice(identifier, text_of(r));
+    if (flow_depth >= GM_MAX_FLOW_DEPTH || ts_node_is_null(r->site.class_node) ||
+        env_find(&r->env, name) || mark_of(r, name) == MARK_TRIED || is_self(r, identifier))
+        return;
+    TSNode def = r->site.function;
+    TSNode fname = gm_child(def, syn->field.name);
+    bool is_static = is_static_method(r);
+    int index = parameter_index(r, def, name, !is_static);
+    mark_set(r, name, MARK_TRIED);
+    if (index < 0 || ts_node_is_null(fname))
+        return;
+    site_search q = {.method = gm_node_slice(fname, text_of(r)), .index = index, .param = name};
+    /* a cheap look at the text first: most methods are not called as self.m( */
+    gm_slice class_text = gm_node_slice(r->site.class_node, text_of(r));
+    char needle[GM_NAME_MAX + 2];
+    if (q.method.len + 2 >= sizeof needle)
+        return;
+    needle[0] = '.';
+    memcpy(needle + 1, q.method.ptr, q.method.len);
+    needle[q.method.len + 1] = '(';
+    needle[q.method.len + 2] = '\0';
+    if (!mentions(class_text, needle))
+        return;
+    flow_depth++;
+    TSNode body = gm_child(r->site.class_node, syn->field.body);
+    TSTreeCursor cursor = ts_tree_cursor_new(body);
+    if (!ts_node_is_null(body) && ts_tree_cursor_goto_first_child(&cursor)) {
+        do {
+            TSNode m = def_of(syn, ts_tree_cursor_current_node(&cursor));
+            if (ts_node_is_null(m) || ts_node_eq(m, def))
+                continue;
+            visit_sites(r, m, m, &q, 0);
+        } while (!q.bad && q.tensors == q.sites && ts_tree_cursor_goto_next_sibling(&cursor));
+    }
+    ts_tree_cursor_delete(&cursor);
+    flow_depth--;
+    if (!q.bad && q.sites > 0 && q.tensors == q.sites)
+        env_set(r, name, GM_KIND_TENSOR);
+}
+
+static void resolve_in(gm_region *r, TSNode n, int depth) {
+    const gm_syntax *syn = syn_of(r);
+    if (ts_node_is_null(n) || depth > 16)
+        return;
+    if (gm_is(n, syn->sym.identifier)) {
+        if (!env_find(&r->env, gm_node_slice(n, text_of(r))))
+            resolve_parameter(r, n);
+        return;
+    }
+    if (gm_is(n, syn->sym.call) || gm_is(n, syn->sym.lambda) || gm_is(n, syn->sym.attribute))
+        return;
+    uint32_t count = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < count && i < 32; i++)
+        resolve_in(r, ts_node_named_child(n, i), depth + 1);
+}
+
+bool gm_kinds_is_guessed_tensor(gm_region *region, TSNode expr) {
+    const gm_syntax *syn = syn_of(region);
+    expr = gm_unparen(syn, expr);
+    if (gm_is(expr, syn->sym.identifier)) {
+        return mark_of(region, gm_node_slice(expr, text_of(region))) == MARK_GUESSED;
+    }
+    return gm_is(expr, syn->sym.call) && is_submodule(region, gm_child(expr, syn->field.function));
+}
+
+gm_value gm_value_of_resolved(gm_region *region, TSNode expr) {
+    resolve_in(region, expr, 0);
+    return eval(region, expr, 0);
 }

@@ -34,6 +34,23 @@ void gm_kinds_note_call(gm_region *region, TSNode call);
 /* Binds the target of `for target in iterable`. */
 void gm_kinds_bind_for(gm_region *region, TSNode target, TSNode iterable);
 
+/* Whether expr is a boolean tensor: a comparison of tensors, `t.bool()`, `torch.isnan(t)`,
+ * `~m`, `m & n`, or a name assigned one of these. */
+bool gm_kinds_is_mask(gm_region *region, TSNode expr);
+
+/* Whether identifier names an element of a tensor a `for` loop iterates over (a value dynamo
+ * makes in the graph, not an input). */
+bool gm_kinds_is_iteration_element(gm_region *region, TSNode identifier);
+
+/* gm_value_of, after giving the method parameters expr names that are of unknown kind the kind
+ * their callers pass: a parameter every `self.m(...)` call in the class passes a tensor to is a
+ * tensor. Costs a walk of the callers; meant for the few places a rule needs it. */
+gm_value gm_value_of_resolved(gm_region *region, TSNode expr);
+
+/* Whether expr is a tensor on weak evidence only: a `self.<attribute>(...)` call taken for a
+ * submodule (an inherited method may return an int), or a name assigned one. */
+bool gm_kinds_is_guessed_tensor(gm_region *region, TSNode expr);
+
 /* Whether the call is to a torch context manager that dynamo can resume around a break
  * (torch.no_grad(), autocast, set_grad_enabled, torch.device(...), ...). */
 bool gm_is_torch_context_manager(gm_region *region, TSNode expr);

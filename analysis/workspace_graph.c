@@ -287,6 +287,63 @@ static int reach(gm_workspace_graph *g, size_t *tail, module *m, const char *key
     return 0;
 }
 
+#define GM_MRO_DEPTH 12 /* classes between a method's caller and its definition */
+
+/* `self.m()` in a method of class cls of module m, where cls does not define m: the first
+ * definition of method in cls's bases, depth first and left to right, in the same module or
+ * through the imports that spell the bases. Nodes of a module other than from (where the call
+ * is) are entered from outside. Sets *found when a base defines it. */
+static int reach_inherited(gm_workspace_graph *g, size_t *tail, module *m, const char *cls,
+                           const char *method, const module *from, int depth, bool *found) {
+    const gm_summary_class *c = gm_module_summary_class(&m->summary, cls);
+    if (!c || depth > GM_MRO_DEPTH)
+        return 0;
+    for (size_t b = 0; b < c->base_count && !*found; b++) {
+        const char *base = c->bases[b];
+        char key[2 * GM_NAME_MAX];
+        module *bm = m;
+        if (strchr(base, '.') || !gm_module_summary_class(&m->summary, base)) {
+            bm = resolve(g, m, base, key, sizeof key, 0);
+            if (!bm || strchr(key, '.'))
+                continue;
+        } else {
+            strcpy(key, base);
+        }
+        if (!gm_module_summary_class(&bm->summary, key))
+            continue;
+        size_t n = strlen(key);
+        char method_key[2 * GM_NAME_MAX];
+        if (n + strlen(method) + 2 > sizeof method_key)
+            continue;
+        memcpy(method_key, key, n);
+        method_key[n] = '.';
+        strcpy(method_key + n + 1, method);
+        if (gm_module_summary_find(&bm->summary, method_key)) {
+            *found = true;
+            return reach(g, tail, bm, method_key, bm != from);
+        }
+        if (reach_inherited(g, tail, bm, key, method, from, depth + 1, found) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Reaches key of m, or, for "C.m" that m's class C does not define, the method its bases
+ * define (reach_inherited). */
+static int reach_method(gm_workspace_graph *g, size_t *tail, module *m, const char *key,
+                        bool entered, const module *from) {
+    if (gm_module_summary_find(&m->summary, key))
+        return reach(g, tail, m, key, entered);
+    const char *dot = strchr(key, '.');
+    if (!dot || strchr(dot + 1, '.') || strchr(key, '<') || (size_t)(dot - key) >= 2 * GM_NAME_MAX)
+        return 0;
+    char cls[2 * GM_NAME_MAX];
+    memcpy(cls, key, (size_t)(dot - key));
+    cls[dot - key] = '\0';
+    bool found = false;
+    return reach_inherited(g, tail, m, cls, dot + 1, from, 0, &found);
+}
+
 /* A compiled function or class instance of another module: name, and member for a class. */
 static int reach_target(gm_workspace_graph *g, size_t *tail, const module *from, const char *name,
                         const char *member) {
@@ -302,7 +359,7 @@ static int reach_target(gm_workspace_graph *g, size_t *tail, const module *from,
         return 0;
     key[n] = '.';
     strcpy(key + n + 1, method);
-    return reach(g, tail, m, key, true);
+    return reach_method(g, tail, m, key, true, from);
 }
 
 static int node_key_order(const void *a, const void *b) {
@@ -373,7 +430,8 @@ int gm_workspace_graph_solve(gm_workspace_graph *g) {
         module *m = &g->modules[g->queue[head].module];
         const gm_summary_node *node = &m->summary.nodes[g->queue[head].node];
         for (uint32_t c = 0; c < node->callee_count; c++)
-            if (reach(g, &tail, m, m->summary.callees[node->callee_start + c], false) != 0)
+            if (reach_method(g, &tail, m, m->summary.callees[node->callee_start + c], false, m) !=
+                0)
                 return -1;
         for (uint32_t e = 0; e < node->external_count; e++) {
             char key[2 * GM_NAME_MAX];

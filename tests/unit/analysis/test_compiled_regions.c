@@ -182,9 +182,64 @@ static void callees(void) {
 #undef HELPER
 }
 
+/* Defs nested in compiled functions, and wrappers that decorators of the file return. */
+static void nested_regions(void) {
+    /* called from compiled code: a region; defined but never called: not one */
+    AT_EXPECT("import torch\n@torch.compile\ndef f(x):\n"
+              "    def show(t):\n        print(t)\n"
+              "    def unused(t):\n        print(t)\n"
+              "    return show(x)\n",
+              "GM401", 1);
+    /* a nested def calling a sibling, and one nested deeper */
+    AT_EXPECT("import torch\n@torch.compile\ndef f(x):\n"
+              "    def a(t):\n        return b(t)\n"
+              "    def b(t):\n        def c(u):\n            print(u)\n        return c(t)\n"
+              "    return a(x)\n",
+              "GM401", 1);
+    /* a local value of the same name as a module function is not that function */
+    AT_EXPECT("import torch\ndef show(t):\n    print(t)\n"
+              "@torch.compile\ndef f(x, show):\n    return show(x)\n",
+              "GM401", 0);
+    /* nested defs of functions compiled code never runs are not regions */
+    AT_EXPECT("def f(x):\n    def show(t):\n        print(t)\n    return show(x)\n", "GM401", 0);
+    /* self of the method around a nested def: self.training folds */
+    AT_EXPECT("import torch\nfrom torch import nn\nclass M(nn.Module):\n"
+              "    def forward(self, x):\n"
+              "        def step(t):\n            if self.training:\n                print(t)\n"
+              "            return t\n"
+              "        return step(x)\n",
+              "GM401", 0);
+    /* a same-file decorator returning a wrapper that calls the wrapped function */
+    const char *deco = "import torch\nfrom torch import nn\n"
+                       "def traced(fn):\n"
+                       "    def log(t):\n        print(t)\n"
+                       "    def wrapper(self, x):\n        log(x)\n        return fn(self, x)\n"
+                       "    return wrapper\n"
+                       "def same(fn):\n"
+                       "    def other(self, x):\n        print(x)\n"
+                       "    fn.other = other\n"
+                       "    return fn\n"
+                       "class M(nn.Module):\n"
+                       "    @%s\n"
+                       "    def forward(self, x):\n        return x\n";
+    char src[1024];
+    snprintf(src, sizeof src, deco, "traced");
+    AT_EXPECT(src, "GM401", 1);
+    snprintf(src, sizeof src, deco, "same");
+    AT_EXPECT(src, "GM401", 0);
+    /* a wrapper that never calls the function it wraps replaces it: not followed */
+    AT_EXPECT("import torch\nfrom torch import nn\n"
+              "def swap(fn):\n"
+              "    def other(self, x):\n        print(x)\n        return x\n"
+              "    return other\n"
+              "class M(nn.Module):\n    @swap\n    def forward(self, x):\n        return x\n",
+              "GM401", 0);
+}
+
 int main(void) {
     aliases();
     regions();
+    nested_regions();
     callees();
     return check_exit_code("analysis/compiled_regions");
 }

@@ -123,9 +123,13 @@ static void negatives(void) {
     expect_forward("        if torch.compiler.is_compiling():\n            pass\n        else:\n"
                    "            if x.sum() > 0:\n                pass\n",
                    0);
-    /* Nested function definitions are separate frames. */
+    /* A nested def is a frame of its own, traced where forward calls it; one never called is
+     * not traced. */
     expect_forward("        def inner(t: torch.Tensor):\n            if t.sum() > 0:\n"
                    "                pass\n        return inner(x)\n",
+                   1);
+    expect_forward("        def unused(t: torch.Tensor):\n            if t.sum() > 0:\n"
+                   "                pass\n        return x\n",
                    0);
     expect_forward("        f = lambda t: 1 if t.sum() > 0 else 0\n", 0);
     /* Not regions: __init__, other methods, plain classes, undecorated functions. */

@@ -41,9 +41,15 @@ static void logger_calls(void) {
                 "GM402", 7);
     expect_body("    logging.info('a')\n    logging.warning('b')\n", "GM402", 2);
     expect_body("    y = x if logger.info('a') else x\n", "GM402", 1);
+    /* Every Logger method breaks (GB0291), isEnabledFor and setLevel too; getLogger(name)
+     * itself breaks (the logger registry), getLogger() returns the root logger and does not. */
+    expect_body("    logger.setLevel(10)\n    logger.isEnabledFor(10)\n", "GM402", 2);
+    expect_body("    logging.getLogger('x')\n", "GM402", 1);
+    expect_body("    logging.getLogger()\n", "GM402", 0);
+    expect_body("    lg = logging.getLogger('x')\n    lg.info('a')\n", "GM402", 2);
+    expect_body("    logging.getLogger('x').info('a')\n", "GM402", 1);
     /* Not a log method, not a logger, shadowed, eager only. */
-    expect_body("    logger.setLevel(10)\n    logger.isEnabledFor(10)\n", "GM402", 0);
-    expect_body("    logging.getLogger('x')\n", "GM402", 0);
+    expect_body("    logger.name\n    logger.propagate = False\n", "GM402", 0);
     expect_body("    other.info('a')\n", "GM402", 0);
     expect_body("    logger = make()\n    logger.info('a')\n", "GM402", 0);
     expect_body("    if not torch.compiler.is_compiling():\n        logger.info('a')\n", "GM402",
@@ -150,7 +156,86 @@ static void mends(void) {
               "GM403", 0);
 }
 
+/* Loggers that are no module-level name: class attributes and __init__ attributes read through
+ * self (or the class), locals, bound methods; and what is not one. */
+static void bound_loggers(void) {
+    const char *cls = "import logging\nimport torch\nfrom torch import nn\n"
+                      "class Tracker:\n    def warning(self, m):\n        pass\n"
+                      "class M(nn.Module):\n    log = logging.getLogger('m')\n"
+                      "    tracker = Tracker()\n    scale = 2.0\n"
+                      "    def __init__(self):\n        super().__init__()\n"
+                      "        self.lg = logging.getLogger('x')\n        self.rec = Tracker()\n"
+                      "        if True:\n            self.nested = logging.getLogger('n')\n"
+                      "    def forward(self, x):\n";
+    char src[4096];
+    struct {
+        const char *body;
+        size_t n;
+    } cases[] = {
+        {"        self.log.info('a')\n", 1},
+        {"        M.log.info('a')\n", 1},
+        {"        self.lg.warning('a')\n", 1},
+        {"        self.nested.warning('a')\n", 1},
+        {"        w = self.lg.warning\n        x = x + 1\n        w('a')\n", 1},
+        {"        log = self.log\n        if x.dim() > 1:\n            log.debug('a')\n", 1},
+        {"        self.tracker.warning('a')\n        self.rec.warning('b')\n", 0},
+        {"        self.scale.info('a')\n        self.missing.info('b')\n", 0},
+        /* a later rebinding wins; a parameter is unknown */
+        {"        w = self.lg.warning\n        w = print2\n        w('a')\n", 0},
+        {"        log = self.log\n        log = Tracker()\n        log.warning('a')\n", 0},
+        /* a name bound in a loop target is not the logger any more */
+        {"        log = self.log\n        for log in range(2):\n            pass\n"
+         "        log.info('a')\n",
+         0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(src, sizeof src, "%s%s", cls, cases[i].body);
+        AT_EXPECT(src, "GM402", cases[i].n);
+    }
+    /* a method parameter named like a logger is not one */
+    AT_EXPECT("import logging\nimport torch\n@torch.compile\ndef f(x, log):\n"
+              "    log.info('a')\n",
+              "GM402", 0);
+    /* an __init__ assignment of something else shadows the class attribute */
+    AT_EXPECT(
+        "import logging\nimport torch\nfrom torch import nn\nclass M(nn.Module):\n"
+        "    log = logging.getLogger('m')\n    def __init__(self):\n"
+        "        self.log = object()\n    def forward(self, x):\n        self.log.info('a')\n",
+        "GM402", 0);
+}
+
+/* `if logger.isEnabledFor(logging.DEBUG):` breaks at the test; the body does not run under the
+ * default configuration, so nothing in it is reported. A level the default enables, or one
+ * not known, leaves the body's calls reported. */
+static void enabled_for_guards(void) {
+    expect_body("    if logger.isEnabledFor(logging.DEBUG):\n        logger.debug('a')\n"
+                "        print(x)\n        v = x.sum().item()\n",
+                "GM402", 1);
+    expect_body("    if logger.isEnabledFor(logging.DEBUG):\n        print(x)\n", "GM401", 0);
+    expect_body("    if logger.isEnabledFor(logging.DEBUG):\n        v = x.sum().item()\n", "GM201",
+                0);
+    expect_body("    if x.dim() and logger.isEnabledFor(10):\n        logger.debug('a')\n", "GM402",
+                1);
+    expect_body("    if logger.isEnabledFor(logging.DEBUG):\n        pass\n    else:\n"
+                "        logger.info('a')\n",
+                "GM402", 2);
+    expect_body("    if logger.isEnabledFor(logging.WARNING):\n        logger.warning('a')\n",
+                "GM402", 2);
+    expect_body("    if logger.isEnabledFor(level):\n        logger.warning('a')\n", "GM402", 2);
+    /* the guard's test names the logger: a non-logger's isEnabledFor guards nothing */
+    expect_body("    if other.isEnabledFor(logging.DEBUG):\n        logger.debug('a')\n", "GM402",
+                1);
+    const char *src =
+        HEAD "    if logger.isEnabledFor(logging.DEBUG):\n        logger.debug('a')\n";
+    gm_finding_list l = at_analyze(src);
+    const gm_finding *f = at_find(&l, "GM402", 0);
+    CHECK(f && strcmp(at_span_text(src, f), "logger.isEnabledFor(logging.DEBUG)") == 0);
+    gm_finding_list_free(&l);
+}
+
 int main(void) {
+    bound_loggers();
+    enabled_for_guards();
     mends();
     library_loggers();
     logger_calls();

@@ -229,7 +229,36 @@ static void mend(void) {
                    "        print(x)\n");
 }
 
+/* print reached through the builtins module: `builtins.print`, an alias of builtins, and
+ * `from builtins import print [as p]`; not another builtin, not a rebound name. */
+static void builtins_module(void) {
+    const char *cases[][2] = {
+        {"import builtins\n", "        builtins.print(x)\n"},
+        {"import builtins as bi\n", "        bi.print(x)\n"},
+        {"from builtins import print as p\n", "        p(x)\n"},
+        {"from builtins import print\n", "        print(x)\n"},
+    };
+    char src[4096];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(src, sizeof src, "%s" HEAD "%s", cases[i][0], cases[i][1]);
+        AT_EXPECT(src, "GM401", 1);
+    }
+    const char *negatives[][2] = {
+        {"import builtins\n", "        n = builtins.len(x.shape)\n"},
+        {"import builtins\n", "        builtins = make()\n        builtins.print(x)\n"},
+        {"from builtins import print as p\n", "        p = make()\n        p(x)\n"},
+        {"from mylib import print as p\n", "        p(x)\n"},
+        {"", "        builtins.print(x)\n"}, /* not imported: nothing known */
+        {"from mylib import print\n", "        print(x)\n"},
+    };
+    for (size_t i = 0; i < sizeof negatives / sizeof negatives[0]; i++) {
+        snprintf(src, sizeof src, "%s" HEAD "%s", negatives[i][0], negatives[i][1]);
+        AT_EXPECT(src, "GM401", 0);
+    }
+}
+
 int main(void) {
+    builtins_module();
     detection();
     consequences();
     mend();

@@ -112,7 +112,97 @@ static void consequences_and_fixes(void) {
     }
 }
 
+/* NumPy values are traced as tensors: .item()/.tolist() on arrays made by numpy calls in the
+ * region, at module level, or in __init__/the class body; not on Python numbers computed with
+ * NumPy, nor without a numpy import. */
+static void numpy_values(void) {
+    const char *head =
+        "import numpy as np\nimport torch\nimport torch.nn as nn\n"
+        "W = np.array([1.0, 2.0])\nN = int(np.prod((2, 3)))\n"
+        "class M(nn.Module):\n    table = np.arange(4)\n"
+        "    def __init__(self):\n        self.k = np.float32(0.5)\n"
+        "        self.n = int(np.prod((2, 4)))\n        self.f = float(np.sqrt(2.0))\n"
+        "    def forward(self, x):\n";
+    struct {
+        const char *body, *rule;
+        size_t n;
+    } cases[] = {
+        {"        s = self.k.item()\n", "GM201", 1},
+        {"        s = W.tolist()\n", "GM202", 1},
+        {"        s = self.table.tolist()\n", "GM202", 1},
+        {"        s = W[0].item()\n", "GM201", 1},
+        {"        a = np.ones(3)\n        s = (a * 2).sum().item()\n", "GM201", 1},
+        {"        s = np.ceil(np.log1p(x.size(1))).astype('int').item()\n", "GM201", 1},
+        {"        s = self.n.item()\n        t = self.f.item()\n        u = N.item()\n", "GM201",
+         0},
+        {"        s = np.dtype('float32').itemsize\n", "GM201", 0},
+        {"        W = [1.0]\n        s = W.tolist()\n", "GM202", 0},
+        {"        s = self.missing.item()\n", "GM201", 0},
+    };
+    char src[4096];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(src, sizeof src, "%s%s", head, cases[i].body);
+        AT_EXPECT(src, cases[i].rule, cases[i].n);
+    }
+    /* without a numpy import, np is nothing known */
+    AT_EXPECT("import torch\nW = np.array([1.0])\n@torch.compile\ndef f(x):\n"
+              "    return W.tolist()\n",
+              "GM202", 0);
+}
+
+/* Python functions that read tensor data: any()/all() over a tensor (GM101), math functions of
+ * a tensor, torch._assert with a tensor condition, torch.equal/allclose (GM202). */
+static void tensor_data_calls(void) {
+    expect_forward("        if any(t > 0):\n            pass\n", "GM101", 1);
+    expect_forward("        b = all(t)\n", "GM101", 1);
+    expect_forward("        b = any(x > 5)\n", "GM101", 1); /* only an array compares elementwise */
+    expect_forward("        b = any([t.sum() > 0, True])\n", "GM101", 1);
+    expect_forward("        b = any([True, t.sum() > 0])\n", "GM101", 0);
+    expect_forward("        b = any([x.shape[0] > 2, x.dim() == 1])\n", "GM101", 0);
+    expect_forward("        b = all(s > 1 for s in t.shape)\n", "GM101", 0);
+    expect_forward("        b = any(n)\n        c = all(x)\n", "GM101", 0);
+    expect_forward("        b = any(v in x for v in n)\n        c = any(x is None)\n", "GM101", 0);
+    expect_forward("        any = make()\n        b = any(t)\n", "GM101", 0);
+    expect_forward("        b = t.any()\n", "GM101", 0);
+    const char *math_head = "import math\nfrom math import sqrt\n" HEAD;
+    char src[4096];
+    struct {
+        const char *body;
+        size_t n;
+    } math_cases[] = {
+        {"        d = math.sqrt(t.sum())\n", 1},
+        {"        d = math.isnan(t.mean())\n        e = math.pow(2, t.max())\n", 2},
+        {"        d = sqrt(t.sum())\n", 1},
+        {"        d = math.exp(t.sum())\n", 1},
+        {"        d = math.sqrt(x.shape[-1])\n        e = math.log(t.size(1))\n", 0},
+        {"        d = math.sqrt(4.0)\n        e = math.sqrt(n)\n", 0},
+        {"        d = math.pi * t\n", 0},
+        {"        math = make()\n        d = math.sqrt(t.sum())\n", 0},
+    };
+    for (size_t i = 0; i < sizeof math_cases / sizeof math_cases[0]; i++) {
+        snprintf(src, sizeof src, "%s%s", math_head, math_cases[i].body);
+        AT_EXPECT(src, "GM202", math_cases[i].n);
+    }
+    expect_forward("        torch._assert((t >= 0).all(), 'neg')\n", "GM202", 1);
+    expect_forward(
+        "        torch._assert(t.shape[0] == 4, 'rows')\n        torch._assert(True, 'x')\n",
+        "GM202", 0);
+    expect_forward("        if torch.equal(x, n):\n            pass\n", "GM202", 1);
+    expect_forward("        b = torch.allclose(t, x)\n", "GM202", 1);
+    expect_forward("        b = t.equal(x)\n        c = t.allclose(x)\n", "GM202", 2);
+    expect_forward("        b = x.equal(n)\n        c = self.cfg.equal(n)\n", "GM202", 0);
+    /* the finding is at the call, and names the function */
+    const char *s2 = HEAD "        if torch.equal(x, n):\n            pass\n";
+    gm_finding_list l = at_analyze(s2);
+    const gm_finding *f = at_find(&l, "GM202", 0);
+    CHECK(f && strcmp(at_span_text(s2, f), "torch.equal(x, n)") == 0);
+    CHECK(f && strstr(f->message, "`torch.equal()`") != NULL);
+    gm_finding_list_free(&l);
+}
+
 int main(void) {
+    numpy_values();
+    tensor_data_calls();
     item();
     to_python();
     consequences_and_fixes();

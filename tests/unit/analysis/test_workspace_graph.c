@@ -212,6 +212,74 @@ static void workspace_resolution(void) {
     gm_workspace_graph_free(g);
 }
 
+/* `self.m()` where a base class of another module (or its own base) defines m; decorators of
+ * other modules that return a nested wrapper. */
+static void inherited_methods_and_decorators(void) {
+    gm_workspace_graph *g = gm_workspace_graph_new();
+    CHECK(g != NULL);
+    add(g, "/p", "lib", true, "from .base import PreTrainedModel\n");
+    add(g, "/p", "lib.base", false,
+        "import warnings\n"
+        "from torch import nn\n"
+        "class Mixin:\n"
+        "    def mask(self, m):\n        return self.deep(m)\n"
+        "    def deep(self, m):\n        return m\n"
+        "    def unused(self, m):\n        return m\n"
+        "class PreTrainedModel(nn.Module, Mixin):\n"
+        "    def own(self, x):\n        return x\n");
+    add(g, "/p", "lib.rope", false,
+        "import functools\n"
+        "def update(fn):\n"
+        "    def helper(self, p):\n        return p\n"
+        "    @functools.wraps(fn)\n"
+        "    def wrapper(self, x, p):\n"
+        "        helper(self, p)\n"
+        "        return fn(self, x, p)\n"
+        "    return wrapper\n"
+        "def same(fn):\n"
+        "    def inner(x):\n        return x\n"
+        "    fn.inner = inner\n"
+        "    return fn\n");
+    add(g, "/p", "model", false,
+        "from lib import PreTrainedModel\n"
+        "from lib.rope import update, same\n"
+        "class Mid(PreTrainedModel):\n"
+        "    pass\n"
+        "class Net(Mid):\n"
+        "    @update\n"
+        "    @same\n"
+        "    def forward(self, x, p):\n"
+        "        return self.own(self.mask(x))\n");
+    CHECK_EQ_INT(gm_workspace_graph_solve(g), 0);
+    CHECK(has_root(g, "/p", "lib.base", "Mixin.mask"));
+    CHECK(has_root(g, "/p", "lib.base", "PreTrainedModel.own"));
+    CHECK(!has_root(g, "/p", "lib.base", "Mixin.unused"));
+    CHECK(!has_root(g, "/p", "lib.base", "Mixin.deep")); /* reached by its own analysis */
+    CHECK(has_root(g, "/p", "lib.rope", "update.<return>"));
+    CHECK_EQ_INT(root_count(g, "/p", "lib.rope"), 1);
+    /* the summary covers the bases: changing one changes the digest */
+    gm_module_summary a = summarise("class A(B):\n    pass\nclass B:\n    pass\n");
+    gm_module_summary b = summarise("class A:\n    pass\nclass B:\n    pass\n");
+    CHECK(a.digest != b.digest);
+    CHECK_EQ_INT((int)a.class_count, 2);
+    gm_module_summary_free(&a);
+    gm_module_summary_free(&b);
+    gm_workspace_graph_free(g);
+
+    /* A wrapper's region: the helper it calls, reached from the external root. */
+    const char *rope = "import functools\n"
+                       "def update(fn):\n"
+                       "    def helper(self, p):\n        print(p)\n"
+                       "    def wrapper(self, x, p):\n"
+                       "        helper(self, p)\n"
+                       "        return fn(self, x, p)\n"
+                       "    def unused(x):\n        print(x)\n"
+                       "    return wrapper\n";
+    const char *keys[] = {"update.<return>"};
+    CHECK_EQ_INT(prints_with_roots(rope, NULL, 0), 0);
+    CHECK_EQ_INT(prints_with_roots(rope, keys, 1), 1);
+}
+
 static void absolute_names(void) {
     char buf[128];
     CHECK(gm_module_absolute_name("pkg.sub.mod", false, ".helpers.f", buf, sizeof buf));
@@ -234,5 +302,6 @@ int main(void) {
     summaries();
     workspace_resolution();
     absolute_names();
+    inherited_methods_and_decorators();
     return check_exit_code("analysis/workspace_graph");
 }
