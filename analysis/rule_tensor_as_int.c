@@ -173,6 +173,14 @@ static const int_site torch_sites[] = {
     {"torch.linspace", 2, 2, {"steps", NULL, NULL}},
 };
 
+/* Whether a torch site's last name part is method (a cheap test before resolving imports). */
+static bool torch_site_named(gm_slice method) {
+    for (size_t i = 0; i < sizeof torch_sites / sizeof torch_sites[0]; i++)
+        if (gm_slice_is(method, strrchr(torch_sites[i].name, '.') + 1))
+            return true;
+    return false;
+}
+
 /* Tensor methods. */
 static const int_site method_sites[] = {
     {"new_zeros", 0, -1, {"size", NULL, NULL}},
@@ -393,7 +401,7 @@ void gm_rule_tensor_as_int_call(gm_region *region, TSNode call) {
     TSNode receiver = {0};
     if (site) {
         receiver = gm_child(fn, syn->field.object);
-    } else if (!ts_node_is_null(head) &&
+    } else if (torch_site_named(method) && !ts_node_is_null(head) &&
                gm_symbols_is_imported(st->symbols, gm_node_slice(head, st->text)) &&
                !gm_region_binds_node(region, head) &&
                gm_symbols_resolve(st->symbols, syn, st->text, fn, name, sizeof name)) {

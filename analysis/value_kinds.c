@@ -1532,6 +1532,7 @@ static TSNode argument_for(const gm_region *r, TSNode call, int index, gm_slice 
 
 typedef struct {
     gm_slice method;
+    const char *needle; /* ".method(": subtrees whose text lacks it hold no call site */
     int index;
     gm_slice param;
     unsigned sites, tensors;
@@ -1570,9 +1571,15 @@ static void visit_sites(gm_region *r, TSNode caller, TSNode n, site_search *q, i
                 return;
         }
     }
-    uint32_t count = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < count && !q->bad; i++)
-        visit_sites(r, caller, ts_node_named_child(n, i), q, depth + 1);
+    TSTreeCursor cursor = ts_tree_cursor_new(n);
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+        do {
+            TSNode c = ts_tree_cursor_current_node(&cursor);
+            if (ts_node_is_named(c) && mentions(gm_node_slice(c, text_of(r)), q->needle))
+                visit_sites(r, caller, c, q, depth + 1);
+        } while (!q->bad && ts_tree_cursor_goto_next_sibling(&cursor));
+    }
+    ts_tree_cursor_delete(&cursor);
 }
 
 /* A parameter of a method of unknown kind that every call of the method in its class
@@ -1603,13 +1610,15 @@ static void resolve_parameter(gm_region *r, TSNode identifier) {
     needle[q.method.len + 2] = '\0';
     if (!mentions(class_text, needle))
         return;
+    q.needle = needle;
     flow_depth++;
     TSNode body = gm_child(r->site.class_node, syn->field.body);
     TSTreeCursor cursor = ts_tree_cursor_new(body);
     if (!ts_node_is_null(body) && ts_tree_cursor_goto_first_child(&cursor)) {
         do {
             TSNode m = def_of(syn, ts_tree_cursor_current_node(&cursor));
-            if (ts_node_is_null(m) || ts_node_eq(m, def))
+            if (ts_node_is_null(m) || ts_node_eq(m, def) ||
+                !mentions(gm_node_slice(m, text_of(r)), needle))
                 continue;
             visit_sites(r, m, m, &q, 0);
         } while (!q.bad && q.tensors == q.sites && ts_tree_cursor_goto_next_sibling(&cursor));
