@@ -573,6 +573,13 @@ int gm_analyze_source(const char *text, size_t len, const gm_analysis_options *o
 int gm_analyze_source_with_roots(const char *text, size_t len, const gm_analysis_options *options,
                                  const char *const *external_roots, size_t external_count,
                                  gm_finding_list *list) {
+    return gm_analyze_source_with_summary(text, len, options, external_roots, external_count, list,
+                                          NULL);
+}
+
+int gm_analyze_source_with_summary(const char *text, size_t len, const gm_analysis_options *options,
+                                   const char *const *external_roots, size_t external_count,
+                                   gm_finding_list *list, struct gm_module_summary *summary) {
     TSParser *parser = gm_python_parser_new(GM_ANALYZE_SOURCE_TIMEOUT_MICROS);
     if (!parser)
         return -1;
@@ -598,6 +605,8 @@ int gm_analyze_source_with_roots(const char *text, size_t len, const gm_analysis
             rc = -1;
         }
     }
+    if (rc == 0 && summary)
+        rc = gm_analyzer_module_summary(analyzer, summary);
     gm_analyzer_free(analyzer);
     ts_tree_delete(tree);
     return rc;

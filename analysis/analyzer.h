@@ -61,4 +61,10 @@ int gm_analyze_source_with_roots(const char *text, size_t len, const gm_analysis
                                  const char *const *external_roots, size_t external_count,
                                  gm_finding_list *list);
 
+/* The same, also giving the module's summary from that run (module_summary.h; summary is
+ * overwritten): a command-line check parses each file once to index and analyse it. */
+int gm_analyze_source_with_summary(const char *text, size_t len, const gm_analysis_options *options,
+                                   const char *const *external_roots, size_t external_count,
+                                   gm_finding_list *list, struct gm_module_summary *summary);
+
 #endif

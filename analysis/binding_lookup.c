@@ -234,28 +234,11 @@ TSNode gm_lookup_init_attribute(gm_region *region, gm_slice attr) {
     const gm_stmt_ctx *st = region->stmt;
     const gm_syntax *syn = st->syntax;
     TSNode value = {0};
-    if (ts_node_is_null(region->site.class_node))
-        return value;
-    TSNode body = gm_child(region->site.class_node, syn->field.body);
-    if (!gm_is(body, syn->sym.block))
-        return value;
-    TSTreeCursor cursor = ts_tree_cursor_new(body);
-    for (bool more = ts_tree_cursor_goto_first_child(&cursor); more;
-         more = ts_tree_cursor_goto_next_sibling(&cursor)) {
-        TSNode def = ts_tree_cursor_current_node(&cursor);
-        if (gm_is(def, syn->sym.decorated_definition))
-            def = gm_child(def, syn->field.definition);
-        if (!gm_is(def, syn->sym.function_definition) ||
-            !gm_node_text_is(gm_child(def, syn->field.name), st->text, "__init__"))
-            continue;
-        TSNode params = gm_child(def, syn->field.parameters);
-        if (ts_node_is_null(params) || ts_node_named_child_count(params) == 0 ||
-            !gm_is(ts_node_named_child(params, 0), syn->sym.identifier))
-            continue;
-        gm_slice self_name = gm_node_slice(ts_node_named_child(params, 0), st->text);
-        init_assignments(syn, st->text, gm_child(def, syn->field.body), self_name, attr, &value, 0);
-    }
-    ts_tree_cursor_delete(&cursor);
+    gm_slice self_name;
+    TSNode init = gm_class_init(syn, st->text, region->site.class_node, &self_name);
+    if (!ts_node_is_null(init))
+        init_assignments(syn, st->text, gm_child(init, syn->field.body), self_name, attr, &value,
+                         0);
     return value;
 }
 

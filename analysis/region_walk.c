@@ -176,24 +176,6 @@ static bool is_guard(gm_region *r, TSNode if_stmt) {
     return false;
 }
 
-/* A string literal without interpolation (or a concatenation of such): a constant message. */
-static bool is_constant_string(gm_region *r, TSNode n) {
-    const gm_syntax *syn = syn_of(r);
-    n = gm_unparen(syn, n);
-    if (gm_is(n, syn->sym.concatenated_string)) {
-        for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-            if (!is_constant_string(r, ts_node_named_child(n, i)))
-                return false;
-        return true;
-    }
-    if (!gm_is(n, syn->sym.string))
-        return false;
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-        if (is_type(ts_node_named_child(n, i), "interpolation"))
-            return false;
-    return true;
-}
-
 /* `assert cond, msg`: dynamo rewrites an assert with no message or a constant string message
  * to torch._assert_async; any other message makes it branch on the tensor (GB0170). */
 static void walk_assert(gm_region *r, TSNode n, int depth) {
@@ -202,7 +184,7 @@ static void walk_assert(gm_region *r, TSNode n, int depth) {
         return;
     TSNode cond = ts_node_named_child(n, 0);
     size_t before = r->stmt->out->count;
-    if (count >= 2 && !is_constant_string(r, ts_node_named_child(n, 1)))
+    if (count >= 2 && !gm_is_constant_string(syn_of(r), ts_node_named_child(n, 1)))
         gm_rule_data_dependent_branch(r, gm_unparen(syn_of(r), cond), gm_value_of(r, cond),
                                       "assert with a non-string message");
     note_breaks(r, before);

@@ -116,29 +116,14 @@ static void scan_rnn_attributes(gm_region *region) {
     region->rnn_scanned = true;
     gm_stmt_ctx *st = region->stmt;
     const gm_syntax *syn = st->syntax;
-    if (ts_node_is_null(region->site.class_node))
-        return;
-    TSNode body = gm_child(region->site.class_node, syn->field.body);
-    if (!gm_is(body, syn->sym.block))
+    gm_slice self_name;
+    TSNode init = gm_class_init(syn, st->text, region->site.class_node, &self_name);
+    if (ts_node_is_null(init) ||
+        !may_name_rnn(st, ts_node_start_byte(init), ts_node_end_byte(init)))
         return;
     bool oom = false;
-    for (uint32_t i = 0; i < ts_node_named_child_count(body); i++) {
-        TSNode def = ts_node_named_child(body, i);
-        if (gm_is(def, syn->sym.decorated_definition))
-            def = gm_child(def, syn->field.definition);
-        if (!gm_is(def, syn->sym.function_definition) ||
-            !gm_node_text_is(gm_child(def, syn->field.name), st->text, "__init__"))
-            continue;
-        TSNode params = gm_child(def, syn->field.parameters);
-        if (ts_node_is_null(params) || ts_node_named_child_count(params) == 0 ||
-            !gm_is(ts_node_named_child(params, 0), syn->sym.identifier))
-            continue;
-        gm_slice self_name = gm_node_slice(ts_node_named_child(params, 0), st->text);
-        if (!may_name_rnn(st, ts_node_start_byte(def), ts_node_end_byte(def)))
-            continue;
-        note_rnn_assignments(st, gm_child(def, syn->field.body), self_name, &region->rnn_attributes,
-                             &oom, 0);
-    }
+    note_rnn_assignments(st, gm_child(init, syn->field.body), self_name, &region->rnn_attributes,
+                         &oom, 0);
     if (oom)
         st->oom = true;
 }

@@ -336,24 +336,6 @@ bool gm_rule_sequence_comparison(gm_region *region, TSNode condition) {
     return true;
 }
 
-/* A string literal without interpolation (or a concatenation of such). */
-static bool is_constant_string(gm_region *r, TSNode n) {
-    const gm_syntax *syn = syn_of(r);
-    n = gm_unparen(syn, n);
-    if (gm_is(n, syn->sym.concatenated_string)) {
-        for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-            if (!is_constant_string(r, ts_node_named_child(n, i)))
-                return false;
-        return true;
-    }
-    if (!gm_is(n, syn->sym.string))
-        return false;
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-        if (strcmp(ts_node_type(ts_node_named_child(n, i)), "interpolation") == 0)
-            return false;
-    return true;
-}
-
 /* `list(t.size()) == [n, m]` that the branch rule does not look at: the test of an assert
  * without a message (or with a constant one), or a value assigned. */
 static void sequence_call(gm_region *r, TSNode call) {
@@ -368,7 +350,7 @@ static void sequence_call(gm_region *r, TSNode call) {
     if (strcmp(ts_node_type(parent), "assert_statement") == 0) {
         uint32_t count = ts_node_named_child_count(parent);
         unseen = ts_node_eq(ts_node_named_child(parent, 0), cmp) &&
-                 (count == 1 || is_constant_string(r, ts_node_named_child(parent, 1)));
+                 (count == 1 || gm_is_constant_string(syn_of(r), ts_node_named_child(parent, 1)));
     } else if (gm_is(parent, syn->sym.assignment)) {
         unseen = ts_node_eq(gm_child(parent, syn->field.right), cmp);
     }

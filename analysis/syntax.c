@@ -121,3 +121,46 @@ TSNode gm_call_target(const gm_syntax *syntax, TSNode call, TSNode *head) {
     *head = gm_chain_head(syntax, fn);
     return ts_node_is_null(*head) ? (TSNode){0} : fn;
 }
+
+bool gm_is_constant_string(const gm_syntax *syntax, TSNode node) {
+    node = gm_unparen(syntax, node);
+    uint32_t count = ts_node_named_child_count(node);
+    if (gm_is(node, syntax->sym.concatenated_string)) {
+        for (uint32_t i = 0; i < count; i++)
+            if (!gm_is_constant_string(syntax, ts_node_named_child(node, i)))
+                return false;
+        return true;
+    }
+    if (!gm_is(node, syntax->sym.string))
+        return false;
+    for (uint32_t i = 0; i < count; i++)
+        if (strcmp(ts_node_type(ts_node_named_child(node, i)), "interpolation") == 0)
+            return false;
+    return true;
+}
+
+TSNode gm_class_init(const gm_syntax *syntax, const char *text, TSNode class_node,
+                     gm_slice *self_name) {
+    TSNode found = {0};
+    TSNode body =
+        ts_node_is_null(class_node) ? (TSNode){0} : gm_child(class_node, syntax->field.body);
+    if (!gm_is(body, syntax->sym.block))
+        return found;
+    TSTreeCursor cursor = ts_tree_cursor_new(body);
+    for (bool more = ts_tree_cursor_goto_first_child(&cursor); more;
+         more = ts_tree_cursor_goto_next_sibling(&cursor)) {
+        TSNode def = ts_tree_cursor_current_node(&cursor);
+        if (gm_is(def, syntax->sym.decorated_definition))
+            def = gm_child(def, syntax->field.definition);
+        if (gm_is(def, syntax->sym.function_definition) &&
+            gm_node_text_is(gm_child(def, syntax->field.name), text, "__init__"))
+            found = def;
+    }
+    ts_tree_cursor_delete(&cursor);
+    TSNode params = ts_node_is_null(found) ? found : gm_child(found, syntax->field.parameters);
+    if (ts_node_is_null(params) || ts_node_named_child_count(params) == 0 ||
+        !gm_is(ts_node_named_child(params, 0), syntax->sym.identifier))
+        return (TSNode){0};
+    *self_name = gm_node_slice(ts_node_named_child(params, 0), text);
+    return found;
+}

@@ -171,4 +171,13 @@ TSNode gm_call_target(const gm_syntax *syntax, TSNode call, TSNode *head);
 
 TSNode gm_unparen(const gm_syntax *syntax, TSNode node);
 
+/* The `__init__` a class definition ends up with (the last its body defines), and the name its
+ * first parameter gives the instance; a null node when there is none or it takes no parameter. */
+TSNode gm_class_init(const gm_syntax *syntax, const char *text, TSNode class_node,
+                     gm_slice *self_name);
+
+/* A string literal without interpolation, or an implicit concatenation of such (parentheses
+ * around it allowed): a message known before tracing. */
+bool gm_is_constant_string(const gm_syntax *syntax, TSNode node);
+
 #endif

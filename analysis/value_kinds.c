@@ -508,25 +508,10 @@ static bool is_buffer(gm_region *r, gm_slice name) {
     const gm_syntax *syn = syn_of(r);
     if (!r->buffers_scanned) {
         r->buffers_scanned = true;
-        TSNode body = ts_node_is_null(r->site.class_node)
-                          ? (TSNode){0}
-                          : gm_child(r->site.class_node, syn->field.body);
-        uint32_t count = gm_is(body, syn->sym.block) ? ts_node_named_child_count(body) : 0;
-        for (uint32_t i = 0; i < count; i++) {
-            TSNode def = ts_node_named_child(body, i);
-            if (gm_is(def, syn->sym.decorated_definition))
-                def = gm_child(def, syn->field.definition);
-            if (!gm_is(def, syn->sym.function_definition) ||
-                !gm_node_text_is(gm_child(def, syn->field.name), text_of(r), "__init__"))
-                continue;
-            TSNode params = gm_child(def, syn->field.parameters);
-            if (ts_node_is_null(params) || ts_node_named_child_count(params) == 0 ||
-                !gm_is(ts_node_named_child(params, 0), syn->sym.identifier) ||
-                !mentions(gm_node_slice(def, text_of(r)), "register_buffer"))
-                continue;
-            note_buffers(r, gm_child(def, syn->field.body),
-                         gm_node_slice(ts_node_named_child(params, 0), text_of(r)), 0);
-        }
+        gm_slice self_name;
+        TSNode init = gm_class_init(syn, text_of(r), r->site.class_node, &self_name);
+        if (!ts_node_is_null(init) && mentions(gm_node_slice(init, text_of(r)), "register_buffer"))
+            note_buffers(r, gm_child(init, syn->field.body), self_name, 0);
     }
     return gm_name_set_has(&r->buffers, name);
 }
