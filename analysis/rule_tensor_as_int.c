@@ -237,7 +237,15 @@ static bool site_hit(gm_region *r, TSNode call, const int_site *site) {
     return false;
 }
 
-static void emit(gm_region *r, const char *rule, TSNode node, const char *message) {
+/* Why no mend is offered: the int has to come from somewhere else, which only the author
+ * knows. */
+static const char *const no_int_rewrite =
+    "the value is data-dependent: take the int from a shape (`x.size(0)`) or pass it in as a "
+    "Python int; `capture_scalar_outputs` keeps it in the graph as an unbacked symbol";
+
+static void emit(gm_region *r, const char *rule, TSNode node, const char *message,
+                 const char *declined) {
+    r->mend_declined = declined;
     gm_emit_finding(r, gm_rule_by_id(rule), node, message, NULL, 0);
 }
 
@@ -325,7 +333,9 @@ static void emit_sequence(gm_region *r, TSNode comparison) {
     emit(r, "GM101", comparison,
          "comparison of a list or tuple holding a tensor: torch.compile compares element by "
          "element, gets a tensor instead of a bool and breaks the graph here "
-         "(list_richcompare_nonconst)");
+         "(list_richcompare_nonconst)",
+         "compare the sizes that are ints and check the tensor element with a tensor "
+         "operation (`torch._assert_async(n == m)`), or drop the check under compile");
 }
 
 bool gm_rule_sequence_comparison(gm_region *region, TSNode condition) {
@@ -402,7 +412,7 @@ void gm_rule_tensor_as_int_call(gm_region *region, TSNode call) {
              "torch.compile reads its value (Tensor.item(), data-dependent) and breaks the graph "
              "here",
              (int)method.len, method.ptr);
-    emit(region, "GM202", call, message);
+    emit(region, "GM202", call, message, no_int_rewrite);
 }
 
 void gm_rule_tensor_as_int_subscript(gm_region *region, TSNode subscript) {
@@ -420,7 +430,8 @@ void gm_rule_tensor_as_int_subscript(gm_region *region, TSNode subscript) {
             emit(region, "GM202", subscript,
                  "a tensor as a slice bound: torch.compile reads its value with Tensor.item() "
                  "(capture_scalar_outputs is off) and breaks the graph here; it cannot resume "
-                 "after it, so the whole function runs eagerly");
+                 "after it, so the whole function runs eagerly",
+                 no_int_rewrite);
             gm_region_skip_frame(region, "GM202");
             return;
         }
@@ -434,5 +445,7 @@ void gm_rule_tensor_as_int_subscript(gm_region *region, TSNode subscript) {
         return;
     emit(region, "GM202", subscript,
          "indexing with a 0-d tensor computed in the graph: torch.compile reads its value "
-         "(Tensor.item(), data-dependent) and breaks the graph here");
+         "(Tensor.item(), data-dependent) and breaks the graph here",
+         "`torch.index_select(x, 0, i.reshape(1))` keeps an index tensor in the graph, but "
+         "changes the result's shape, so the rewrite is left to you");
 }
