@@ -72,14 +72,31 @@ static void scan_test(gm_region *r, TSNode n, int depth) {
 }
 
 /* Visits the calls and conditional expressions of an expression (not lambdas). */
-static void scan_expr(gm_region *r, TSNode n, int depth) {
+static void scan_children(gm_region *r, TSNode n, int depth) {
+    /* The few children most expressions have are cheaper to take by index than with a cursor;
+     * a node with many (a long literal) uses one, as an index lookup walks the children before
+     * it. */
+    uint32_t count = ts_node_named_child_count(n);
+    if (count <= 8) {
+        for (uint32_t i = 0; i < count && !r->frame_skipped; i++)
+            scan_expr(r, ts_node_named_child(n, i), depth + 1);
+        return;
+    }
+    TSTreeCursor cursor = ts_tree_cursor_new(n);
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+        do {
+            TSNode c = ts_tree_cursor_current_node(&cursor);
+            if (ts_node_is_named(c))
+                scan_expr(r, c, depth + 1);
+        } while (!r->frame_skipped && ts_tree_cursor_goto_next_sibling(&cursor));
+    }
+    ts_tree_cursor_delete(&cursor);
+}
+
+/* The rules of an operation whose operands Python evaluates before it: a call, a subscript, a
+ * comparison, `not`, a walrus. */
+static void check_operation(gm_region *r, TSNode n, TSSymbol t) {
     const gm_syntax *syn = syn_of(r);
-    if (ts_node_is_null(n) || depth > GM_MAX_NESTING || r->stmt->oom || r->frame_skipped)
-        return;
-    TSSymbol t = ts_node_symbol(n);
-    if (t == syn->sym.lambda || t == syn->sym.function_definition || t == syn->sym.class_definition)
-        return;
-    size_t before = r->stmt->out->count;
     if (t == syn->sym.call) {
         gm_kinds_note_call(r, n);
         gm_rule_print_call(r, n);
@@ -93,65 +110,78 @@ static void scan_expr(gm_region *r, TSNode n, int depth) {
         gm_rule_autograd_call(r, n);
     } else if (t == syn->sym.subscript) {
         gm_rule_boolean_mask(r, n);
-    } else if (t == syn->sym.conditional_expression && ts_node_named_child_count(n) >= 3) {
+    } else if (t == syn->sym.comparison_operator) {
+        gm_rule_tensor_contains(r, n);
+    } else if (t == syn->sym.named_expression) {
+        gm_value_of(r, n); /* binds the walrus target */
+    } else if (t == syn->sym.not_operator) {
+        gm_rule_tensor_not(r, n, gm_value_of(r, gm_child(n, syn->field.argument)));
+    }
+}
+
+/* Rules run in the order Python evaluates: operands before the operation that uses them, so
+ * that a break after which dynamo cannot resume (frame_skipped) hides what comes later. */
+static void scan_expr(gm_region *r, TSNode n, int depth) {
+    const gm_syntax *syn = syn_of(r);
+    if (ts_node_is_null(n) || depth > GM_MAX_NESTING || r->stmt->oom || r->frame_skipped)
+        return;
+    TSSymbol t = ts_node_symbol(n);
+    if (t == syn->sym.lambda || t == syn->sym.function_definition || t == syn->sym.class_definition)
+        return;
+    size_t before = r->stmt->out->count;
+    if (t == syn->sym.conditional_expression && ts_node_named_child_count(n) >= 3) {
         TSNode cond = ts_node_named_child(n, 1);
+        scan_test(r, cond, depth + 1);
+        if (r->frame_skipped)
+            return;
         gm_value v = gm_value_of(r, cond);
         gm_rule_data_dependent_branch(r, cond, v, "conditional expression");
         note_breaks(r, before);
-        scan_test(r, cond, depth + 1);
         if (v.constant != 0)
             scan_expr(r, ts_node_named_child(n, 0), depth + 1);
         if (v.constant != 1)
             scan_expr(r, ts_node_named_child(n, 2), depth + 1);
         return;
-    } else if (t == syn->sym.comparison_operator) {
-        gm_rule_tensor_contains(r, n);
-    } else if (t == syn->sym.named_expression) {
-        gm_value_of(r, n); /* binds the walrus target */
-    } else if (t == syn->sym.boolean_operator) {
-        visit_boolean_operator(r, n);
-    } else if (t == syn->sym.not_operator) {
-        gm_rule_tensor_not(r, n, gm_value_of(r, gm_child(n, syn->field.argument)));
     }
-    note_breaks(r, before);
-    if (r->frame_skipped)
+    if (t == syn->sym.boolean_operator) {
+        /* the left operand, the jump on it, then the right operand */
+        scan_expr(r, gm_child(n, syn->field.left), depth + 1);
+        if (r->frame_skipped)
+            return;
+        visit_boolean_operator(r, n);
+        note_breaks(r, before);
+        scan_expr(r, gm_child(n, syn->field.right), depth + 1);
         return;
+    }
+    bool operation = t == syn->sym.call || t == syn->sym.subscript ||
+                     t == syn->sym.comparison_operator || t == syn->sym.named_expression ||
+                     t == syn->sym.not_operator;
     bool loop = is_comprehension(syn, t);
     r->loop_depth += loop;
-    /* The few children most expressions have are cheaper to take by index than with a cursor;
-     * a node with many (a long literal) uses one, as an index lookup walks the children before
-     * it. */
-    uint32_t count = ts_node_named_child_count(n);
-    if (count <= 8) {
-        for (uint32_t i = 0; i < count; i++)
-            scan_expr(r, ts_node_named_child(n, i), depth + 1);
-    } else {
-        TSTreeCursor cursor = ts_tree_cursor_new(n);
-        if (ts_tree_cursor_goto_first_child(&cursor)) {
-            do {
-                TSNode c = ts_tree_cursor_current_node(&cursor);
-                if (ts_node_is_named(c))
-                    scan_expr(r, c, depth + 1);
-            } while (ts_tree_cursor_goto_next_sibling(&cursor));
-        }
-        ts_tree_cursor_delete(&cursor);
-    }
+    scan_children(r, n, depth);
     r->loop_depth -= loop;
+    if (operation && !r->frame_skipped) {
+        check_operation(r, n, t);
+        note_breaks(r, before);
+    }
 }
 
 /* A condition of if/elif/while: the branch rule (the guard rule when guard), then the calls
  * inside it. */
 static gm_value visit_condition(gm_region *r, TSNode cond, const char *construct, bool guard,
                                 int depth) {
+    /* the test is evaluated before the jump on it */
+    scan_test(r, cond, depth + 1);
     size_t before = r->stmt->out->count;
     gm_value v = gm_value_of(r, cond);
+    if (r->frame_skipped)
+        return v;
     /* Dynamo reports the line of the tested expression, not of an opening parenthesis. */
     if (guard)
         gm_rule_data_dependent_guard(r, gm_unparen(syn_of(r), cond), v);
     else
         gm_rule_data_dependent_branch(r, gm_unparen(syn_of(r), cond), v, construct);
     note_breaks(r, before);
-    scan_test(r, cond, depth + 1);
     return v;
 }
 

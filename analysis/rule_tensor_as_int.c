@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "binding_lookup.h"
 #include "rule_emit.h"
 #include "rules.h"
 #include "symbols.h"
@@ -141,13 +142,33 @@ static bool is_zero_dim_made(gm_region *r, TSNode n, int depth) {
 /* A tensor dynamo makes in the graph (not an input it can pass as a symbolic int): arithmetic
  * with a tensor operand, an element of a tensor (a subscript, or a `for` loop element), a full
  * reduction. */
+static bool is_made_in_graph(gm_region *r, TSNode n, int depth);
+
+/* A local holding a tensor made in the graph: its latest `name = value` made one, and no break
+ * graphmend predicts lies between that assignment and the use (after a break the value enters
+ * the resumed graph as an input, and what comes of it then depends on the backend: not
+ * reported). */
+static bool local_made_in_graph(gm_region *r, TSNode id, int depth) {
+    if (!is_tensor(r, id))
+        return false;
+    TSNode value = gm_lookup_local(r, gm_node_slice(id, text_of(r)), id);
+    if (ts_node_is_null(value) || !is_made_in_graph(r, value, depth + 1))
+        return false;
+    uint32_t from = ts_node_end_byte(value), to = ts_node_start_byte(id);
+    const gm_finding_list *out = r->stmt->out;
+    for (size_t i = 0; i < out->count; i++)
+        if (out->items[i].span.start_byte >= from && out->items[i].span.start_byte < to)
+            return false;
+    return true;
+}
+
 static bool is_made_in_graph(gm_region *r, TSNode n, int depth) {
     const gm_syntax *syn = syn_of(r);
     n = gm_unparen(syn, n);
     if (ts_node_is_null(n) || depth > 16)
         return false;
     if (gm_is(n, syn->sym.identifier))
-        return gm_kinds_is_iteration_element(r, n);
+        return gm_kinds_is_iteration_element(r, n) || local_made_in_graph(r, n, depth);
     if (gm_is(n, syn->sym.unary_operator) && op_is(r, n, minus))
         return is_made_in_graph(r, gm_child(n, syn->field.argument), depth + 1);
     if (gm_is(n, syn->sym.binary_operator) && op_is(r, n, arithmetic))
@@ -374,18 +395,19 @@ void gm_rule_tensor_as_int_call(gm_region *region, TSNode call) {
     const gm_stmt_ctx *st = region->stmt;
     const gm_syntax *syn = st->syntax;
     TSNode fn = gm_unparen(syn, gm_child(call, syn->field.function));
-    if (gm_is(fn, syn->sym.identifier)) {
+    bool bare = gm_is(fn, syn->sym.identifier); /* `from torch import arange` */
+    if (bare && !torch_site_named(gm_node_slice(fn, st->text))) {
         sequence_call(region, call);
         return;
     }
-    if (!gm_is(fn, syn->sym.attribute))
+    if (!bare && !gm_is(fn, syn->sym.attribute))
         return;
-    TSNode attr = gm_child(fn, syn->field.attribute);
+    TSNode attr = bare ? fn : gm_child(fn, syn->field.attribute);
     if (ts_node_is_null(attr))
         return;
     gm_slice method = gm_node_slice(attr, st->text);
     const int_site *site = NULL;
-    for (size_t i = 0; i < sizeof method_sites / sizeof method_sites[0] && !site; i++)
+    for (size_t i = 0; i < sizeof method_sites / sizeof method_sites[0] && !site && !bare; i++)
         if (gm_slice_is(method, method_sites[i].name))
             site = &method_sites[i];
     char name[GM_NAME_MAX];

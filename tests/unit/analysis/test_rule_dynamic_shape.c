@@ -54,6 +54,49 @@ static void boolean_mask(void) {
     expect_body("    a = x[:, 0]\n", "GM301", 0);
 }
 
+/* Masks held in locals, casts, combinations and other index positions (verified on torch 2.13:
+ * corpus dynamic_shape/int_index_tensor_vs_bool_mask.py, mask_cast_and_index_select.py,
+ * mask_setitem_augmented.py, nonzero_as_tuple_and_argwhere.py, unique_return_counts.py). */
+static void mask_forms(void) {
+    expect_body("    keep = x > 0\n    y = x[keep]\n", "GM301", 1);
+    expect_body("    keep = x > 0\n    y = x[~keep]\n", "GM301", 1);
+    expect_body("    y = x[r.bool()]\n", "GM301", 1);
+    expect_body("    y = x[~(x > 0)]\n", "GM301", 1);
+    expect_body("    y = x[(x > 0) & (x < 1)]\n", "GM301", 1);
+    expect_body("    a = x > 0\n    b = x < 1\n    y = x[a & b]\n    z = x[a | b]\n", "GM301", 2);
+    expect_body("    keep = x > 0\n    y = x[:, keep]\n", "GM301", 1);
+    expect_body("    y = x[0, x[0] > 0]\n", "GM301", 1);
+    expect_body("    y = torch.isnan(x)\n    z = x[y]\n", "GM301", 1);
+    /* a plain store through a mask traces; an augmented one reads y[mask] first */
+    expect_body("    y = x.clone()\n    mask = y < 0\n    y[mask] = 0.0\n", "GM301", 0);
+    expect_body("    y = x.clone()\n    mask = y < 0\n    y[mask] = 0.0\n    y[mask] += n\n",
+                "GM301", 1);
+    /* one_hot with the default spelled out */
+    expect_body("    a = F.one_hot(r, num_classes=-1)\n", "GM302", 1);
+    expect_body("    a = F.one_hot(r, -1)\n", "GM302", 1);
+    expect_body("    a = F.one_hot(r, num_classes=3)\n    b = F.one_hot(r, 1)\n", "GM302", 0);
+    /* unique_consecutive: the function and the method */
+    expect_body("    a = torch.unique_consecutive(r)\n", "GM301", 1);
+    expect_body("    a = r.unique_consecutive()\n    b = x.unique_consecutive(dim=0)\n", "GM301",
+                2);
+    /* a mask held in a local is a tensor, so its nonzero() is one */
+    expect_body("    mask = x > 0\n    rows, cols = mask.nonzero(as_tuple=True)\n", "GM301", 1);
+    expect_body("    mask = x > 0\n    idx = mask.nonzero()\n", "GM301", 1);
+    /* Integer index tensors keep static shapes. */
+    expect_body("    idx = x.argmax(dim=1)\n    rows = torch.arange(x.shape[0])\n"
+                "    a = x[rows, idx]\n    b = x[idx]\n",
+                "GM301", 0);
+    expect_body("    top = x.topk(2, dim=1).indices\n    a = x[top]\n", "GM301", 0);
+    expect_body("    idx = torch.tensor([0, 2])\n    a = x.index_select(0, idx)\n"
+                "    b = x[idx.long()]\n",
+                "GM301", 0);
+    expect_body("    idx = r.argmax(dim=0)\n    a = x[~idx]\n", "GM301", 0);
+    /* Comparisons of Python ints held in locals are bools, not masks. */
+    expect_body("    k = x.shape[0] > 2\n    a = x[k]\n", "GM301", 0);
+    expect_body("    k = x.dim() == 2\n    j = x.size(1) != 4\n    a = x[k & j]\n", "GM301", 0);
+    expect_body("    k = len(x) > 2\n    a = x[~k]\n", "GM301", 0);
+}
+
 static void one_hot(void) {
     expect_body("    a = F.one_hot(r)\n", "GM302", 1);
     expect_body("    a = torch.nn.functional.one_hot(r)\n", "GM302", 1);
@@ -102,6 +145,7 @@ static void consequences_and_fixes(void) {
 int main(void) {
     dynamic_shape_calls();
     boolean_mask();
+    mask_forms();
     one_hot();
     consequences_and_fixes();
     return check_exit_code("analysis/rule_dynamic_shape");

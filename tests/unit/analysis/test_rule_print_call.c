@@ -257,10 +257,66 @@ static void builtins_module(void) {
     }
 }
 
+/* Code after a statement that always leaves the function under torch.compile is dead: dynamo
+ * never traces it. Leaving on some paths only (a parameter's test, a loop body, a try body)
+ * leaves the code after it live. */
+static void dead_code(void) {
+    expect_forward("        if torch.compiler.is_compiling():\n            return x\n"
+                   "        print(x)\n",
+                   0);
+    expect_forward("        if helper(x) or torch.compiler.is_compiling():\n            return x\n"
+                   "        print(x)\n",
+                   0);
+    expect_forward(
+        "        if torch._dynamo.is_compiling():\n            raise RuntimeError('no')\n"
+        "        print(x)\n",
+        0);
+    expect_forward("        if torch.compiler.is_compiling():\n            if x.dim() == 2:\n"
+                   "                return x\n            return x + 1\n        print(x)\n",
+                   0);
+    expect_forward("        return x\n        print(x)\n", 0);
+    /* the print before the return is live; only the one after it is dead */
+    expect_forward("        print(x)\n        if torch.compiler.is_compiling():\n"
+                   "            return x\n        print(x)\n",
+                   1);
+    /* Leaving on some paths only (flag and other are parameters). */
+    const char *head = "import torch\nimport torch.nn as nn\nclass M(nn.Module):\n"
+                       "    def forward(self, x, flag, other):\n";
+    struct {
+        const char *body;
+        size_t n;
+    } live[] = {
+        {"        if flag:\n            return x\n        print(x)\n", 1},
+        {"        if torch.compiler.is_compiling() and flag:\n            return x\n"
+         "        print(x)\n",
+         1},
+        {"        if x.dim() == 2:\n            return x\n        else:\n            print(x)\n"
+         "        print(x)\n",
+         2},
+        {"        if flag:\n            return x\n        elif other:\n            return x + 1\n"
+         "        print(x)\n",
+         1},
+        {"        for v in other:\n            return v\n        print(x)\n", 1}, /* may be empty */
+        {"        for v in x:\n            if flag:\n                break\n        print(x)\n", 1},
+        /* the handler resumes after a raise before the return */
+        {"        try:\n            y = flag(x)\n            return y\n"
+         "        except Exception:\n            pass\n        print(x)\n",
+         1},
+    };
+    char src[4096];
+    for (size_t i = 0; i < sizeof live / sizeof live[0]; i++) {
+        snprintf(src, sizeof src, "%s%s", head, live[i].body);
+        AT_EXPECT(src, "GM401", live[i].n);
+    }
+    /* a nested function's return does not end the region */
+    expect_forward("        def inner():\n            return 1\n        print(x)\n", 1);
+}
+
 int main(void) {
     builtins_module();
     detection();
     consequences();
     mend();
+    dead_code();
     return check_exit_code("analysis/rule_print_call");
 }

@@ -200,11 +200,59 @@ static void tensor_data_calls(void) {
     gm_finding_list_free(&l);
 }
 
+/* `v in t` / `v not in t` on a tensor: Tensor.__contains__ reads the data with Tensor.item()
+ * and dynamo skips the frame, so later breaks of the function are not reported (corpus:
+ * tensor_to_python/torch_equal_and_contains.py). Containment in a Python list, tuple or
+ * attribute traces. */
+static void tensor_contains(void) {
+    expect_forward("        if 0.5 in t:\n            x = x + 1\n", "GM202", 1);
+    expect_forward("        b = 3 not in t\n", "GM202", 1);
+    expect_forward("        y = t * 2\n        b = n in y\n", "GM202", 1);
+    expect_forward("        b = 1 in (t > 0)\n", "GM202", 1);
+    expect_forward("        b = (1 in t) and (2 in t)\n", "GM202", 1); /* the first skips */
+    /* the frame is skipped: nothing after it is reported */
+    expect_forward("        if 0.5 in t:\n            x = x + 1\n        print(x)\n", "GM401", 0);
+    expect_forward("        b = 3 not in t\n        s = t.sum().item()\n", "GM201", 0);
+    expect_forward("        b = 3 not in t\n        c = int(t)\n", "GM202", 1);
+    expect_forward("        b = 3 in [1, 2]\n        print(x)\n", "GM401", 1);
+    /* not a tensor on the right */
+    const char *head = "import torch\nimport torch.nn as nn\nclass M(nn.Module):\n"
+                       "    def forward(self, a: torch.Tensor, sizes, names, k):\n";
+    const char *negatives[] = {
+        "        if 4 in sizes and 'a' not in names and a.shape[0] in (2, 4):\n"
+        "            a = a - 1\n",
+        "        b = 4 in sizes\n",
+        "        b = \"a\" not in names\n",
+        "        b = a.shape[0] in (2, 4)\n",
+        "        b = k in self.cfg\n",
+        "        b = a.dim() in [1, 2]\n        c = 'x' in {'x': a}\n",
+        "        b = a.shape[-1] not in a.shape[:-1]\n",
+    };
+    char src[4096];
+    for (size_t i = 0; i < sizeof negatives / sizeof negatives[0]; i++) {
+        snprintf(src, sizeof src, "%s%s", head, negatives[i]);
+        AT_EXPECT(src, "GM202", 0);
+    }
+    /* the containment does not skip the frame: a later print is reported */
+    snprintf(src, sizeof src, "%s%s", head, "        b = 4 in sizes\n        print(a)\n");
+    AT_EXPECT(src, "GM401", 1);
+    /* the finding is at the comparison and says why */
+    const char *s2 = HEAD "        if 0.5 in t:\n            x = x + 1\n";
+    gm_finding_list l = at_analyze(s2);
+    const gm_finding *f = at_find(&l, "GM202", 0);
+    CHECK(f && strcmp(at_span_text(s2, f), "0.5 in t") == 0);
+    CHECK(f && strstr(f->message, "`in` on a tensor") != NULL);
+    CHECK(f && strstr(f->message, "whole function runs eagerly") != NULL);
+    CHECK_EQ_INT(at_count(&l, "GM101"), 0); /* the test is a Python bool */
+    gm_finding_list_free(&l);
+}
+
 int main(void) {
     numpy_values();
     tensor_data_calls();
     item();
     to_python();
     consequences_and_fixes();
+    tensor_contains();
     return check_exit_code("analysis/rule_tensor_to_python");
 }
