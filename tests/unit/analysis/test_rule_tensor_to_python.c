@@ -219,8 +219,8 @@ static void tensor_contains(void) {
     const char *head = "import torch\nimport torch.nn as nn\nclass M(nn.Module):\n"
                        "    def forward(self, a: torch.Tensor, sizes, names, k):\n";
     const char *negatives[] = {
-        "        if 4 in sizes and 'a' not in names and a.shape[0] in (2, 4):\n"
-        "            a = a - 1\n",
+        ("        if 4 in sizes and 'a' not in names and a.shape[0] in (2, 4):\n"
+         "            a = a - 1\n"),
         "        b = 4 in sizes\n",
         "        b = \"a\" not in names\n",
         "        b = a.shape[0] in (2, 4)\n",
