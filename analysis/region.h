@@ -62,8 +62,9 @@ typedef struct {
     /* Set after a statement that always leaves its block (return, raise, break, continue, or
      * an if whose test is always true and whose body leaves): the block's later statements are
      * dead code dynamo never traces (`if is_torchdynamo_compiling(): return`). Compound
-     * statements clear it after their blocks unless they leave for certain themselves. */
-    bool exited;
+     * statements clear it after their blocks unless they leave for certain themselves.
+     * exited_by_raise: the way out is a raise, which a context manager may swallow. */
+    bool exited, exited_by_raise;
     /* Module-level names of functions wrapped by torch.compiler.disable and of torch.Generator
      * objects, found once per region by the rules that need them (module_scanned). */
     bool module_scanned;

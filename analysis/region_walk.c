@@ -372,7 +372,8 @@ static void walk_with(gm_region *r, TSNode n, int depth) {
     ts_tree_cursor_delete(&cursor);
     r->try_depth += !resumable;
     walk_block(r, gm_child(n, syn->field.body), depth + 1);
-    r->exited = false; /* a context manager may swallow a raise */
+    /* a context manager may swallow a raise (torch's do not), never a return */
+    r->exited = r->exited && (!r->exited_by_raise || resumable);
     r->try_depth -= !resumable;
 }
 
@@ -445,7 +446,8 @@ static void walk_statement_kind(gm_region *r, TSNode n, int depth) {
             } while (ts_tree_cursor_goto_next_sibling(&cursor));
         }
         ts_tree_cursor_delete(&cursor);
-        r->exited = is_type(n, "return_statement") || is_type(n, "raise_statement") ||
+        r->exited_by_raise = is_type(n, "raise_statement");
+        r->exited = r->exited_by_raise || is_type(n, "return_statement") ||
                     is_type(n, "break_statement") || is_type(n, "continue_statement");
     }
 }

@@ -275,6 +275,15 @@ static void dead_code(void) {
                    "                return x\n            return x + 1\n        print(x)\n",
                    0);
     expect_forward("        return x\n        print(x)\n", 0);
+    /* a with block leaves by a return for certain, and a torch context manager lets a raise
+     * through; another context manager may swallow the raise */
+    expect_forward("        with torch.no_grad():\n            return x\n        print(x)\n", 0);
+    expect_forward("        with torch.no_grad():\n            raise ValueError('x')\n"
+                   "        print(x)\n",
+                   0);
+    expect_forward("        with contextlib.suppress(ValueError):\n"
+                   "            raise ValueError('x')\n        print(x)\n",
+                   1);
     /* the print before the return is live; only the one after it is dead */
     expect_forward("        print(x)\n        if torch.compiler.is_compiling():\n"
                    "            return x\n        print(x)\n",
