@@ -591,7 +591,7 @@ int gm_analyze_source_with_summary(const char *text, size_t len, const gm_analys
     if (!analyzer ||
         gm_analyzer_set_external_roots(analyzer, external_roots, external_count) != 0) {
         gm_analyzer_free(analyzer);
-        ts_tree_delete(tree);
+        gm_tree_delete(tree);
         return -1;
     }
     const gm_finding_list *found = gm_analyzer_run(analyzer, tree, text, len, options);
@@ -608,6 +608,6 @@ int gm_analyze_source_with_summary(const char *text, size_t len, const gm_analys
     if (rc == 0 && summary)
         rc = gm_analyzer_module_summary(analyzer, summary);
     gm_analyzer_free(analyzer);
-    ts_tree_delete(tree);
+    gm_tree_delete(tree);
     return rc;
 }

@@ -367,6 +367,6 @@ int gm_module_summary_from_source(const char *text, size_t len, const gm_analysi
     free(views);
     free(children);
     gm_symbols_free(&symbols);
-    ts_tree_delete(tree);
+    gm_tree_delete(tree);
     return rc;
 }

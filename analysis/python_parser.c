@@ -1,5 +1,7 @@
 #include "python_parser.h"
 
+#include "syntax.h"
+
 #include <time.h>
 
 const TSLanguage *tree_sitter_python(void);
@@ -91,4 +93,14 @@ TSTree *gm_python_parse(TSParser *parser, const TSTree *old_tree, const char *te
     if (!tree)
         ts_parser_reset(parser); /* start the next parse afresh instead of resuming this one */
     return tree;
+}
+
+void gm_tree_delete(TSTree *tree) {
+    gm_child_cache_forget();
+    ts_tree_delete(tree);
+}
+
+void gm_tree_edit(TSTree *tree, const TSInputEdit *edit) {
+    gm_child_cache_forget();
+    ts_tree_edit(tree, edit);
 }

@@ -13,8 +13,14 @@ const TSLanguage *gm_python_language(void);
  * ts_parser_delete. NULL when the runtime refuses the grammar's ABI. */
 TSParser *gm_python_parser_new(uint64_t timeout_micros);
 
-/* Parses text (reusing old_tree, already ts_tree_edit'ed, when non-NULL). Returns a new tree
- * (caller deletes) or NULL when the time bound was hit. */
+/* Parses text (reusing old_tree, already gm_tree_edit'ed, when non-NULL). Returns a new tree
+ * (caller deletes with gm_tree_delete) or NULL when the time bound was hit. */
 TSTree *gm_python_parse(TSParser *parser, const TSTree *old_tree, const char *text, size_t len);
+
+/* ts_tree_delete and ts_tree_edit for every tree the analysis may have looked at: they also
+ * forget the field lookups gm_child remembers (syntax.h), whose subtrees may be freed or changed
+ * now. */
+void gm_tree_delete(TSTree *tree);
+void gm_tree_edit(TSTree *tree, const TSInputEdit *edit);
 
 #endif

@@ -1,5 +1,7 @@
 #include "syntax.h"
 
+#include <stdatomic.h>
+#include <stdint.h>
 #include <string.h>
 
 static uint32_t name_hash(const char *s) {
@@ -163,4 +165,39 @@ TSNode gm_class_init(const gm_syntax *syntax, const char *text, TSNode class_nod
         return (TSNode){0};
     *self_name = gm_node_slice(ts_node_named_child(params, 0), text);
     return found;
+}
+
+/* ---- remembered field lookups ------------------------------------------------------------ */
+
+typedef struct {
+    const void *id; /* the node: its subtree, tree and position */
+    const TSTree *tree;
+    uint32_t start;
+    TSFieldId field;
+    unsigned long generation; /* of the cache when stored: older entries are forgotten */
+    TSNode child;
+} child_entry;
+
+#define CHILD_CACHE_SIZE 1024u /* direct-mapped: a statement's nodes fit */
+static _Thread_local child_entry child_cache[CHILD_CACHE_SIZE];
+/* Starts at 1 so that the zeroed entries are stale. Atomic: a tree may be deleted on another
+ * thread than the one that looked at it. */
+static atomic_ulong child_cache_generation = 1;
+
+void gm_child_cache_forget(void) {
+    atomic_fetch_add_explicit(&child_cache_generation, 1, memory_order_relaxed);
+}
+
+TSNode gm_child(TSNode node, TSFieldId field) {
+    if (!node.id)
+        return ts_node_child_by_field_id(node, field);
+    unsigned long generation = atomic_load_explicit(&child_cache_generation, memory_order_relaxed);
+    uintptr_t hash = ((uintptr_t)node.id >> 4) * 31u + field;
+    child_entry *e = &child_cache[hash % CHILD_CACHE_SIZE];
+    if (e->generation == generation && e->id == node.id && e->tree == node.tree &&
+        e->start == node.context[0] && e->field == field)
+        return e->child;
+    TSNode child = ts_node_child_by_field_id(node, field);
+    *e = (child_entry){node.id, node.tree, node.context[0], field, generation, child};
+    return child;
 }

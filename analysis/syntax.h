@@ -131,9 +131,12 @@ typedef struct {
 /* Resolves every id for language. Returns 0, or -1 when the grammar lacks one of them. */
 int gm_syntax_init(gm_syntax *syntax, const TSLanguage *language);
 
-static inline TSNode gm_child(TSNode node, TSFieldId field) {
-    return ts_node_child_by_field_id(node, field);
-}
+/* The child of node in field, or a null node. The rules ask for the same few fields of the
+ * same nodes again and again, and tree-sitter answers each by walking the node's children, so
+ * the answers are remembered (per thread) until a tree is deleted or edited
+ * (gm_tree_delete/gm_tree_edit, python_parser.h), which calls gm_child_cache_forget. */
+TSNode gm_child(TSNode node, TSFieldId field);
+void gm_child_cache_forget(void);
 
 static inline bool gm_is(TSNode node, TSSymbol symbol) {
     return !ts_node_is_null(node) && ts_node_symbol(node) == symbol;

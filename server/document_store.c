@@ -18,7 +18,7 @@ static void document_free(gm_document *doc) {
     free(doc->text);
     gm_line_index_free(&doc->lines);
     if (doc->tree) {
-        ts_tree_delete(doc->tree);
+        gm_tree_delete(doc->tree);
     }
     gm_analyzer_free(doc->analyzer);
     free(doc);
@@ -89,7 +89,7 @@ static int set_text(gm_document *doc, const char *text, size_t len) {
 static void reparse(gm_document_store *store, gm_document *doc) {
     TSTree *tree = gm_python_parse(store->parser, doc->tree, doc->text, doc->len);
     if (doc->tree) {
-        ts_tree_delete(doc->tree);
+        gm_tree_delete(doc->tree);
     }
     doc->tree = tree;
 }
@@ -223,7 +223,7 @@ static gm_document_status apply_one(gm_document *doc, const gm_document_change *
         doc->has_lone_cr = text_has_lone_cr(doc->text, doc->len);
     }
     if (doc->tree) {
-        ts_tree_edit(doc->tree, &edit);
+        gm_tree_edit(doc->tree, &edit);
     }
     gm_analyzer_note_edit(doc->analyzer, &edit);
     return GM_DOC_OK;
@@ -263,7 +263,7 @@ gm_document_status gm_document_apply_changes(gm_document_store *store, gm_docume
         doc->has_lone_cr = backup.has_lone_cr;
         gm_line_index_build(&doc->lines, doc->text, doc->len);
         if (doc->tree) {
-            ts_tree_delete(doc->tree);
+            gm_tree_delete(doc->tree);
         }
         doc->tree = backup.tree;
         backup.tree = NULL;
@@ -273,7 +273,7 @@ gm_document_status gm_document_apply_changes(gm_document_store *store, gm_docume
     }
     free(backup.text);
     if (backup.tree) {
-        ts_tree_delete(backup.tree);
+        gm_tree_delete(backup.tree);
     }
     if (status != GM_DOC_OK) {
         return status;

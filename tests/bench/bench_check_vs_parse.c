@@ -200,7 +200,7 @@ int main(int argc, char **argv) {
         for (size_t i = 0; i < files.count; i++) {
             TSTree *tree = gm_python_parse(parser, NULL, files.items[i].text, files.items[i].len);
             if (tree)
-                ts_tree_delete(tree);
+                gm_tree_delete(tree);
         }
         parse_s[r] = now_s() - t0;
 
@@ -218,7 +218,7 @@ int main(int argc, char **argv) {
                 gm_analyzer_run(analyzer, tree, files.items[i].text, files.items[i].len, NULL);
             found += list ? list->count : 0;
             gm_analyzer_free(analyzer);
-            ts_tree_delete(tree);
+            gm_tree_delete(tree);
         }
         both_s[r] = now_s() - t0;
         findings = found;

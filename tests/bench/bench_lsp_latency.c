@@ -879,10 +879,10 @@ int main(int argc, char **argv) {
             .new_end_point = {(uint32_t)edit.line, (uint32_t)(edit.column + edit.insert)},
         };
         uint64_t reparse_start = now_ns();
-        ts_tree_edit(tree, &input_edit);
+        gm_tree_edit(tree, &input_edit);
         TSTree *new_tree = gm_python_parse(parser, tree, text, text_len);
         reparse[k] = now_ns() - reparse_start;
-        ts_tree_delete(tree);
+        gm_tree_delete(tree);
         tree = new_tree;
         if (!tree) {
             fail("tree-sitter could not reparse after edit %ld", k + 1);
@@ -972,7 +972,7 @@ done:
     }
     free(latency);
     free(reparse);
-    ts_tree_delete(tree);
+    gm_tree_delete(tree);
     ts_parser_delete(parser);
     free(text);
     free(candidates);

@@ -69,7 +69,7 @@ static inline bool at_parses_cleanly(const char *src) {
     TSTree *t = gm_python_parse(p, NULL, src, strlen(src));
     bool ok = t && !ts_node_has_error(ts_tree_root_node(t));
     if (t)
-        ts_tree_delete(t);
+        gm_tree_delete(t);
     ts_parser_delete(p);
     return ok;
 }

@@ -110,11 +110,11 @@ int main(int argc, char **argv) {
         TSPoint p = point_at(text, pos);
         TSPoint p1 = {p.row, p.column + 1};
         TSInputEdit e = {pos, pos + 1, pos + 1, p, p1, p1};
-        ts_tree_edit(tree, &e);
+        gm_tree_edit(tree, &e);
         t0 = now_us();
         TSTree *next = gm_python_parse(parser, tree, text, len);
         reparse_us[i] = now_us() - t0;
-        ts_tree_delete(tree);
+        gm_tree_delete(tree);
         tree = next;
         t0 = now_us();
         gm_analyzer_note_edit(an, &e);
@@ -137,7 +137,7 @@ int main(int argc, char **argv) {
     free(run_us);
     free(reparse_us);
     gm_analyzer_free(an);
-    ts_tree_delete(tree);
+    gm_tree_delete(tree);
     ts_parser_delete(parser);
     free(text);
     return 0;

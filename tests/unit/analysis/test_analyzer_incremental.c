@@ -309,9 +309,9 @@ static void random_edits(void) {
     for (long i = 0; i < edits; i++) {
         TSInputEdit e;
         random_edit(&d, &e);
-        ts_tree_edit(tree, &e);
+        gm_tree_edit(tree, &e);
         TSTree *next = gm_python_parse(parser, tree, d.text, d.len);
-        ts_tree_delete(tree);
+        gm_tree_delete(tree);
         tree = next;
         gm_analyzer_note_edit(inc, &e);
         if (rnd(50) == 0)
@@ -365,7 +365,7 @@ static void random_edits(void) {
             parse_divergences += !trees_equal;
             if (trees_equal && mismatches++ < 3)
                 fprintf(stderr, "edit %ld: differs from gm_analyze_source\n", i);
-            ts_tree_delete(t2);
+            gm_tree_delete(t2);
         }
         gm_finding_list_free(&scratch);
     }
@@ -379,7 +379,7 @@ static void random_edits(void) {
     CHECK(with_rules > compared / 4); /* the edits keep the text interesting */
     CHECK(reused > statements / 2);   /* and the cache is used */
     gm_analyzer_free(inc);
-    ts_tree_delete(tree);
+    gm_tree_delete(tree);
     ts_parser_delete(parser);
     free(d.text);
 }
@@ -437,7 +437,7 @@ static void targeted(void) {
         TSTree *t = gm_python_parse(p, NULL, a, la);
         gm_analyzer *an = gm_analyzer_new();
         gm_analyzer_run(an, t, a, la, NULL);
-        ts_tree_edit(t, &e);
+        gm_tree_edit(t, &e);
         TSTree *t2 = gm_python_parse(p, t, b, lb);
         gm_analyzer_note_edit(an, &e);
         const gm_finding_list *got = gm_analyzer_run(an, t2, b, lb, NULL);
@@ -450,8 +450,8 @@ static void targeted(void) {
         }
         gm_finding_list_free(&want);
         gm_analyzer_free(an);
-        ts_tree_delete(t);
-        ts_tree_delete(t2);
+        gm_tree_delete(t);
+        gm_tree_delete(t2);
         ts_parser_delete(p);
     }
 }
@@ -469,14 +469,14 @@ static void result_survives_note_edit(void) {
     CHECK_EQ_INT(l->count, 1);
     CHECK(l->count == 1 && strcmp(l->items[0].message, "") != 0); /* not freed (ASan checks) */
     CHECK_EQ_INT(l->count ? l->items[0].span.start.row : 0, 3);
-    ts_tree_delete(t);
+    gm_tree_delete(t);
     t = gm_python_parse(p, NULL, "", 0);
     l = gm_analyzer_run(an, t, "", 0, NULL);
     CHECK_EQ_INT(l->count, 0);
     l = gm_analyzer_run(an, NULL, "", 0, NULL);
     CHECK_EQ_INT(l->count, 0);
     gm_analyzer_free(an);
-    ts_tree_delete(t);
+    gm_tree_delete(t);
     ts_parser_delete(p);
 }
 

@@ -98,7 +98,7 @@ static void set_matches_walk(void) {
     gm_name_set_free(&kept);
     gm_symbols_free(&symbols);
     gm_name_set_free(&set);
-    ts_tree_delete(tree);
+    gm_tree_delete(tree);
     ts_parser_delete(parser);
 }
 

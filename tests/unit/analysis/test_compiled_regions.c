@@ -28,7 +28,7 @@ static void expect_resolves(const char *src, const char *expected) {
     if (ok)
         CHECK_EQ_STR(buf, expected);
     gm_symbols_free(&s);
-    ts_tree_delete(t);
+    gm_tree_delete(t);
     ts_parser_delete(p);
 }
 

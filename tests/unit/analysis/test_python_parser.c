@@ -38,7 +38,7 @@ static void parses(void) {
     /* Incremental: insert "y = 1\n" at the start and reparse with the edited old tree. */
     const char *src2 = "y = 1\nimport torch\ndef f(x):\n    return x\n";
     TSInputEdit e = {0, 0, 6, {0, 0}, {0, 0}, {1, 0}};
-    ts_tree_edit(t, &e);
+    gm_tree_edit(t, &e);
     TSTree *t2 = gm_python_parse(p, t, src2, strlen(src2));
     TSTree *fresh = gm_python_parse(p, NULL, src2, strlen(src2));
     char *a = ts_node_string(ts_tree_root_node(t2));
@@ -46,9 +46,9 @@ static void parses(void) {
     CHECK_EQ_STR(a, b);
     free(a);
     free(b);
-    ts_tree_delete(t);
-    ts_tree_delete(t2);
-    ts_tree_delete(fresh);
+    gm_tree_delete(t);
+    gm_tree_delete(t2);
+    gm_tree_delete(fresh);
     ts_parser_delete(p);
 }
 
@@ -62,7 +62,7 @@ static void time_bound(void) {
     CHECK(t == NULL);
     CHECK(took < 2.0); /* stopped early (a full parse takes far longer under sanitizers) */
     if (t)
-        ts_tree_delete(t);
+        gm_tree_delete(t);
     /* The parser starts afresh after a timeout. */
     const char *small = "x = 1\n";
     t = gm_python_parse(p, NULL, small, strlen(small));
@@ -70,7 +70,7 @@ static void time_bound(void) {
     CHECK(t && !ts_node_has_error(ts_tree_root_node(t)));
     CHECK(t && ts_node_end_byte(ts_tree_root_node(t)) == strlen(small));
     if (t)
-        ts_tree_delete(t);
+        gm_tree_delete(t);
     ts_parser_delete(p);
     free(big);
 
@@ -86,7 +86,7 @@ static void time_bound(void) {
             const gm_finding_list *l = gm_analyzer_run(a, t, s, len, NULL);
             CHECK(l != NULL);
             gm_analyzer_free(a);
-            ts_tree_delete(t);
+            gm_tree_delete(t);
         }
         ts_parser_delete(p);
         free(s);

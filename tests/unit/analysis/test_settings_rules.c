@@ -305,7 +305,7 @@ static void analyzer_follows_settings(void) {
     const gm_finding_list *l = gm_analyzer_run(a, tree, src, strlen(src), &o);
     CHECK(l->count == 1 && gm_finding_severity(&l->items[0]) == GM_SEVERITY_ERROR);
     gm_analyzer_free(a);
-    ts_tree_delete(tree);
+    gm_tree_delete(tree);
     ts_parser_delete(parser);
 }
 

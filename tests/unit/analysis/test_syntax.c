@@ -26,7 +26,7 @@ static void symbols_match_tree_sitter(void) {
     CHECK_EQ_INT(ts_node_symbol(assign), syntax.sym.assignment);
     CHECK_EQ_INT(ts_node_symbol(gm_child(assign, syntax.field.left)), syntax.sym.identifier);
     CHECK_EQ_INT(ts_node_symbol(gm_child(assign, syntax.field.right)), syntax.sym.call);
-    ts_tree_delete(tree);
+    gm_tree_delete(tree);
     ts_parser_delete(parser);
 }
 
@@ -57,8 +57,63 @@ static void name_set(void) {
     gm_name_set_free(&set);
 }
 
+/* gm_child answers as tree-sitter does: for every node and field of a tree, again after the
+ * tree is deleted and another one (perhaps at the same addresses) parsed, and after an edit
+ * moves the nodes of an old tree. */
+static void same_child(TSNode n, TSFieldId field, int *mismatches) {
+    TSNode remembered = gm_child(n, field), asked = ts_node_child_by_field_id(n, field);
+    if (!ts_node_eq(remembered, asked) ||
+        (!ts_node_is_null(asked) && (ts_node_start_byte(remembered) != ts_node_start_byte(asked) ||
+                                     ts_node_end_byte(remembered) != ts_node_end_byte(asked))))
+        (*mismatches)++;
+}
+
+static void check_fields(const gm_syntax *syn, TSNode n, int *mismatches, int depth) {
+    const TSFieldId fields[] = {syn->field.left,      syn->field.right,     syn->field.function,
+                                syn->field.arguments, syn->field.body,      syn->field.name,
+                                syn->field.condition, syn->field.attribute, syn->field.object};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        same_child(n, fields[i], mismatches);
+        same_child(n, fields[i], mismatches); /* the remembered answer */
+    }
+    uint32_t count = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < count && depth < 64; i++)
+        check_fields(syn, ts_node_named_child(n, i), mismatches, depth + 1);
+}
+
+static void remembered_field_lookups(void) {
+    gm_syntax syn;
+    CHECK_EQ_INT(gm_syntax_init(&syn, gm_python_language()), 0);
+    TSParser *parser = gm_python_parser_new(0);
+    const char *sources[] = {
+        "x = f(a.b)\nif x:\n    y = g(x, k=1)\n",
+        "def f(a):\n    return a.b(c)\n",
+        "x = f(a.b)\nif x:\n    y = g(x, k=1)\n",
+        "class C:\n    def m(self):\n        self.v = w(1)\n",
+    };
+    int mismatches = 0;
+    for (int round = 0; round < 20; round++) {
+        const char *src = sources[round % 4];
+        TSTree *tree = gm_python_parse(parser, NULL, src, strlen(src));
+        check_fields(&syn, ts_tree_root_node(tree), &mismatches, 0);
+        /* an edit in place: "x = " becomes "xyz = ", moving every later node */
+        TSInputEdit edit = {.start_byte = 1,
+                            .old_end_byte = 1,
+                            .new_end_byte = 3,
+                            .start_point = {0, 1},
+                            .old_end_point = {0, 1},
+                            .new_end_point = {0, 3}};
+        gm_tree_edit(tree, &edit);
+        check_fields(&syn, ts_tree_root_node(tree), &mismatches, 0);
+        gm_tree_delete(tree);
+    }
+    CHECK_EQ_INT(mismatches, 0);
+    ts_parser_delete(parser);
+}
+
 int main(void) {
     symbols_match_tree_sitter();
+    remembered_field_lookups();
     name_set();
     return check_exit_code("analysis/syntax");
 }

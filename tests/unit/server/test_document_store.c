@@ -214,7 +214,7 @@ static void random_edit_sequences(gm_position_encoding encoding, int rounds) {
         if (!doc->tree || !trees_equal(ts_tree_root_node(doc->tree), ts_tree_root_node(fresh))) {
             tree_mismatches++;
         }
-        ts_tree_delete(fresh);
+        gm_tree_delete(fresh);
         CHECK_EQ_INT(doc->version, round + 2);
     }
     CHECK_EQ_INT(text_mismatches, 0);

@@ -253,7 +253,7 @@ static void cache_follows_options(void) {
     gm_analysis_options_default(&o);
     CHECK_EQ_INT(gm_analyzer_run(a, tree, SOURCE, strlen(SOURCE), &o)->count, all);
     gm_analyzer_free(a);
-    ts_tree_delete(tree);
+    gm_tree_delete(tree);
     ts_parser_delete(parser);
 }
 
