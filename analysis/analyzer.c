@@ -558,7 +558,8 @@ int gm_analyzer_module_summary(gm_analyzer *analyzer, struct gm_module_summary *
     for (size_t i = 0; i < entries->count; i++)
         if (!entries->items[i].dead)
             analyzer->parts[count++] = &entries->items[i].calls;
-    return gm_module_summary_build(analyzer->parts, count, &analyzer->symbols, summary);
+    return gm_module_summary_build(analyzer->parts, count, &analyzer->symbols,
+                                   analyzer->options.forward_is_compiled, summary);
 }
 
 void gm_analyzer_last_stats(const gm_analyzer *analyzer, gm_analyzer_stats *stats) {

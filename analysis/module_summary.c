@@ -69,6 +69,7 @@ static int add_classes(const gm_symbols *symbols, gm_module_summary *out) {
         const gm_class_symbol *cls = &symbols->classes[c];
         gm_summary_class *sc = &out->classes[out->class_count++];
         sc->name = strdup(cls->name);
+        sc->is_module = cls->is_module;
         sc->bases = cls->base_count ? calloc(cls->base_count, sizeof *sc->bases) : NULL;
         if (!sc->name || (cls->base_count && !sc->bases))
             return -1;
@@ -181,7 +182,8 @@ static int add_target(builder *b, const gm_compile_target *t) {
 }
 
 int gm_module_summary_build(const gm_call_part *const *parts, size_t part_count,
-                            const gm_symbols *symbols, gm_module_summary *out) {
+                            const gm_symbols *symbols, bool forward_is_compiled,
+                            gm_module_summary *out) {
     memset(out, 0, sizeof *out);
     builder b = {.parts = parts, .part_count = part_count, .symbols = symbols, .out = out};
     string_list callees = {0};
@@ -251,6 +253,7 @@ int gm_module_summary_build(const gm_call_part *const *parts, size_t part_count,
                 goto oom;
     if (add_classes(symbols, out) != 0)
         goto oom;
+    out->forward_is_compiled = forward_is_compiled;
     out->imports =
         symbols->import_count ? calloc(symbols->import_count, sizeof *out->imports) : NULL;
     if (symbols->import_count && !out->imports)
@@ -293,8 +296,9 @@ int gm_module_summary_build(const gm_call_part *const *parts, size_t part_count,
         h = hash_text(h, out->classes[i].name);
         for (size_t k = 0; k < out->classes[i].base_count; k++)
             h = hash_text(h, out->classes[i].bases[k]);
-        h = hash_text(h, "|");
+        h = hash_text(h, out->classes[i].is_module ? "|module" : "|");
     }
+    h = hash_text(h, out->forward_is_compiled ? "|forward" : "|");
     out->digest = h;
     return 0;
 oom:
@@ -360,7 +364,7 @@ int gm_module_summary_from_source(const char *text, size_t len, const gm_analysi
         }
     }
     if (rc == 0)
-        rc = gm_module_summary_build(views, built, &symbols, summary);
+        rc = gm_module_summary_build(views, built, &symbols, options->forward_is_compiled, summary);
     for (uint32_t i = 0; i < built; i++)
         gm_call_part_free(&parts[i]);
     free(parts);

@@ -31,6 +31,8 @@ typedef struct {
     char *name;   /* owned */
     char **bases; /* owned, in the order the class lists them */
     size_t base_count;
+    bool is_module; /* known here to subclass torch.nn.Module (symbols.h); the workspace may
+                       still find it one through bases in other modules */
 } gm_summary_class;
 
 typedef struct gm_module_summary {
@@ -49,6 +51,10 @@ typedef struct gm_module_summary {
     size_t import_count;
     gm_summary_class *classes; /* owned, sorted by name */
     size_t class_count;
+    /* forward of an nn.Module subclass is compiled (the forward_is_compiled option the summary
+     * was built with): the workspace makes it a root of a class that is a Module only through
+     * bases in other modules */
+    bool forward_is_compiled;
     uint64_t digest; /* of all of the above: equal digests, equal summaries */
 } gm_module_summary;
 
@@ -57,7 +63,8 @@ void gm_module_summary_free(gm_module_summary *summary);
 /* Builds the summary of a module from its statements' call parts and its symbols. summary is
  * overwritten (not freed). Returns 0, or -1 on OOM (nothing to free then). */
 int gm_module_summary_build(const gm_call_part *const *parts, size_t part_count,
-                            const gm_symbols *symbols, gm_module_summary *summary);
+                            const gm_symbols *symbols, bool forward_is_compiled,
+                            gm_module_summary *summary);
 
 /* Parses text and builds its summary, without running the rules: for modules of the workspace
  * that no editor has open. Returns 0, or -1 on OOM or when the parser gives up. */

@@ -362,6 +362,50 @@ static int reach_target(gm_workspace_graph *g, size_t *tail, const module *from,
     return reach_method(g, tail, m, key, true, from);
 }
 
+/* Whether class cls of module m subclasses torch.nn.Module: known in its own module, or through
+ * its bases, in the same module or through the imports that spell them. */
+static bool class_is_module(const gm_workspace_graph *g, const module *m, const char *cls,
+                            int depth) {
+    const gm_summary_class *c = gm_module_summary_class(&m->summary, cls);
+    if (!c || depth > GM_MRO_DEPTH)
+        return false;
+    if (c->is_module)
+        return true;
+    for (size_t b = 0; b < c->base_count; b++) {
+        const char *base = c->bases[b];
+        char key[2 * GM_NAME_MAX];
+        const module *bm = m;
+        if (strchr(base, '.') || !gm_module_summary_class(&m->summary, base)) {
+            bm = resolve(g, m, base, key, sizeof key, 0);
+            if (!bm || strchr(key, '.'))
+                continue;
+        } else {
+            strcpy(key, base);
+        }
+        if (class_is_module(g, bm, key, depth + 1))
+            return true;
+    }
+    return false;
+}
+
+/* forward of the classes of m that are Modules only through bases in other modules: compiled,
+ * as forward of a Module is (when the module's options say so). */
+static int reach_inherited_modules(gm_workspace_graph *g, size_t *tail, module *m) {
+    if (!m->summary.forward_is_compiled)
+        return 0;
+    for (size_t i = 0; i < m->summary.class_count; i++) {
+        const gm_summary_class *c = &m->summary.classes[i];
+        char key[2 * GM_NAME_MAX];
+        if (c->is_module || c->base_count == 0 || strlen(c->name) + 9 > sizeof key)
+            continue;
+        snprintf(key, sizeof key, "%s.forward", c->name);
+        if (gm_module_summary_find(&m->summary, key) && class_is_module(g, m, c->name, 0) &&
+            reach(g, tail, m, key, true) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 static int node_key_order(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
@@ -419,6 +463,9 @@ int gm_workspace_graph_solve(gm_workspace_graph *g) {
                     return -1;
             }
     }
+    for (size_t i = 0; i < g->count; i++)
+        if (reach_inherited_modules(g, &tail, &g->modules[i]) != 0)
+            return -1;
     for (size_t i = 0; i < g->count; i++) {
         module *m = &g->modules[i];
         for (size_t t = 0; t < m->summary.target_count; t++)

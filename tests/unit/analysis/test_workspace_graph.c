@@ -280,6 +280,46 @@ static void inherited_methods_and_decorators(void) {
     CHECK_EQ_INT(prints_with_roots(rope, keys, 1), 1);
 }
 
+/* forward of a class that is an nn.Module only through a base in another module is a root of
+ * its module; not when the base is no Module, nor with forward_is_compiled off. */
+static void module_bases_in_other_modules(void) {
+    gm_workspace_graph *g = gm_workspace_graph_new();
+    CHECK(g != NULL);
+    add(g, "/p", "layers", false,
+        "from torch import nn\n"
+        "class Block(nn.Module):\n    pass\n"
+        "class Deep(Block):\n    pass\n"
+        "class Plain:\n    pass\n");
+    add(g, "/p", "net", false,
+        "from layers import Deep, Plain\n"
+        "import layers\n"
+        "class Net(Deep):\n    def forward(self, x):\n        return x\n"
+        "class Other(layers.Block):\n    def forward(self, x):\n        return x\n"
+        "class NotModule(Plain):\n    def forward(self, x):\n        return x\n"
+        "class Local(nn.Module):\n    def forward(self, x):\n        return x\n");
+    CHECK_EQ_INT(gm_workspace_graph_solve(g), 0);
+    CHECK(has_root(g, "/p", "net", "Net.forward"));
+    CHECK(has_root(g, "/p", "net", "Other.forward"));
+    CHECK(!has_root(g, "/p", "net", "NotModule.forward"));
+    CHECK_EQ_INT(root_count(g, "/p", "net"), 2);
+    gm_workspace_graph_free(g);
+
+    g = gm_workspace_graph_new();
+    CHECK(g != NULL);
+    gm_analysis_options off;
+    gm_analysis_options_default(&off);
+    off.forward_is_compiled = false;
+    add(g, "/p", "layers", false, "from torch import nn\nclass Block(nn.Module):\n    pass\n");
+    gm_module_summary s;
+    const char *net = "from layers import Block\n"
+                      "class Net(Block):\n    def forward(self, x):\n        return x\n";
+    CHECK_EQ_INT(gm_module_summary_from_source(net, strlen(net), &off, &s), 0);
+    CHECK_EQ_INT(gm_workspace_graph_set(g, "/p", "net", false, &s), 1);
+    CHECK_EQ_INT(gm_workspace_graph_solve(g), 0);
+    CHECK_EQ_INT(root_count(g, "/p", "net"), 0);
+    gm_workspace_graph_free(g);
+}
+
 static void absolute_names(void) {
     char buf[128];
     CHECK(gm_module_absolute_name("pkg.sub.mod", false, ".helpers.f", buf, sizeof buf));
@@ -303,5 +343,6 @@ int main(void) {
     workspace_resolution();
     absolute_names();
     inherited_methods_and_decorators();
+    module_bases_in_other_modules();
     return check_exit_code("analysis/workspace_graph");
 }
