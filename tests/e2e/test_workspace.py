@@ -143,3 +143,41 @@ def test_cli_scripts_with_same_module_name_do_not_mix(binary, tmp_path):
     found = sorted((pathlib.Path(f["filename"]).parent.name, f["location"]["row"], f["code"])
                    for f in json.loads(proc.stdout))
     assert found == [("a", 2, "GM401")]
+
+
+LAYERS = """\
+import torch.nn as nn
+
+
+class Block(nn.Module):
+    def scale(self, x):
+        return x * 2
+"""
+
+NET = """\
+from layers import Block
+
+
+class Net(Block):
+    def forward(self, x):
+        print("forward", x.shape)
+        return self.scale(x)
+"""
+
+
+def test_module_base_in_another_file(servers, push_client_name, tmp_path):
+    # Net is an nn.Module only through Block in layers.py: its forward is compiled in the editor
+    # as on the command line, and it stops being so when the base stops being a Module.
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'demo'\n")
+    (tmp_path / "layers.py").write_text(LAYERS)
+    (tmp_path / "net.py").write_text(NET)
+    session = servers.session(push_client_name)
+    net = session.open("net.py", NET)
+    assert codes_and_lines(session.diagnostics(net)) == [("GM401", 5)]
+    layers = session.open("layers.py", LAYERS)
+    session.diagnostics(layers)
+    mark = session.client.mark()
+    rng = range_of(LAYERS, "nn.Module", session.encoding)
+    session.change(layers, [{"range": rng, "text": "object"}])
+    after = session.diagnostics_until(net, lambda d: len(d) == 0, since=mark)
+    assert after == []
