@@ -120,12 +120,34 @@ static bool is_full_reduction(gm_region *r, TSNode n) {
            gm_value_of(r, n).kind == GM_KIND_TENSOR;
 }
 
+typedef bool (*made_test)(gm_region *r, TSNode n, int depth);
+
+/* A local holding a tensor made in the graph (as made says): its latest `name = value` made
+ * one, and no break graphmend predicts lies between that assignment and the use (after a break
+ * the value enters the resumed graph as an input, and what comes of it then depends on the
+ * backend: not reported). */
+static bool local_made(gm_region *r, TSNode id, int depth, made_test made) {
+    if (!is_tensor(r, id) || depth > 16)
+        return false;
+    TSNode value = gm_lookup_local(r, gm_node_slice(id, text_of(r)), id);
+    if (ts_node_is_null(value) || !made(r, value, depth + 1))
+        return false;
+    uint32_t from = ts_node_end_byte(value), to = ts_node_start_byte(id);
+    const gm_finding_list *out = r->stmt->out;
+    for (size_t i = 0; i < out->count; i++)
+        if (out->items[i].span.start_byte >= from && out->items[i].span.start_byte < to)
+            return false;
+    return true;
+}
+
 /* A 0-d tensor made in the graph: a full reduction, or arithmetic of one with numbers. */
 static bool is_zero_dim_made(gm_region *r, TSNode n, int depth) {
     const gm_syntax *syn = syn_of(r);
     n = gm_unparen(syn, n);
     if (ts_node_is_null(n) || depth > 16)
         return false;
+    if (gm_is(n, syn->sym.identifier))
+        return local_made(r, n, depth, is_zero_dim_made);
     if (is_full_reduction(r, n))
         return true;
     if (gm_is(n, syn->sym.unary_operator) && op_is(r, n, minus))
@@ -142,33 +164,13 @@ static bool is_zero_dim_made(gm_region *r, TSNode n, int depth) {
 /* A tensor dynamo makes in the graph (not an input it can pass as a symbolic int): arithmetic
  * with a tensor operand, an element of a tensor (a subscript, or a `for` loop element), a full
  * reduction. */
-static bool is_made_in_graph(gm_region *r, TSNode n, int depth);
-
-/* A local holding a tensor made in the graph: its latest `name = value` made one, and no break
- * graphmend predicts lies between that assignment and the use (after a break the value enters
- * the resumed graph as an input, and what comes of it then depends on the backend: not
- * reported). */
-static bool local_made_in_graph(gm_region *r, TSNode id, int depth) {
-    if (!is_tensor(r, id))
-        return false;
-    TSNode value = gm_lookup_local(r, gm_node_slice(id, text_of(r)), id);
-    if (ts_node_is_null(value) || !is_made_in_graph(r, value, depth + 1))
-        return false;
-    uint32_t from = ts_node_end_byte(value), to = ts_node_start_byte(id);
-    const gm_finding_list *out = r->stmt->out;
-    for (size_t i = 0; i < out->count; i++)
-        if (out->items[i].span.start_byte >= from && out->items[i].span.start_byte < to)
-            return false;
-    return true;
-}
-
 static bool is_made_in_graph(gm_region *r, TSNode n, int depth) {
     const gm_syntax *syn = syn_of(r);
     n = gm_unparen(syn, n);
     if (ts_node_is_null(n) || depth > 16)
         return false;
     if (gm_is(n, syn->sym.identifier))
-        return gm_kinds_is_iteration_element(r, n) || local_made_in_graph(r, n, depth);
+        return gm_kinds_is_iteration_element(r, n) || local_made(r, n, depth, is_made_in_graph);
     if (gm_is(n, syn->sym.unary_operator) && op_is(r, n, minus))
         return is_made_in_graph(r, gm_child(n, syn->field.argument), depth + 1);
     if (gm_is(n, syn->sym.binary_operator) && op_is(r, n, arithmetic))

@@ -126,6 +126,13 @@ static void slice_bounds(void) {
  * indexing and traces; a graph input is passed as a symbolic int. */
 static void zero_dim_index(void) {
     expect_body("    h = x * 2\n    y = h[h.argmax() // 8]\n", "GM202", 1);
+    /* held in a local: the same, unless a predicted break lies between (then it is an input) */
+    expect_body("    row = x.argmax() // 8\n    y = x[row]\n", "GM202", 1);
+    expect_body("    row = x.argmax() // 8\n    print(row)\n    y = x[row]\n", "GM202", 0);
+    expect_body("    rows = x.argmax(dim=1)\n    y = x[rows]\n", "GM202", 0);
+    /* sizes likewise */
+    expect_body("    n = t.sum() + 1\n    a = torch.arange(n)\n", "GM202", 1);
+    expect_body("    n = t.sum() + 1\n    print(n)\n    a = torch.arange(n)\n", "GM202", 0);
     expect_body("    y = x[x.sum()]\n", "GM202", 1);
     expect_body("    y = x[-x.argmax()]\n", "GM202", 1);
     expect_body("    y = x[t.max() + 1]\n", "GM202", 1);
