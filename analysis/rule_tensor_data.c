@@ -161,9 +161,11 @@ void gm_rule_tensor_data_call(gm_region *region, TSNode call, TSNode fn) {
             any_all(region, call, fn);
             return;
         }
-        /* `from math import sqrt` */
-        if (!is_math_function(s) || !imported_name(region, fn, name, sizeof name) ||
-            strncmp(name, "math.", 5) != 0 || !tensor_argument(region, call))
+        /* `from math import sqrt` (also `as root`) */
+        if (!imported_name(region, fn, name, sizeof name) || strncmp(name, "math.", 5) != 0 ||
+            strchr(name + 5, '.') ||
+            !is_math_function((gm_slice){name + 5, (uint32_t)strlen(name + 5)}) ||
+            !tensor_argument(region, call))
             return;
     } else if (gm_is(fn, syn->sym.attribute)) {
         TSNode attr = gm_child(fn, syn->field.attribute);

@@ -1,7 +1,9 @@
 """math functions of Python numbers and of sizes (`x.shape[0]`, `x.size(1)`) fold; of a 0-d
-tensor they convert it to a Python number (GB0033) and break, whichever function."""
+tensor they convert it to a Python number (GB0033) and break, whichever function and however
+it is imported (`from math import sqrt as root`)."""
 import math
 from math import isnan
+from math import sqrt as root
 
 import torch
 
@@ -21,7 +23,10 @@ def step(x):
     g = math.exp(x.max())  # expect: GM202
     x = x + 4
     h = math.pow(x.sum(), 2)  # expect: GM202
-    return x + d + e + f + g + h
+    x = x + 5
+    i = root(x.abs().max())  # expect: GM202
+    j = root(x.shape[1])
+    return x + d + e + f + g + h + i + j
 
 
 def example():
