@@ -215,6 +215,21 @@ static void call_collect_free(call_collect *c) {
     gm_name_set_free(&c->properties);
 }
 
+/* A new, zeroed entry at the end of c's pending bodies; NULL on OOM. */
+static struct pending_body *push_pending_body(call_collect *c) {
+    if (c->body_count == c->body_capacity) {
+        uint32_t cap = c->body_capacity ? c->body_capacity * 2 : 8;
+        struct pending_body *items = realloc(c->bodies, cap * sizeof *items);
+        if (!items)
+            return NULL;
+        c->bodies = items;
+        c->body_capacity = cap;
+    }
+    struct pending_body *b = &c->bodies[c->body_count++];
+    memset(b, 0, sizeof *b);
+    return b;
+}
+
 static void add_callee(call_collect *c, const char *prefix, gm_slice name, gm_slice guard) {
     size_t plen = prefix ? strlen(prefix) : 0;
     size_t need = plen + (prefix ? 1 : 0) + name.len + 1;
@@ -523,15 +538,9 @@ static int add_node(call_collect *c, TSNode fn, TSNode decorated, bool root, boo
     TSNode body = gm_child(fn, syn->field.body);
     if (!traceable || ts_node_is_null(body))
         return 0; /* no calls to collect */
-    if (c->body_count == c->body_capacity) {
-        uint32_t cap = c->body_capacity ? c->body_capacity * 2 : 8;
-        struct pending_body *items = realloc(c->bodies, cap * sizeof *items);
-        if (!items)
-            return -1;
-        c->bodies = items;
-        c->body_capacity = cap;
-    }
-    struct pending_body *b = &c->bodies[c->body_count++];
+    struct pending_body *b = push_pending_body(c);
+    if (!b)
+        return -1;
     b->fn = fn;
     b->body = body;
     b->decorated = decorated;
@@ -1128,16 +1137,9 @@ static int add_nested_nodes(call_collect *c, uint32_t bi) {
         TSNode body = gm_child(nd.fn, syn->field.body);
         if (!node->traceable || ts_node_is_null(body))
             continue;
-        if (c->body_count == c->body_capacity) {
-            uint32_t cap = c->body_capacity ? c->body_capacity * 2 : 8;
-            struct pending_body *items = realloc(c->bodies, cap * sizeof *items);
-            if (!items)
-                return -1;
-            c->bodies = items;
-            c->body_capacity = cap;
-        }
-        struct pending_body *b = &c->bodies[c->body_count++];
-        memset(b, 0, sizeof *b);
+        struct pending_body *b = push_pending_body(c);
+        if (!b)
+            return -1;
         b->fn = nd.fn;
         b->body = body;
         b->decorated = nd.decorated;

@@ -289,6 +289,23 @@ static int reach(gm_workspace_graph *g, size_t *tail, module *m, const char *key
 
 #define GM_MRO_DEPTH 12 /* classes between a method's caller and its definition */
 
+/* The module where base (a base of a class of m, as the summary spells it) is defined, with its
+ * class name there in key; NULL when it is no class of the workspace. */
+static module *base_class(const gm_workspace_graph *g, module *m, const char *base, char *key,
+                          size_t key_cap) {
+    module *bm = m;
+    if (strchr(base, '.') || !gm_module_summary_class(&m->summary, base)) {
+        bm = resolve(g, m, base, key, key_cap, 0);
+        if (!bm || strchr(key, '.'))
+            return NULL;
+    } else if (strlen(base) < key_cap) {
+        strcpy(key, base);
+    } else {
+        return NULL;
+    }
+    return gm_module_summary_class(&bm->summary, key) ? bm : NULL;
+}
+
 /* `self.m()` in a method of class cls of module m, where cls does not define m: the first
  * definition of method in cls's bases, depth first and left to right, in the same module or
  * through the imports that spell the bases. Nodes of a module other than from (where the call
@@ -299,17 +316,9 @@ static int reach_inherited(gm_workspace_graph *g, size_t *tail, module *m, const
     if (!c || depth > GM_MRO_DEPTH)
         return 0;
     for (size_t b = 0; b < c->base_count && !*found; b++) {
-        const char *base = c->bases[b];
         char key[2 * GM_NAME_MAX];
-        module *bm = m;
-        if (strchr(base, '.') || !gm_module_summary_class(&m->summary, base)) {
-            bm = resolve(g, m, base, key, sizeof key, 0);
-            if (!bm || strchr(key, '.'))
-                continue;
-        } else {
-            strcpy(key, base);
-        }
-        if (!gm_module_summary_class(&bm->summary, key))
+        module *bm = base_class(g, m, c->bases[b], key, sizeof key);
+        if (!bm)
             continue;
         size_t n = strlen(key);
         char method_key[2 * GM_NAME_MAX];
@@ -364,25 +373,16 @@ static int reach_target(gm_workspace_graph *g, size_t *tail, const module *from,
 
 /* Whether class cls of module m subclasses torch.nn.Module: known in its own module, or through
  * its bases, in the same module or through the imports that spell them. */
-static bool class_is_module(const gm_workspace_graph *g, const module *m, const char *cls,
-                            int depth) {
+static bool class_is_module(const gm_workspace_graph *g, module *m, const char *cls, int depth) {
     const gm_summary_class *c = gm_module_summary_class(&m->summary, cls);
     if (!c || depth > GM_MRO_DEPTH)
         return false;
     if (c->is_module)
         return true;
     for (size_t b = 0; b < c->base_count; b++) {
-        const char *base = c->bases[b];
         char key[2 * GM_NAME_MAX];
-        const module *bm = m;
-        if (strchr(base, '.') || !gm_module_summary_class(&m->summary, base)) {
-            bm = resolve(g, m, base, key, sizeof key, 0);
-            if (!bm || strchr(key, '.'))
-                continue;
-        } else {
-            strcpy(key, base);
-        }
-        if (class_is_module(g, bm, key, depth + 1))
+        module *bm = base_class(g, m, c->bases[b], key, sizeof key);
+        if (bm && class_is_module(g, bm, key, depth + 1))
             return true;
     }
     return false;
