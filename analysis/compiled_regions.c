@@ -1040,7 +1040,7 @@ static uint32_t returned_names(const gm_syntax *syn, const char *text, TSNode n,
     if (depth > 100 || t == syn->sym.function_definition || t == syn->sym.class_definition ||
         t == syn->sym.decorated_definition || t == syn->sym.lambda)
         return count;
-    if (strcmp(ts_node_type(n), "return_statement") == 0) {
+    if (t == syn->sym.return_statement) {
         if (ts_node_named_child_count(n) == 1 && count < cap) {
             TSNode v = gm_unparen(syn, ts_node_named_child(n, 0));
             if (gm_is(v, syn->sym.identifier))

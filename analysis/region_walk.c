@@ -185,10 +185,6 @@ static gm_value visit_condition(gm_region *r, TSNode cond, const char *construct
     return v;
 }
 
-static bool is_type(TSNode n, const char *type) {
-    return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
-}
-
 /* `if not <cond>: raise ...` with no elif/else: a validation guard. */
 static bool is_guard(gm_region *r, TSNode if_stmt) {
     const gm_syntax *syn = syn_of(r);
@@ -201,7 +197,7 @@ static bool is_guard(gm_region *r, TSNode if_stmt) {
         TSNode s = ts_node_named_child(body, i);
         if (gm_is(s, syn->sym.comment))
             continue;
-        return is_type(s, "raise_statement");
+        return gm_is(s, syn->sym.raise_statement);
     }
     return false;
 }
@@ -423,7 +419,7 @@ static void walk_statement_kind(gm_region *r, TSNode n, int depth) {
         walk_try(r, n, depth);
     else if (t == syn->sym.with_statement)
         walk_with(r, n, depth);
-    else if (is_type(n, "assert_statement"))
+    else if (t == syn->sym.assert_statement)
         walk_assert(r, n, depth);
     else if (t == syn->sym.class_definition)
         gm_rule_class_in_region(r, n); /* its body is a separate frame */
@@ -446,9 +442,9 @@ static void walk_statement_kind(gm_region *r, TSNode n, int depth) {
             } while (ts_tree_cursor_goto_next_sibling(&cursor));
         }
         ts_tree_cursor_delete(&cursor);
-        r->exited_by_raise = is_type(n, "raise_statement");
-        r->exited = r->exited_by_raise || is_type(n, "return_statement") ||
-                    is_type(n, "break_statement") || is_type(n, "continue_statement");
+        r->exited_by_raise = t == syn->sym.raise_statement;
+        r->exited = r->exited_by_raise || t == syn->sym.return_statement ||
+                    t == syn->sym.break_statement || t == syn->sym.continue_statement;
     }
 }
 

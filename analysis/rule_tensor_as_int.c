@@ -380,7 +380,7 @@ static void sequence_call(gm_region *r, TSNode call) {
         return;
     TSNode parent = ts_node_parent(cmp);
     bool unseen = false;
-    if (strcmp(ts_node_type(parent), "assert_statement") == 0) {
+    if (gm_is(parent, syn->sym.assert_statement)) {
         uint32_t count = ts_node_named_child_count(parent);
         unseen = ts_node_eq(ts_node_named_child(parent, 0), cmp) &&
                  (count == 1 || gm_is_constant_string(syn_of(r), ts_node_named_child(parent, 1)));

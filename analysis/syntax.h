@@ -28,6 +28,11 @@
     X(function_definition, "function_definition")                                                  \
     X(decorated_definition, "decorated_definition")                                                \
     X(decorator, "decorator")                                                                      \
+    X(assert_statement, "assert_statement")                                                        \
+    X(return_statement, "return_statement")                                                        \
+    X(raise_statement, "raise_statement")                                                          \
+    X(break_statement, "break_statement")                                                          \
+    X(continue_statement, "continue_statement")                                                    \
     X(block, "block")                                                                              \
     X(expression_statement, "expression_statement")                                                \
     X(assignment, "assignment")                                                                    \

@@ -1303,7 +1303,7 @@ static void flow_statement(gm_region *r, TSNode s, flow_walk *w, int depth) {
         t == syn->sym.decorated_definition || t == syn->sym.comment)
         return;
     bool holds = !ts_node_is_null(w->stop) && node_holds(s, w->stop);
-    if (t == syn->sym.expression_statement || strcmp(ts_node_type(s), "return_statement") == 0) {
+    if (t == syn->sym.expression_statement || t == syn->sym.return_statement) {
         if (holds) {
             w->stopped = true;
             return;

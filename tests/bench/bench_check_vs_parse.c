@@ -163,14 +163,16 @@ int main(int argc, char **argv) {
         } else if (strcmp(argv[i], "--no-header") == 0) {
             header = 0;
         } else if (argv[i][0] == '-') {
-            fprintf(stderr, "usage: bench_check_vs_parse [--reps N] [--cli GRAPHMEND] [--cli-reps N] [--no-header] DIR\n");
+            fprintf(stderr, "usage: bench_check_vs_parse [--reps N] [--cli GRAPHMEND] [--cli-reps "
+                            "N] [--no-header] DIR\n");
             return 2;
         } else {
             dir = argv[i];
         }
     }
     if (!dir || reps < 1) {
-        fprintf(stderr, "usage: bench_check_vs_parse [--reps N] [--cli GRAPHMEND] [--cli-reps N] [--no-header] DIR\n");
+        fprintf(stderr, "usage: bench_check_vs_parse [--reps N] [--cli GRAPHMEND] [--cli-reps N] "
+                        "[--no-header] DIR\n");
         return 2;
     }
     file_list files = {0};
@@ -230,15 +232,16 @@ int main(int argc, char **argv) {
 
     if (header) {
         printf("tree: %s\n\n", dir);
-        printf("| measure | files | lines | MB | findings | parse (median of %d) | parse + analysis | "
-               "analysis alone | ratio to parse | target <= 1.5 |\n",
-               reps);
+        printf(
+            "| measure | files | lines | MB | findings | parse (median of %d) | parse + analysis | "
+            "analysis alone | ratio to parse | target <= 1.5 |\n",
+            reps);
         printf("|---|---|---|---|---|---|---|---|---|---|\n");
     }
-    printf("| in process: parse vs parse + gm_analyzer_run | %zu | %zu | %.1f | %zu | %.2f s | %.2f s | "
+    printf("| in process: parse vs parse + gm_analyzer_run | %zu | %zu | %.1f | %zu | %.2f s | "
+           "%.2f s | "
            "%.2f s | %.2fx | %s |\n",
-           files.count,
-           lines, (double)bytes / 1e6, findings, parse, both, both - parse, ratio,
+           files.count, lines, (double)bytes / 1e6, findings, parse, both, both - parse, ratio,
            ratio <= 1.5 ? "PASS" : "FAIL");
     if (failed)
         fprintf(stderr, "bench_check_vs_parse: %zu files did not parse\n", failed);
@@ -260,10 +263,11 @@ int main(int argc, char **argv) {
         if (status == 0) {
             qsort(cli_s, (size_t)cli_reps, sizeof *cli_s, cmp_double);
             double whole = cli_s[cli_reps / 2];
-            printf("| `graphmend check --output-format json` end to end (median of %d) | %zu | %zu | %.1f | | | %.2f s "
+            printf("| `graphmend check --output-format json` end to end (median of %d) | %zu | %zu "
+                   "| %.1f | | | %.2f s "
                    "| %.2f s | %.2fx | %s |\n",
-                   cli_reps, files.count, lines, (double)bytes / 1e6, whole, whole - parse, whole / parse,
-                   whole / parse <= 1.5 ? "PASS" : "FAIL");
+                   cli_reps, files.count, lines, (double)bytes / 1e6, whole, whole - parse,
+                   whole / parse, whole / parse <= 1.5 ? "PASS" : "FAIL");
         }
         free(cli_s);
     }

@@ -344,6 +344,15 @@ def select_models(parser, models: str, names: list[str]) -> list[str]:
     return wanted
 
 
+
+def print_problems(problems: list[str]) -> None:
+    """The report's closing section: what went wrong in the runs, if anything."""
+    if problems:
+        print()
+        print("## Problems")
+        for line in problems:
+            print(f"- {line}")
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--worker", nargs=2, metavar=("MODEL", "OUT"), help=argparse.SUPPRESS)
@@ -497,11 +506,7 @@ def main(argv=None) -> int:
             print(f"- {rel(key[0])}:{key[1]}  `{src(key)}`")
             print(f"    models: {', '.join(sorted(info['models']))}")
             print(f"    graphmend: {msg[:200]}")
-    if problems:
-        print()
-        print("## Problems")
-        for line in problems:
-            print(f"- {line}")
+    print_problems(problems)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump({"results": results, "graphmend_findings": n_findings}, f)

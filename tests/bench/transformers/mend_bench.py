@@ -324,11 +324,7 @@ def main(argv=None) -> int:
                 for r in results[arm].get(name, {}).get("runs", []):
                     for f, line, reason in r.get("breaks", []):
                         print(f"- {arm} {name} [{r['dtype']}] {f}:{line}: {reason}")
-        if problems:
-            print()
-            print("## Problems")
-            for p in problems:
-                print(f"- {p}")
+        bench.print_problems(problems)
         if args.json:
             with open(args.json, "w", encoding="utf-8") as f:
                 json.dump({"copies": copies, "results": results}, f, indent=1)

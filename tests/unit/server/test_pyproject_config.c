@@ -114,9 +114,8 @@ static void reads_region_keys(void) {
     gm_analysis_options o;
     unsigned set;
     char error[256];
-    CHECK_EQ_INT(parse("[tool.graphmend]\ncompile-forward = false\ntraining = true\n", &o, &set,
-                       error),
-                 0);
+    CHECK_EQ_INT(
+        parse("[tool.graphmend]\ncompile-forward = false\ntraining = true\n", &o, &set, error), 0);
     CHECK(!o.forward_is_compiled);
     CHECK(o.training);
     CHECK_EQ_INT(set, GM_SET_COMPILE_FORWARD | GM_SET_TRAINING);
