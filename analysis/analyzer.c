@@ -8,24 +8,24 @@
  * hashes only the statements it has not seen. File-level `ignore-file` comments are applied when
  * the result is put together, so changing one needs no re-analysis. A run walks the module's
  * children and nothing else of the unchanged statements. */
-#include "analyzer.h"
+#include "analysis/analyzer.h"
 
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis_options.h"
-#include "call_graph.h"
-#include "compiled_regions.h"
-#include "module_summary.h"
-#include "python_parser.h"
-#include "region.h"
-#include "region_walk.h"
-#include "suppression.h"
-#include "symbols.h"
-#include "syntax.h"
-#include "syntax_errors.h"
+#include "analysis/options/analysis_options.h"
+#include "analysis/module_facts/call_graph.h"
+#include "analysis/regions/compiled_regions.h"
+#include "analysis/module_facts/module_summary.h"
+#include "analysis/syntax/python_parser.h"
+#include "analysis/regions/region.h"
+#include "analysis/region_walk.h"
+#include "analysis/findings/suppression.h"
+#include "analysis/module_facts/symbols.h"
+#include "analysis/syntax/syntax.h"
+#include "analysis/findings/syntax_errors.h"
 
 #define GM_ANALYZE_SOURCE_TIMEOUT_MICROS (10u * 1000u * 1000u)
 

@@ -8,8 +8,8 @@
 #include <stddef.h>
 #include <tree_sitter/api.h>
 
-#include "analysis_options.h"
-#include "findings.h"
+#include "analysis/options/analysis_options.h"
+#include "analysis/findings/findings.h"
 
 typedef struct gm_analyzer gm_analyzer;
 

@@ -5,12 +5,7 @@
 #ifndef GM_ANALYSIS_REGION_WALK_H
 #define GM_ANALYSIS_REGION_WALK_H
 
-#include "region.h"
-
-/* Fills region->disabled and region->generators from the module's top-level statements, once:
- * functions decorated with (or `g = ...(f)` results of) torch.compiler.disable /
- * torch._dynamo.disable, and `G = torch.Generator(...)` names. */
-void gm_region_scan_module(gm_region *region);
+#include "analysis/regions/region.h"
 
 /* Analyses the region at site, adding findings to stmt->out. */
 void gm_region_analyze(gm_stmt_ctx *stmt, const gm_region_site *site);

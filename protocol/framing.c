@@ -3,7 +3,7 @@
  * Live bytes are buf[start, end). Messages are consumed by advancing start; the live bytes are
  * moved to the front only when an append would not fit (lazy compaction), so a large coalesced
  * input costs one pass, not one memmove per message. */
-#include "framing.h"
+#include "protocol/framing.h"
 
 #include <stdint.h>
 #include <stdio.h>

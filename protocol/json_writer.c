@@ -1,4 +1,4 @@
-#include "json_writer.h"
+#include "protocol/json_writer.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* JSON-RPC 2.0 classification and construction (jansson only). */
-#include "jsonrpc.h"
+#include "protocol/jsonrpc.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-#include "lsp_params.h"
+#include "protocol/lsp_params.h"
 
 #include <stdarg.h>
 #include <stdio.h>

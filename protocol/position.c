@@ -1,5 +1,5 @@
 /* Line index and position conversion between byte offsets and LSP (line, character). */
-#include "position.h"
+#include "protocol/position.h"
 
 #include <stdbool.h>
 

@@ -1,5 +1,5 @@
 /* file:// URIs <-> POSIX paths. */
-#include "uri.h"
+#include "protocol/uri.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,10 +2,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli_commands.h"
-#include "profile_cli.h"
-#include "settings.h"
-#include "stdio_transport.h"
+#include "server/cli/commands.h"
+#include "server/cli/profile_command.h"
+#include "server/config/settings.h"
+#include "server/transport/stdio_transport.h"
 
 static void print_help(FILE *out) {
     fprintf(out,

@@ -20,8 +20,8 @@
 #include <sys/wait.h>
 #include <time.h>
 
-#include "analyzer.h"
-#include "python_parser.h"
+#include "analysis/analyzer.h"
+#include "analysis/syntax/python_parser.h"
 
 typedef struct {
     char *path;

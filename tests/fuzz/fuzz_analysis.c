@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyzer.h"
-#include "text_edit.h"
+#include "analysis/analyzer.h"
+#include "analysis/findings/text_edit.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size > 64 * 1024) {

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "framing.h"
-#include "lsp_server.h"
+#include "protocol/framing.h"
+#include "server/lsp/lsp_server.h"
 
 static void check_write(void *context, const char *data, size_t len) {
     (void)context;

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyzer.h"
-#include "python_parser.h"
-#include "text_edit.h"
+#include "analysis/analyzer.h"
+#include "analysis/syntax/python_parser.h"
+#include "analysis/findings/text_edit.h"
 
 static inline gm_finding_list at_analyze_with(const char *src, const gm_analysis_options *o) {
     gm_finding_list list;

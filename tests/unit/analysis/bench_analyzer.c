@@ -5,8 +5,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "analyzer.h"
-#include "python_parser.h"
+#include "analysis/analyzer.h"
+#include "analysis/syntax/python_parser.h"
 
 static double now_us(void) {
     struct timespec ts;

@@ -1,6 +1,6 @@
 /* Unit tests for protocol/framing: chunking, coalescing, header forms, errors and resync. */
 #include "check.h"
-#include "framing.h"
+#include "protocol/framing.h"
 
 #include <stdint.h>
 #include <stdio.h>

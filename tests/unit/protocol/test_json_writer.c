@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "json_writer.h"
+#include "protocol/json_writer.h"
 
 static uint64_t rng = 88172645463325252ull;
 static uint32_t next_random(void) {

@@ -1,6 +1,6 @@
 /* Unit tests for protocol/jsonrpc: classification, error cases, builders, ids. */
 #include "check.h"
-#include "jsonrpc.h"
+#include "protocol/jsonrpc.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* Unit tests for protocol/position: line index, UTF-8/16/32 conversions, clamping, splits,
  * invalid UTF-8, and a randomized round trip. */
 #include "check.h"
-#include "position.h"
+#include "protocol/position.h"
 
 #include <stdint.h>
 #include <stdlib.h>

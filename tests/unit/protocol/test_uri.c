@@ -1,6 +1,6 @@
 /* Unit tests for protocol/uri: decoding, encoding, round trips and rejections. */
 #include "check.h"
-#include "uri.h"
+#include "protocol/uri.h"
 
 #include <stdint.h>
 #include <stdlib.h>

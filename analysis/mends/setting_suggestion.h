@@ -1,0 +1,19 @@
+/* Display-only mends that switch on a dynamo setting instead of rewriting the code: one edit
+ * inserting `torch._dynamo.config.<name> = <value>` as a module-level statement. The setting
+ * changes every compiled function of the process, so the fix is never applied by
+ * `graphmend fix` (GM_FIX_DISPLAY_ONLY): an editor user may pick it. */
+#ifndef GM_ANALYSIS_MENDS_SETTING_SUGGESTION_H
+#define GM_ANALYSIS_MENDS_SETTING_SUGGESTION_H
+
+#include "analysis/regions/region.h"
+
+/* Writes one display-only fix into out titled title ("Mend graph break: set ...") whose edit
+ * inserts config_assignment (the text after `<torch alias>.`: "_dynamo.config.
+ * capture_scalar_outputs = True") as a statement of its own, followed by two blank lines, just
+ * before the top-level statement holding the region (the module runs it before any call of
+ * the compiled function). Returns 1, 0 when the file does not import torch as a module, or -1
+ * on OOM. Never sets region->mend_declined: the caller's own reason stands. */
+int gm_mend_setting_suggestion(gm_region *region, const char *config_assignment, const char *title,
+                               gm_fix *out);
+
+#endif

@@ -1,0 +1,292 @@
+#include "analysis/module_facts/call_graph.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Private flag bits: reached from a root that splits graphs at breaks (plain) or from one
+ * compiled with fullgraph=True. */
+enum { REACH_PLAIN = 1u << 6, REACH_FULL = 1u << 7 };
+
+void gm_call_graph_free(gm_call_graph *g) {
+    free(g->nodes);
+    free(g->owner);
+    free(g->flags);
+    free(g->queue);
+    free(g->table);
+    free(g->table_hash);
+    free(g->classes);
+    memset(g, 0, sizeof *g);
+}
+
+void gm_call_graph_invalidate(gm_call_graph *g) {
+    g->have_digest = false;
+}
+
+/* A cheap 64-bit combine. */
+static uint64_t mix(uint64_t digest, uint64_t value) {
+    digest ^= value + 0x9e3779b97f4a7c15ull + (digest << 6) + (digest >> 2);
+    return digest * 0xff51afd7ed558ccdull;
+}
+
+static uint64_t text_hash(const char *s) {
+    return s ? gm_hash_bytes(GM_HASH_INIT, s, strlen(s)) : 0;
+}
+
+static int reserve(gm_call_graph *g, size_t n) {
+    if (n <= g->capacity)
+        return 0;
+    size_t cap = g->capacity ? g->capacity : 64;
+    while (cap < n)
+        cap *= 2;
+    const gm_call_node **nodes = realloc(g->nodes, cap * sizeof *nodes);
+    if (!nodes)
+        return -1;
+    g->nodes = nodes;
+    const gm_call_part **owner = realloc(g->owner, cap * sizeof *owner);
+    if (!owner)
+        return -1;
+    g->owner = owner;
+    uint8_t *flags = realloc(g->flags, cap * sizeof *flags);
+    if (!flags)
+        return -1;
+    g->flags = flags;
+    size_t *queue = realloc(g->queue, cap * sizeof *queue);
+    if (!queue)
+        return -1;
+    g->queue = queue;
+    size_t *table = realloc(g->table, 2 * cap * sizeof *table);
+    if (!table)
+        return -1;
+    g->table = table;
+    uint64_t *table_hash = realloc(g->table_hash, 2 * cap * sizeof *table_hash);
+    if (!table_hash)
+        return -1;
+    g->table_hash = table_hash;
+    g->capacity = cap;
+    return 0;
+}
+
+/* Marks the traceable nodes named by key that color has not reached yet and queues them;
+ * returns how many nodes have that key. */
+static size_t reach(gm_call_graph *g, uint64_t hash, const char *key, uint8_t color, size_t *tail) {
+    size_t mask = g->table_size - 1, found = 0;
+    for (size_t at = (size_t)hash & mask; g->table[at]; at = (at + 1) & mask) {
+        size_t n = g->table[at] - 1;
+        if (g->table_hash[at] != hash || strcmp(g->nodes[n]->key.key, key) != 0)
+            continue;
+        found++;
+        if (!(g->flags[n] & color) && g->nodes[n]->traceable) {
+            g->flags[n] |= color;
+            g->queue[(*tail)++] = n;
+        }
+    }
+    return found;
+}
+
+static void build_class_table(gm_call_graph *g, const gm_symbols *symbols) {
+    size_t size = 16;
+    while (size < 2 * symbols->class_count)
+        size *= 2;
+    if (size > g->class_capacity) {
+        size_t *classes = realloc(g->classes, size * sizeof *classes);
+        if (!classes)
+            return; /* out of memory: inherited methods are not followed */
+        g->classes = classes;
+        g->class_capacity = size;
+    }
+    g->class_table_size = size;
+    memset(g->classes, 0, size * sizeof *g->classes);
+    for (size_t c = 0; c < symbols->class_count; c++) {
+        const char *name = symbols->classes[c].name;
+        size_t at = (size_t)gm_hash_bytes(GM_HASH_INIT, name, strlen(name)) & (size - 1);
+        while (g->classes[at])
+            at = (at + 1) & (size - 1);
+        g->classes[at] = c + 1;
+    }
+    g->classes_ready = true;
+}
+
+/* `self.m()` in a method of C where C does not define m: the same-file base classes' m. */
+static void reach_inherited(gm_call_graph *g, const gm_symbols *symbols, const char *key,
+                            uint8_t color, size_t *tail, int depth) {
+    const char *dot = strchr(key, '.');
+    if (!dot || depth > 8 || symbols->class_count == 0)
+        return;
+    if (!g->classes_ready)
+        build_class_table(g, symbols);
+    if (!g->classes_ready)
+        return;
+    size_t class_len = (size_t)(dot - key), mask = g->class_table_size - 1;
+    for (size_t at = (size_t)gm_hash_bytes(GM_HASH_INIT, key, class_len) & mask; g->classes[at];
+         at = (at + 1) & mask) {
+        const gm_class_symbol *cls = &symbols->classes[g->classes[at] - 1];
+        if (strlen(cls->name) != class_len || memcmp(cls->name, key, class_len) != 0)
+            continue;
+        for (size_t b = 0; b < cls->base_count; b++) {
+            if (strchr(cls->bases[b], '.'))
+                continue; /* not a class of this file */
+            char base_key[2 * GM_NAME_MAX];
+            int n = snprintf(base_key, sizeof base_key, "%s%s", cls->bases[b], dot);
+            if (n < 0 || (size_t)n >= sizeof base_key)
+                continue;
+            if (reach(g, gm_call_key_hash(base_key), base_key, color, tail) == 0)
+                reach_inherited(g, symbols, base_key, color, tail, depth + 1);
+        }
+    }
+}
+
+static void reach_key(gm_call_graph *g, const gm_symbols *symbols, const char *key, uint8_t color,
+                      size_t *tail) {
+    if (reach(g, gm_call_key_hash(key), key, color, tail) == 0)
+        reach_inherited(g, symbols, key, color, tail, 0);
+}
+
+static bool is_class(const gm_symbols *symbols, const char *name) {
+    for (size_t c = 0; c < symbols->class_count; c++)
+        if (strcmp(symbols->classes[c].name, name) == 0)
+            return true;
+    return false;
+}
+
+const char *gm_call_graph_target_class(const gm_call_part *const *parts, size_t part_count,
+                                       const gm_symbols *symbols, const gm_compile_target *target) {
+    if (is_class(symbols, target->name))
+        return target->name;
+    for (size_t i = 0; i < part_count; i++)
+        for (uint32_t b = 0; b < parts[i]->instance_count; b++)
+            if (strcmp(parts[i]->instances[b].var, target->name) == 0)
+                return parts[i]->instances[b].class_name;
+    return NULL;
+}
+
+/* Queues what the compile targets of the file name, in color (plain or fullgraph ones). */
+static void reach_targets(gm_call_graph *g, const gm_call_part *const *parts, size_t part_count,
+                          const gm_symbols *symbols, uint8_t color, size_t *tail) {
+    bool want_full = color == REACH_FULL;
+    for (size_t i = 0; i < part_count; i++) {
+        for (uint32_t t = 0; t < parts[i]->target_count; t++) {
+            const gm_compile_target *target = &parts[i]->targets[t];
+            if (target->fullgraph != want_full)
+                continue;
+            if (!target->member && !target->module_compile &&
+                reach(g, gm_call_key_hash(target->name), target->name, color, tail) > 0)
+                continue; /* torch.compile(f) */
+            const char *cls = gm_call_graph_target_class(parts, part_count, symbols, target);
+            if (!cls)
+                continue;
+            char key[2 * GM_NAME_MAX];
+            int n = snprintf(key, sizeof key, "%s.%s", cls,
+                             target->member ? target->member : "forward");
+            if (n > 0 && (size_t)n < sizeof key)
+                reach_key(g, symbols, key, color, tail);
+        }
+    }
+}
+
+static void propagate(gm_call_graph *g, const gm_symbols *symbols, uint8_t color, size_t tail) {
+    for (size_t head = 0; head < tail; head++) {
+        const gm_call_node *node = g->nodes[g->queue[head]];
+        const gm_call_part *part = g->owner[g->queue[head]];
+        for (uint32_t c = 0; c < node->callee_count; c++) {
+            const gm_call_key *callee = &part->callees[node->callee_start + c];
+            if (reach(g, callee->hash, callee->key, color, &tail) == 0)
+                reach_inherited(g, symbols, callee->key, color, &tail, 0);
+        }
+    }
+}
+
+/* Everything reachability depends on. */
+static uint64_t inputs_digest(const gm_call_part *const *parts, size_t part_count,
+                              uint64_t fingerprint, const char *const *external_keys,
+                              size_t external_count) {
+    uint64_t digest = mix(GM_HASH_INIT, fingerprint);
+    for (size_t i = 0; i < part_count; i++) {
+        const gm_call_part *part = parts[i];
+        digest = mix(digest, part->node_count);
+        for (uint32_t k = 0; k < part->node_count; k++) {
+            const gm_call_node *node = &part->nodes[k];
+            digest = mix(digest, node->key.hash ^ ((uint64_t)node->root << 1) ^
+                                     ((uint64_t)node->fullgraph << 2) ^ node->traceable);
+            for (uint32_t c = 0; c < node->callee_count; c++)
+                digest = mix(digest, part->callees[node->callee_start + c].hash);
+        }
+        for (uint32_t t = 0; t < part->target_count; t++) {
+            const gm_compile_target *target = &part->targets[t];
+            digest = mix(digest, text_hash(target->name) ^ (text_hash(target->member) << 1) ^
+                                     ((uint64_t)target->fullgraph << 2) ^ target->module_compile);
+        }
+        for (uint32_t b = 0; b < part->instance_count; b++)
+            digest = mix(digest, text_hash(part->instances[b].var) ^
+                                     (text_hash(part->instances[b].class_name) << 1));
+    }
+    digest = mix(digest, external_count);
+    for (size_t e = 0; e < external_count; e++)
+        digest = mix(digest, text_hash(external_keys[e]));
+    return digest;
+}
+
+int gm_call_graph_run(gm_call_graph *g, const gm_call_part *const *parts, size_t part_count,
+                      const gm_symbols *symbols, uint64_t fingerprint,
+                      const char *const *external_keys, size_t external_count) {
+    size_t total = 0;
+    for (size_t i = 0; i < part_count; i++)
+        total += parts[i]->node_count;
+    g->classes_ready = false;
+    /* Most edits change no call: then what is reached is what the last run found. */
+    uint64_t digest = inputs_digest(parts, part_count, fingerprint, external_keys, external_count);
+    bool unchanged = g->have_digest && g->digest == digest && g->count == total;
+    g->count = total;
+    g->digest = digest;
+    g->have_digest = total > 0;
+    if (total == 0 || unchanged)
+        return 0;
+    if (reserve(g, total) != 0) {
+        g->have_digest = false;
+        return -1;
+    }
+    g->table_size = 2 * g->capacity;
+    memset(g->table, 0, g->table_size * sizeof *g->table);
+    size_t mask = g->table_size - 1, n = 0;
+    bool any_full = false;
+    for (size_t i = 0; i < part_count; i++) {
+        const gm_call_part *part = parts[i];
+        for (uint32_t k = 0; k < part->node_count; k++, n++) {
+            const gm_call_node *node = &part->nodes[k];
+            g->nodes[n] = node;
+            g->owner[n] = part;
+            g->flags[n] = 0;
+            any_full |= node->fullgraph;
+            size_t at = (size_t)node->key.hash & mask;
+            while (g->table[at])
+                at = (at + 1) & mask;
+            g->table[at] = n + 1;
+            g->table_hash[at] = node->key.hash;
+        }
+        for (uint32_t t = 0; t < part->target_count; t++)
+            any_full |= part->targets[t].fullgraph;
+    }
+    /* Plain roots first, then fullgraph ones: code both reach splits graphs at its breaks. */
+    for (int pass = 0; pass < (any_full ? 2 : 1); pass++) {
+        uint8_t color = pass == 0 ? REACH_PLAIN : REACH_FULL;
+        size_t tail = 0;
+        for (n = 0; n < total; n++) {
+            const gm_call_node *node = g->nodes[n];
+            if (node->root && node->traceable && node->fullgraph == (pass == 1)) {
+                g->flags[n] |= color;
+                g->queue[tail++] = n;
+            }
+        }
+        if (pass == 0)
+            for (size_t e = 0; e < external_count; e++)
+                reach_key(g, symbols, external_keys[e], color, &tail);
+        reach_targets(g, parts, part_count, symbols, color, &tail);
+        propagate(g, symbols, color, tail);
+    }
+    for (n = 0; n < total; n++) {
+        uint8_t f = g->flags[n];
+        g->flags[n] = (uint8_t)(((f & (REACH_PLAIN | REACH_FULL)) ? GM_REACH_REACHED : 0) |
+                                ((f & REACH_FULL) && !(f & REACH_PLAIN) ? GM_REACH_FULLGRAPH : 0));
+    }
+    return 0;
+}

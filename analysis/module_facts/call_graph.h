@@ -1,0 +1,51 @@
+/* A file's call graph, put together from the parts of its top-level statements: which functions
+ * compiled code runs. Roots are functions compiled on their own (decorators, forward of
+ * modules), the targets of torch.compile(...) / x.compile() calls in the file, and the functions
+ * that compiled code of other modules calls (external roots); from them, calls by name are
+ * followed transitively, including methods inherited from same-file base classes. Code reached
+ * only from fullgraph=True compilations is marked so. */
+#ifndef GM_ANALYSIS_MODULE_FACTS_CALL_GRAPH_H
+#define GM_ANALYSIS_MODULE_FACTS_CALL_GRAPH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/regions/compiled_regions.h"
+#include "analysis/module_facts/symbols.h"
+
+typedef struct {
+    const gm_call_node **nodes; /* all nodes, part by part */
+    const gm_call_part **owner; /* the part each node belongs to */
+    uint8_t *flags;             /* GM_REACH_* per node, plus private bits while running */
+    size_t *queue;
+    size_t *table;        /* open addressing: node index + 1, 0 empty */
+    uint64_t *table_hash; /* the key hash of each table slot */
+    size_t count, capacity, table_size;
+    size_t *classes; /* the symbols' classes by name, built when first needed in a run */
+    size_t class_capacity, class_table_size;
+    bool classes_ready;
+    uint64_t digest; /* of the inputs whose reachability `flags` holds */
+    bool have_digest;
+} gm_call_graph;
+
+void gm_call_graph_free(gm_call_graph *graph);
+
+/* Forgets the last result, so that the next run computes everything. */
+void gm_call_graph_invalidate(gm_call_graph *graph);
+
+/* Computes the GM_REACH_* flags of every node of parts (in order: the flags of part i start at
+ * the sum of the node counts before it). fingerprint stands for everything of the file besides
+ * the parts that reachability depends on (the classes and their bases). external_keys are the
+ * file's functions that other modules' compiled code calls. When nothing changed since the last
+ * run, the last result is kept. Returns 0, or -1 on OOM. */
+int gm_call_graph_run(gm_call_graph *graph, const gm_call_part *const *parts, size_t part_count,
+                      const gm_symbols *symbols, uint64_t fingerprint,
+                      const char *const *external_keys, size_t external_count);
+
+/* The class whose instance a compile target stands for: the target's own name when the file
+ * defines such a class, or the class of an instance binding of that name in parts; NULL. */
+const char *gm_call_graph_target_class(const gm_call_part *const *parts, size_t part_count,
+                                       const gm_symbols *symbols, const gm_compile_target *target);
+
+#endif

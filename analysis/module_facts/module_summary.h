@@ -1,0 +1,80 @@
+/* What the rest of the workspace needs to know of one module to follow compiled code across
+ * imports: its functions, which of them are compiled on their own, whom each calls (in the
+ * module, or through an import), what the module compiles of other modules, and its imports
+ * (a package's __init__ re-exports names), and its classes with their bases (methods are
+ * inherited across modules). Names of other modules stay as the imports spell them: absolute
+ * ("pkg.helpers.norm") or relative (".helpers.norm"). */
+#ifndef GM_ANALYSIS_MODULE_FACTS_MODULE_SUMMARY_H
+#define GM_ANALYSIS_MODULE_FACTS_MODULE_SUMMARY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/options/analysis_options.h"
+#include "analysis/regions/compiled_regions.h"
+#include "analysis/module_facts/symbols.h"
+
+typedef struct {
+    char *key; /* owned: "f", or "C.m" for a method */
+    bool root; /* compiled on its own: a decorator, forward of a module, or this module's
+                  torch.compile(...) / x.compile() */
+    bool traceable;
+    uint32_t callee_start, callee_count;     /* into callees: keys of this module */
+    uint32_t external_start, external_count; /* into externals: names in other modules */
+} gm_summary_node;
+
+/* A class of the module and its bases: a class of the same module by its name ("Base"), or
+ * what an import makes of the base ("pkg.base.Base", ".base.Base", "torch.nn.Module"); bases
+ * that are neither (attributes of locals, calls) are left out. */
+typedef struct {
+    char *name;   /* owned */
+    char **bases; /* owned, in the order the class lists them */
+    size_t base_count;
+    bool is_module; /* known here to subclass torch.nn.Module (symbols.h); the workspace may
+                       still find it one through bases in other modules */
+} gm_summary_class;
+
+typedef struct gm_module_summary {
+    gm_summary_node *nodes; /* sorted by key */
+    size_t node_count;
+    char **callees; /* owned */
+    size_t callee_count;
+    char **externals; /* owned */
+    size_t external_count;
+    /* What this module compiles of others: a function ("pkg.m.f", member NULL) or a class whose
+     * instance is compiled ("pkg.m.Net", member "score", or NULL for forward). */
+    char **target_names;   /* owned */
+    char **target_members; /* owned; entries may be NULL */
+    size_t target_count;
+    gm_import *imports; /* owned copies of the module's imports */
+    size_t import_count;
+    gm_summary_class *classes; /* owned, sorted by name */
+    size_t class_count;
+    /* forward of an nn.Module subclass is compiled (the forward_is_compiled option the summary
+     * was built with): the workspace makes it a root of a class that is a Module only through
+     * bases in other modules */
+    bool forward_is_compiled;
+    uint64_t digest; /* of all of the above: equal digests, equal summaries */
+} gm_module_summary;
+
+void gm_module_summary_free(gm_module_summary *summary);
+
+/* Builds the summary of a module from its statements' call parts and its symbols. summary is
+ * overwritten (not freed). Returns 0, or -1 on OOM (nothing to free then). */
+int gm_module_summary_build(const gm_call_part *const *parts, size_t part_count,
+                            const gm_symbols *symbols, bool forward_is_compiled,
+                            gm_module_summary *summary);
+
+/* Parses text and builds its summary, without running the rules: for modules of the workspace
+ * that no editor has open. Returns 0, or -1 on OOM or when the parser gives up. */
+int gm_module_summary_from_source(const char *text, size_t len, const gm_analysis_options *options,
+                                  gm_module_summary *summary);
+
+/* The class named name, or NULL (the first of them when the module defines it twice). */
+const gm_summary_class *gm_module_summary_class(const gm_module_summary *summary, const char *name);
+
+/* The node with key, or NULL. */
+const gm_summary_node *gm_module_summary_find(const gm_module_summary *summary, const char *key);
+
+#endif

@@ -1,0 +1,802 @@
+#include "analysis/module_facts/symbols.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+void gm_symbols_init(gm_symbols *symbols) {
+    memset(symbols, 0, sizeof *symbols);
+}
+
+static void class_free(gm_class_symbol *c) {
+    free(c->name);
+    for (size_t j = 0; j < c->base_count; j++)
+        free(c->bases[j]);
+    free(c->bases);
+}
+
+void gm_symbols_free(gm_symbols *symbols) {
+    for (size_t i = 0; i < symbols->import_count; i++) {
+        free(symbols->imports[i].local);
+        free(symbols->imports[i].canonical);
+    }
+    free(symbols->imports);
+    for (size_t i = 0; i < symbols->logger_count; i++) {
+        free(symbols->loggers[i].local);
+        free(symbols->loggers[i].canonical);
+    }
+    free(symbols->loggers);
+    for (size_t i = 0; i < symbols->class_count; i++)
+        class_free(&symbols->classes[i]);
+    free(symbols->classes);
+    free(symbols->torch_alias);
+    gm_symbols_init(symbols);
+}
+
+uint64_t gm_hash_bytes(uint64_t hash, const void *data, size_t len) {
+    const unsigned char *p = data;
+    for (size_t i = 0; i < len; i++) {
+        hash ^= p[i];
+        hash *= 0x100000001b3ull;
+    }
+    return hash;
+}
+
+/* A tagged, length-prefixed field, so that adjacent fields cannot run into each other. */
+static void hash_field(uint64_t *hash, char tag, const char *data, size_t len) {
+    uint32_t n = (uint32_t)len;
+    *hash = gm_hash_bytes(*hash, &tag, 1);
+    *hash = gm_hash_bytes(*hash, &n, sizeof n);
+    *hash = gm_hash_bytes(*hash, data, len);
+}
+
+static void hash_node(uint64_t *hash, char tag, TSNode node, const char *text) {
+    gm_slice s = gm_node_slice(node, text);
+    hash_field(hash, tag, s.ptr, s.len);
+}
+
+bool gm_name_last_is(const char *dotted, const char *word) {
+    const char *dot = strrchr(dotted, '.');
+    return strcmp(dot ? dot + 1 : dotted, word) == 0;
+}
+
+/* The node's text without whitespace, backslash continuations or comments: "torch . nn" ->
+ * "torch.nn". Returns an owned string, or NULL on OOM or an empty result. */
+static char *compact_text(TSNode node, const char *text) {
+    gm_slice s = gm_node_slice(node, text);
+    char *out = malloc((size_t)s.len + 1);
+    if (!out)
+        return NULL;
+    size_t n = 0;
+    for (uint32_t i = 0; i < s.len; i++) {
+        char c = s.ptr[i];
+        if (c == '#') {
+            while (i < s.len && s.ptr[i] != '\n')
+                i++;
+            continue;
+        }
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\\' || c == '\f')
+            continue;
+        out[n++] = c;
+    }
+    out[n] = '\0';
+    if (n == 0) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
+static char *slice_dup(gm_slice s) {
+    char *out = malloc((size_t)s.len + 1);
+    if (!out)
+        return NULL;
+    memcpy(out, s.ptr, s.len);
+    out[s.len] = '\0';
+    return out;
+}
+
+/* Where a scan's records go: always into the fingerprint hash, and into symbols when that is
+ * non-NULL. Hashing exactly what is recorded (not the source text) makes an unchanged fingerprint
+ * imply unchanged symbols, even where error recovery parses the same text differently. */
+typedef struct {
+    gm_symbols *symbols;
+    uint64_t *hash;
+} sink;
+
+/* Takes ownership of local and canonical (either may be NULL after an OOM: then both are freed
+ * and -1 returned). */
+static int add_import(sink *k, char *local, char *canonical) {
+    if (!local || !canonical)
+        goto oom;
+    hash_field(k->hash, 'I', local, strlen(local));
+    hash_field(k->hash, '=', canonical, strlen(canonical));
+    gm_symbols *s = k->symbols;
+    if (!s) {
+        free(local);
+        free(canonical);
+        return 0;
+    }
+    if (s->import_count == s->import_capacity) {
+        size_t cap = s->import_capacity ? s->import_capacity * 2 : 16;
+        gm_import *items = realloc(s->imports, cap * sizeof *items);
+        if (!items)
+            goto oom;
+        s->imports = items;
+        s->import_capacity = cap;
+    }
+    s->imports[s->import_count].local = local;
+    s->imports[s->import_count].canonical = canonical;
+    s->import_count++;
+    return 0;
+oom:
+    free(local);
+    free(canonical);
+    return -1;
+}
+
+static char *join_dotted(const char *a, const char *b) {
+    size_t la = strlen(a), lb = strlen(b);
+    char *out = malloc(la + lb + 2);
+    if (!out)
+        return NULL;
+    memcpy(out, a, la);
+    size_t at = la;
+    if (la && a[la - 1] != '.')
+        out[at++] = '.';
+    memcpy(out + at, b, lb + 1);
+    return out;
+}
+
+/* `import a.b` binds a; `import a.b as c` binds c to a.b. */
+static int scan_import(sink *s, const gm_syntax *syn, const char *text, TSNode stmt) {
+    TSTreeCursor cursor = ts_tree_cursor_new(stmt);
+    int rc = 0;
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+        do {
+            if (ts_tree_cursor_current_field_id(&cursor) != syn->field.name)
+                continue;
+            TSNode n = ts_tree_cursor_current_node(&cursor);
+            if (gm_is(n, syn->sym.aliased_import)) {
+                TSNode name = gm_child(n, syn->field.name), alias = gm_child(n, syn->field.alias);
+                if (ts_node_is_null(name) || ts_node_is_null(alias))
+                    continue;
+                rc = add_import(s, slice_dup(gm_node_slice(alias, text)), compact_text(name, text));
+            } else if (gm_is(n, syn->sym.dotted_name) && ts_node_named_child_count(n) > 0) {
+                gm_slice head = gm_node_slice(ts_node_named_child(n, 0), text);
+                rc = add_import(s, slice_dup(head), slice_dup(head));
+            }
+        } while (rc == 0 && ts_tree_cursor_goto_next_sibling(&cursor));
+    }
+    ts_tree_cursor_delete(&cursor);
+    return rc;
+}
+
+/* `from m import a, b as c` binds a to m.a and c to m.b. */
+static int scan_from_import(sink *s, const gm_syntax *syn, const char *text, TSNode stmt) {
+    TSNode module = gm_child(stmt, syn->field.module_name);
+    if (ts_node_is_null(module))
+        return 0;
+    char *module_name = compact_text(module, text);
+    if (!module_name)
+        return -1;
+    TSTreeCursor cursor = ts_tree_cursor_new(stmt);
+    int rc = 0;
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+        do {
+            if (ts_tree_cursor_current_field_id(&cursor) != syn->field.name)
+                continue;
+            TSNode n = ts_tree_cursor_current_node(&cursor);
+            TSNode name = n, local = n;
+            if (gm_is(n, syn->sym.aliased_import)) {
+                name = gm_child(n, syn->field.name);
+                local = gm_child(n, syn->field.alias);
+                if (ts_node_is_null(name) || ts_node_is_null(local))
+                    continue;
+            }
+            char *name_text = compact_text(name, text);
+            if (!name_text) {
+                rc = -1;
+                break;
+            }
+            char *canonical = join_dotted(module_name, name_text);
+            free(name_text);
+            rc = add_import(s, compact_text(local, text), canonical);
+        } while (rc == 0 && ts_tree_cursor_goto_next_sibling(&cursor));
+    }
+    ts_tree_cursor_delete(&cursor);
+    free(module_name);
+    return rc;
+}
+
+static bool is_pattern(const gm_syntax *syn, TSNode n) {
+    TSSymbol t = ts_node_symbol(n);
+    return t == syn->sym.pattern_list || t == syn->sym.tuple_pattern ||
+           t == syn->sym.list_pattern || t == syn->sym.list_splat_pattern ||
+           t == syn->sym.parenthesized_expression || t == syn->sym.expression_list ||
+           t == syn->sym.tuple || t == syn->sym.list;
+}
+
+/* What the binding walks below look for: one name (found tells whether it is bound), or every
+ * bound name, added to set. */
+typedef struct {
+    const char *name;
+    gm_name_set *set;
+    bool found, oom;
+} bind_visit;
+
+static void visit_name(bind_visit *v, TSNode identifier, const char *text) {
+    gm_slice s = gm_node_slice(identifier, text);
+    if (!v->set)
+        v->found |= gm_slice_is(s, v->name);
+    else if (gm_name_set_add(v->set, s) != 0)
+        v->oom = true;
+}
+
+static bool visit_done(const bind_visit *v) {
+    return v->found || v->oom;
+}
+
+/* The names an assignment target (identifier or nested patterns of them) binds. */
+static void target_visit(const gm_syntax *syn, const char *text, TSNode target, bind_visit *v,
+                         int depth) {
+    if (ts_node_is_null(target) || depth > 64)
+        return;
+    if (gm_is(target, syn->sym.identifier)) {
+        visit_name(v, target, text);
+        return;
+    }
+    if (!is_pattern(syn, target))
+        return;
+    uint32_t n = ts_node_named_child_count(target);
+    for (uint32_t i = 0; i < n && !visit_done(v); i++)
+        target_visit(syn, text, ts_node_named_child(target, i), v, depth + 1);
+}
+
+/* Whether an assignment target (identifier or nested patterns of them) binds name. */
+static bool target_binds(const gm_syntax *syn, const char *text, TSNode target, const char *name,
+                         int depth) {
+    bind_visit v = {.name = name};
+    target_visit(syn, text, target, &v, depth);
+    return v.found;
+}
+
+/* Whether an expression_statement at module level assigns to name. */
+static bool statement_assigns(const gm_syntax *syn, const char *text, TSNode stmt,
+                              const char *name) {
+    uint32_t n = ts_node_named_child_count(stmt);
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode a = ts_node_named_child(stmt, i);
+        while (gm_is(a, syn->sym.assignment) || gm_is(a, syn->sym.augmented_assignment)) {
+            if (target_binds(syn, text, gm_child(a, syn->field.left), name, 0))
+                return true;
+            a = gm_child(a, syn->field.right);
+        }
+    }
+    return false;
+}
+
+static void import_visit(const gm_syntax *syn, const char *text, TSNode stmt, bind_visit *v) {
+    /* The local names of an import are its identifiers that are not followed by "." inside a
+     * dotted name of a from-import's module, i.e. aliases and imported names. Checking every
+     * identifier is conservative and enough for `print`. */
+    TSTreeCursor cursor = ts_tree_cursor_new(stmt);
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+        do {
+            if (ts_tree_cursor_current_field_id(&cursor) != syn->field.name)
+                continue;
+            TSNode n = ts_tree_cursor_current_node(&cursor);
+            if (gm_is(n, syn->sym.aliased_import))
+                n = gm_child(n, syn->field.alias);
+            else if (gm_is(n, syn->sym.dotted_name) && ts_node_named_child_count(n) > 0)
+                n = ts_node_named_child(n, gm_is(stmt, syn->sym.import_statement)
+                                               ? 0
+                                               : ts_node_named_child_count(n) - 1);
+            if (!ts_node_is_null(n))
+                visit_name(v, n, text);
+        } while (!visit_done(v) && ts_tree_cursor_goto_next_sibling(&cursor));
+    }
+    ts_tree_cursor_delete(&cursor);
+}
+
+static bool import_binds(const gm_syntax *syn, const char *text, TSNode stmt, const char *name) {
+    bind_visit v = {.name = name};
+    import_visit(syn, text, stmt, &v);
+    return v.found;
+}
+
+/* A class's name and its base-class expressions (identifiers and dotted names). */
+static int add_class(sink *k, const gm_syntax *syn, const char *text, TSNode cls) {
+    TSNode name = gm_child(cls, syn->field.name);
+    if (ts_node_is_null(name))
+        return 0;
+    gm_class_symbol c;
+    memset(&c, 0, sizeof c);
+    c.name = slice_dup(gm_node_slice(name, text));
+    if (!c.name)
+        return -1;
+    hash_field(k->hash, 'C', c.name, strlen(c.name));
+    TSNode supers = gm_child(cls, syn->field.superclasses);
+    uint32_t n = ts_node_is_null(supers) ? 0 : ts_node_named_child_count(supers);
+    if (n > 0 && !(c.bases = calloc(n, sizeof *c.bases)))
+        goto oom;
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode base = ts_node_named_child(supers, i);
+        if (!gm_is(base, syn->sym.identifier) && !gm_is(base, syn->sym.attribute))
+            continue;
+        char *b = compact_text(base, text);
+        if (!b)
+            goto oom;
+        c.bases[c.base_count++] = b;
+        hash_field(k->hash, 'B', b, strlen(b));
+    }
+    gm_symbols *s = k->symbols;
+    if (!s) {
+        class_free(&c);
+        return 0;
+    }
+    if (s->class_count == s->class_capacity) {
+        size_t cap = s->class_capacity ? s->class_capacity * 2 : 16;
+        gm_class_symbol *items = realloc(s->classes, cap * sizeof *items);
+        if (!items)
+            goto oom;
+        s->classes = items;
+        s->class_capacity = cap;
+    }
+    s->classes[s->class_count++] = c;
+    return 0;
+oom:
+    class_free(&c);
+    return -1;
+}
+
+static int scan(sink *s, const gm_syntax *syn, const char *text, TSNode n, bool nested, int depth);
+
+/* Imports guarded by top-level if/try/with blocks (`if TYPE_CHECKING:`, `try: import x`). */
+static int scan_nested_blocks(sink *s, const gm_syntax *syn, const char *text, TSNode n,
+                              int depth) {
+    if (depth > 32)
+        return 0;
+    TSTreeCursor cursor = ts_tree_cursor_new(n);
+    int rc = 0;
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+        do {
+            TSNode c = ts_tree_cursor_current_node(&cursor);
+            TSSymbol t = ts_node_symbol(c);
+            if (t == syn->sym.block) {
+                TSTreeCursor inner = ts_tree_cursor_new(c);
+                if (ts_tree_cursor_goto_first_child(&inner)) {
+                    do {
+                        rc = scan(s, syn, text, ts_tree_cursor_current_node(&inner), true,
+                                  depth + 1);
+                    } while (rc == 0 && ts_tree_cursor_goto_next_sibling(&inner));
+                }
+                ts_tree_cursor_delete(&inner);
+            } else if (t == syn->sym.elif_clause || t == syn->sym.else_clause ||
+                       t == syn->sym.except_clause || t == syn->sym.except_group_clause ||
+                       t == syn->sym.finally_clause) {
+                rc = scan_nested_blocks(s, syn, text, c, depth + 1);
+            }
+        } while (rc == 0 && ts_tree_cursor_goto_next_sibling(&cursor));
+    }
+    ts_tree_cursor_delete(&cursor);
+    return rc;
+}
+
+/* `name = a.b.getLogger(...)` (possibly chained `x = name = ...`): records name with the callee
+ * as written; whether the callee is logging.getLogger is decided once the imports are known. */
+static int scan_logger(sink *k, const gm_syntax *syn, const char *text, TSNode stmt) {
+    uint32_t n = ts_node_named_child_count(stmt);
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode a = ts_node_named_child(stmt, i);
+        if (!gm_is(a, syn->sym.assignment))
+            continue;
+        TSNode rhs = a;
+        while (gm_is(rhs, syn->sym.assignment))
+            rhs = gm_child(rhs, syn->field.right);
+        if (!gm_is(rhs, syn->sym.call))
+            continue;
+        TSNode fn = gm_child(rhs, syn->field.function);
+        if (!gm_is(fn, syn->sym.identifier) && !gm_is(fn, syn->sym.attribute))
+            continue;
+        for (TSNode t = a; gm_is(t, syn->sym.assignment); t = gm_child(t, syn->field.right)) {
+            TSNode left = gm_child(t, syn->field.left);
+            if (!gm_is(left, syn->sym.identifier))
+                continue;
+            char *callee = compact_text(fn, text);
+            char *local = slice_dup(gm_node_slice(left, text));
+            if (!callee || !local ||
+                !(gm_name_last_is(callee, "getLogger") || gm_name_last_is(callee, "get_logger"))) {
+                bool oom = !callee || !local;
+                free(callee);
+                free(local);
+                if (oom)
+                    return -1;
+                continue;
+            }
+            hash_field(k->hash, 'L', local, strlen(local));
+            hash_field(k->hash, '=', callee, strlen(callee));
+            gm_symbols *s = k->symbols;
+            if (!s) {
+                free(local);
+                free(callee);
+                continue;
+            }
+            if (s->logger_count == s->logger_capacity) {
+                size_t cap = s->logger_capacity ? s->logger_capacity * 2 : 4;
+                gm_import *items = realloc(s->loggers, cap * sizeof *items);
+                if (!items) {
+                    free(local);
+                    free(callee);
+                    return -1;
+                }
+                s->loggers = items;
+                s->logger_capacity = cap;
+            }
+            s->loggers[s->logger_count].local = local;
+            s->loggers[s->logger_count].canonical = callee;
+            s->logger_count++;
+        }
+    }
+    return 0;
+}
+
+static void note_print_binding(sink *k) {
+    hash_field(k->hash, 'P', "print", 5);
+    if (k->symbols)
+        k->symbols->module_binds_print = true;
+}
+
+static int scan(sink *s, const gm_syntax *syn, const char *text, TSNode n, bool nested, int depth) {
+    TSSymbol t = ts_node_symbol(n);
+    if (t == syn->sym.import_statement || t == syn->sym.import_from_statement) {
+        if (import_binds(syn, text, n, "print"))
+            note_print_binding(s);
+        return t == syn->sym.import_statement ? scan_import(s, syn, text, n)
+                                              : scan_from_import(s, syn, text, n);
+    }
+    if (t == syn->sym.expression_statement) {
+        if (statement_assigns(syn, text, n, "print"))
+            note_print_binding(s);
+        /* `torch._dynamo.config.reorderable_logging_functions.add(f)` changes what dynamo does
+         * with every call of f in the file (logging_config.c), so it is part of the
+         * fingerprint. */
+        gm_slice stmt = gm_node_slice(n, text);
+        static const char setting[] = "reorderable_logging_functions";
+        for (uint32_t at = 0; at + sizeof setting - 1 <= stmt.len; at++)
+            if (memcmp(stmt.ptr + at, setting, sizeof setting - 1) == 0) {
+                hash_node(s->hash, 'R', n, text);
+                if (s->symbols)
+                    s->symbols->mentions_reorderable_logging = true;
+                break;
+            }
+        return scan_logger(s, syn, text, n);
+    }
+    if (t == syn->sym.if_statement || t == syn->sym.try_statement || t == syn->sym.with_statement)
+        return scan_nested_blocks(s, syn, text, n, depth);
+    if (nested)
+        return 0;
+    if (t == syn->sym.decorated_definition) {
+        /* Decorators matter to their own statement only, for now; they are in the fingerprint
+         * for what will follow them (compile targets reached through calls). */
+        TSTreeCursor cursor = ts_tree_cursor_new(n);
+        if (ts_tree_cursor_goto_first_child(&cursor)) {
+            do {
+                TSNode d = ts_tree_cursor_current_node(&cursor);
+                if (gm_is(d, syn->sym.decorator))
+                    hash_node(s->hash, 'D', d, text);
+            } while (ts_tree_cursor_goto_next_sibling(&cursor));
+        }
+        ts_tree_cursor_delete(&cursor);
+        TSNode def = gm_child(n, syn->field.definition);
+        return ts_node_is_null(def) ? 0 : scan(s, syn, text, def, false, depth + 1);
+    }
+    if (t == syn->sym.class_definition || t == syn->sym.function_definition) {
+        TSNode name = gm_child(n, syn->field.name);
+        if (!ts_node_is_null(name) && gm_node_text_is(name, text, "print"))
+            note_print_binding(s);
+        if (t == syn->sym.class_definition)
+            return add_class(s, syn, text, n);
+        if (!ts_node_is_null(name))
+            hash_node(s->hash, 'F', name, text);
+    }
+    return 0;
+}
+
+int gm_symbols_scan_top(gm_symbols *symbols, const gm_syntax *syntax, const char *text,
+                        TSNode child, uint64_t *hash) {
+    sink k = {symbols, hash};
+    return scan(&k, syntax, text, child, false, 0);
+}
+
+static const gm_import *find_import(const gm_symbols *s, const char *head, size_t len) {
+    for (size_t i = s->import_count; i-- > 0;) {
+        const char *local = s->imports[i].local;
+        if (strlen(local) == len && memcmp(local, head, len) == 0)
+            return &s->imports[i];
+    }
+    return NULL;
+}
+
+bool gm_symbols_is_imported(const gm_symbols *symbols, gm_slice name) {
+    return find_import(symbols, name.ptr, name.len) != NULL;
+}
+
+/* Resolves the head of a dotted string through the imports into buf. */
+static bool resolve_string(const gm_symbols *s, const char *dotted, char *buf, size_t cap) {
+    const char *dot = strchr(dotted, '.');
+    size_t head_len = dot ? (size_t)(dot - dotted) : strlen(dotted);
+    const gm_import *imp = find_import(s, dotted, head_len);
+    const char *head = imp ? imp->canonical : NULL;
+    size_t hl = imp ? strlen(head) : head_len;
+    size_t rest = strlen(dotted + head_len);
+    if (hl + rest + 1 > cap)
+        return false;
+    memcpy(buf, imp ? head : dotted, hl);
+    memcpy(buf + hl, dotted + head_len, rest + 1);
+    return true;
+}
+
+bool gm_symbols_resolve_imported(const gm_symbols *symbols, const char *dotted, char *buf,
+                                 size_t cap) {
+    const char *dot = strchr(dotted, '.');
+    size_t head_len = dot ? (size_t)(dot - dotted) : strlen(dotted);
+    return find_import(symbols, dotted, head_len) && resolve_string(symbols, dotted, buf, cap);
+}
+
+bool gm_symbols_resolve(const gm_symbols *symbols, const gm_syntax *syntax, const char *text,
+                        TSNode node, char *buf, size_t cap) {
+    /* Collect the chain's identifiers innermost-last: a.b.c is attribute(attribute(a, b), c). */
+    TSNode parts[32];
+    size_t count = 0;
+    node = gm_unparen(syntax, node);
+    while (gm_is(node, syntax->sym.attribute)) {
+        if (count == 32)
+            return false;
+        parts[count++] = gm_child(node, syntax->field.attribute);
+        node = gm_unparen(syntax, gm_child(node, syntax->field.object));
+    }
+    if (!gm_is(node, syntax->sym.identifier) || count == 32)
+        return false;
+    parts[count++] = node;
+    gm_slice head = gm_node_slice(node, text);
+    const gm_import *imp = find_import(symbols, head.ptr, head.len);
+    size_t at = 0;
+    if (imp) {
+        size_t n = strlen(imp->canonical);
+        if (n + 1 > cap)
+            return false;
+        memcpy(buf, imp->canonical, n);
+        at = n;
+    } else {
+        if ((size_t)head.len + 1 > cap)
+            return false;
+        memcpy(buf, head.ptr, head.len);
+        at = head.len;
+    }
+    for (size_t i = count - 1; i-- > 0;) {
+        if (ts_node_is_null(parts[i]))
+            return false;
+        gm_slice p = gm_node_slice(parts[i], text);
+        if (at + 1 + p.len + 1 > cap)
+            return false;
+        buf[at++] = '.';
+        memcpy(buf + at, p.ptr, p.len);
+        at += p.len;
+    }
+    buf[at] = '\0';
+    return true;
+}
+
+static bool canonical_is_module(const char *name) {
+    if (strcmp(name, "torch.nn.Module") == 0 || strcmp(name, "torch.nn.modules.module.Module") == 0)
+        return true;
+    /* Every public class of torch.nn (Linear, Sequential, ModuleList, ...) is a Module, except the
+     * tensor subclasses and the utility namespaces. */
+    if (strncmp(name, "torch.nn.", 9) == 0 && strncmp(name, "torch.nn.utils.", 15) != 0 &&
+        strncmp(name, "torch.nn.parameter.", 19) != 0 &&
+        strncmp(name, "torch.nn.attention.", 19) != 0) {
+        const char *dot = strrchr(name, '.');
+        const char *last = dot + 1;
+        if (isupper((unsigned char)last[0]) && strcmp(last, "Parameter") != 0 &&
+            strcmp(last, "Buffer") != 0 && strcmp(last, "UninitializedParameter") != 0 &&
+            strcmp(last, "UninitializedBuffer") != 0)
+            return true;
+    }
+    /* Well-known Module subclasses of model libraries (transformers, diffusers, Lightning). */
+    return gm_name_last_is(name, "PreTrainedModel") || gm_name_last_is(name, "ModelMixin") ||
+           gm_name_last_is(name, "LightningModule");
+}
+
+static const gm_class_symbol *find_class(const gm_symbols *s, const char *name) {
+    for (size_t i = s->class_count; i-- > 0;)
+        if (strcmp(s->classes[i].name, name) == 0)
+            return &s->classes[i];
+    return NULL;
+}
+
+static bool base_is_module(const gm_symbols *s, const char *resolved) {
+    if (canonical_is_module(resolved))
+        return true;
+    const gm_class_symbol *c = strchr(resolved, '.') ? NULL : find_class(s, resolved);
+    return c && c->is_module;
+}
+
+int gm_symbols_finish(gm_symbols *symbols) {
+    char buf[GM_NAME_MAX];
+    /* Fixed point over same-file inheritance chains (class B(A), class A(nn.Module)), in any
+     * order of definition. */
+    bool changed = true;
+    for (size_t round = 0; changed && round <= symbols->class_count; round++) {
+        changed = false;
+        for (size_t i = 0; i < symbols->class_count; i++) {
+            gm_class_symbol *c = &symbols->classes[i];
+            if (c->is_module)
+                continue;
+            for (size_t j = 0; j < c->base_count && !c->is_module; j++)
+                if (resolve_string(symbols, c->bases[j], buf, sizeof buf) &&
+                    base_is_module(symbols, buf))
+                    c->is_module = changed = true;
+        }
+    }
+    const char *alias = NULL;
+    for (size_t i = 0; i < symbols->import_count; i++) {
+        const gm_import *imp = &symbols->imports[i];
+        if (strcmp(imp->canonical, "torch") != 0)
+            continue;
+        if (!alias || strcmp(imp->local, "torch") == 0)
+            alias = imp->local;
+    }
+    free(symbols->torch_alias);
+    symbols->torch_alias = NULL;
+    if (alias && !(symbols->torch_alias = strdup(alias)))
+        return -1;
+    return 0;
+}
+
+bool gm_symbols_is_logger(const gm_symbols *symbols, gm_slice name) {
+    char buf[GM_NAME_MAX];
+    for (size_t i = symbols->logger_count; i-- > 0;) {
+        const gm_import *l = &symbols->loggers[i];
+        if (strlen(l->local) != name.len || memcmp(l->local, name.ptr, name.len) != 0)
+            continue;
+        if (!resolve_string(symbols, l->canonical, buf, sizeof buf))
+            return false;
+        /* logging.getLogger, or a library's wrapper module named logging whose get_logger
+         * returns a logging.Logger (transformers.utils.logging.get_logger) */
+        size_t n = strlen(buf);
+        return strcmp(buf, "logging.getLogger") == 0 ||
+               (n > 19 && strcmp(buf + n - 19, ".logging.get_logger") == 0);
+    }
+    return false;
+}
+
+bool gm_symbols_bases_are_module(const gm_symbols *symbols, const gm_syntax *syntax,
+                                 const char *text, TSNode superclasses) {
+    if (ts_node_is_null(superclasses))
+        return false;
+    char buf[GM_NAME_MAX];
+    uint32_t n = ts_node_named_child_count(superclasses);
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode base = ts_node_named_child(superclasses, i);
+        if (gm_symbols_resolve(symbols, syntax, text, base, buf, sizeof buf) &&
+            base_is_module(symbols, buf))
+            return true;
+    }
+    return false;
+}
+
+static void parameter_visit(const gm_syntax *syn, const char *text, TSNode p, bind_visit *v) {
+    if (gm_is(p, syn->sym.identifier)) {
+        visit_name(v, p, text);
+        return;
+    }
+    TSNode n = gm_child(p, syn->field.name);
+    if (!ts_node_is_null(n)) {
+        target_visit(syn, text, n, v, 0);
+        return;
+    }
+    /* typed_parameter and splat patterns: the identifier is a plain (possibly nested) child. */
+    uint32_t count = ts_node_named_child_count(p);
+    for (uint32_t i = 0; i < count && !visit_done(v); i++) {
+        TSNode c = ts_node_named_child(p, i);
+        if (gm_is(c, syn->sym.type))
+            continue;
+        if (gm_is(c, syn->sym.identifier))
+            visit_name(v, c, text);
+        else if (gm_is(c, syn->sym.list_splat_pattern) ||
+                 gm_is(c, syn->sym.dictionary_splat_pattern))
+            parameter_visit(syn, text, c, v);
+    }
+}
+
+/* One node of the walk over a function body: visits the names n binds by itself, and tells
+ * whether the walk looks inside n. */
+static bool body_step(const gm_syntax *syn, const char *text, TSNode n, bind_visit *v) {
+    TSSymbol t = ts_node_symbol(n);
+    bool descend = ts_node_is_named(n);
+    if (t == syn->sym.function_definition || t == syn->sym.class_definition) {
+        target_visit(syn, text, gm_child(n, syn->field.name), v, 0);
+        descend = false;
+    } else if (t == syn->sym.lambda) {
+        descend = false;
+    } else if (t == syn->sym.assignment || t == syn->sym.augmented_assignment ||
+               t == syn->sym.for_statement) {
+        target_visit(syn, text, gm_child(n, syn->field.left), v, 0);
+    } else if (t == syn->sym.named_expression) {
+        target_visit(syn, text, gm_child(n, syn->field.name), v, 0);
+    } else if (t == syn->sym.as_pattern_target) {
+        uint32_t c = ts_node_named_child_count(n);
+        for (uint32_t i = 0; i < c && !visit_done(v); i++)
+            target_visit(syn, text, ts_node_named_child(n, i), v, 0);
+    } else if (t == syn->sym.import_statement || t == syn->sym.import_from_statement) {
+        import_visit(syn, text, n, v);
+        descend = false;
+    }
+    return descend;
+}
+
+static void parameters_visit(const gm_syntax *syn, const char *text, TSNode function,
+                             bind_visit *v) {
+    TSNode params = gm_child(function, syn->field.parameters);
+    uint32_t np = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
+    for (uint32_t i = 0; i < np && !visit_done(v); i++)
+        parameter_visit(syn, text, ts_node_named_child(params, i), v);
+}
+
+/* The names the function binds locally (see gm_function_binds), until v is done. */
+static void function_visit(const gm_syntax *syn, const char *text, TSNode function, bind_visit *v) {
+    parameters_visit(syn, text, function, v);
+    TSNode body = gm_child(function, syn->field.body);
+    if (ts_node_is_null(body) || visit_done(v))
+        return;
+    TSTreeCursor cursor = ts_tree_cursor_new(body);
+    for (;;) {
+        bool descend = body_step(syn, text, ts_tree_cursor_current_node(&cursor), v);
+        if (visit_done(v))
+            break;
+        if (descend && ts_tree_cursor_goto_first_child(&cursor))
+            continue;
+        bool moved = false;
+        while (!moved) {
+            if (ts_tree_cursor_goto_next_sibling(&cursor)) {
+                moved = true;
+            } else if (!ts_tree_cursor_goto_parent(&cursor)) {
+                break;
+            }
+        }
+        if (!moved)
+            break;
+    }
+    ts_tree_cursor_delete(&cursor);
+}
+
+int gm_parameters_bind(const gm_syntax *syntax, const char *text, TSNode function,
+                       gm_name_set *out) {
+    bind_visit v = {.set = out};
+    parameters_visit(syntax, text, function, &v);
+    return v.oom ? -1 : 0;
+}
+
+bool gm_body_node_binds(const gm_syntax *syntax, const char *text, TSNode node, gm_name_set *out,
+                        bool *oom) {
+    bind_visit v = {.set = out};
+    bool descend = body_step(syntax, text, node, &v);
+    *oom |= v.oom;
+    return descend;
+}
+
+bool gm_function_binds(const gm_syntax *syntax, const char *text, TSNode function,
+                       const char *name) {
+    bind_visit v = {.name = name};
+    function_visit(syntax, text, function, &v);
+    return v.found;
+}
+
+int gm_function_bound_names(const gm_syntax *syntax, const char *text, TSNode function,
+                            gm_name_set *out) {
+    gm_name_set_clear(out);
+    bind_visit v = {.set = out};
+    function_visit(syntax, text, function, &v);
+    return v.oom ? -1 : 0;
+}

@@ -1,0 +1,108 @@
+/* File-wide symbols: what the top-level imports bind (local name -> canonical dotted name), the
+ * top-level classes and whether they subclass torch.nn.Module, and whether the module rebinds
+ * `print`. Everything here is derived from the parts of the file that gm_symbols_scan_top
+ * fingerprints, so a cached analysis stays valid while the fingerprint does. */
+#ifndef GM_ANALYSIS_MODULE_FACTS_SYMBOLS_H
+#define GM_ANALYSIS_MODULE_FACTS_SYMBOLS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <tree_sitter/api.h>
+
+#include "analysis/syntax/name_set.h"
+#include "analysis/syntax/syntax.h"
+
+#define GM_NAME_MAX 256 /* longest dotted name the analysis resolves */
+
+typedef struct {
+    char *local;     /* owned: the name the import binds */
+    char *canonical; /* owned: what it stands for, e.g. "torch.nn" */
+} gm_import;
+
+typedef struct {
+    char *name;   /* owned */
+    char **bases; /* owned: base-class expressions as dotted text, unresolved */
+    size_t base_count;
+    bool is_module; /* subclasses torch.nn.Module, directly or through same-file classes */
+} gm_class_symbol;
+
+typedef struct {
+    gm_import *imports; /* in file order; later ones shadow earlier ones */
+    size_t import_count, import_capacity;
+    gm_class_symbol *classes;
+    size_t class_count, class_capacity;
+    gm_import *loggers; /* module-level `name = <callee>(...)` with callee ending in getLogger:
+                           local = the name, canonical = the callee as written (unresolved) */
+    size_t logger_count, logger_capacity;
+    char *torch_alias;       /* owned: a local name bound to the torch module, or NULL */
+    bool module_binds_print; /* a top-level def/class/import/assignment named print */
+    /* a top-level expression statement mentions reorderable_logging_functions (a file that
+     * sets dynamo's logging setting itself: logging_config.c) */
+    bool mentions_reorderable_logging;
+} gm_symbols;
+
+void gm_symbols_init(gm_symbols *symbols);
+void gm_symbols_free(gm_symbols *symbols);
+
+/* 64-bit FNV-1a, the fingerprint hash. */
+#define GM_HASH_INIT 0xcbf29ce484222325ull
+uint64_t gm_hash_bytes(uint64_t hash, const void *data, size_t len);
+
+/* Looks at one child of the module: records what other statements' analysis depends on (imports,
+ * class names and bases, bindings of print) in symbols when symbols is non-NULL, and mixes the
+ * same records, plus decorators and top-level function names, into *hash: equal hashes mean equal
+ * symbols, however the text was parsed. Returns 0, or -1 on OOM. */
+int gm_symbols_scan_top(gm_symbols *symbols, const gm_syntax *syntax, const char *text,
+                        TSNode child, uint64_t *hash);
+
+/* After all children were scanned: resolves class bases and torch_alias. Returns 0 or -1. */
+int gm_symbols_finish(gm_symbols *symbols);
+
+/* Canonical dotted name of an identifier/attribute chain with the head resolved through the
+ * imports ("th.compile" -> "torch.compile"); names that no import binds stay as written.
+ * Writes a NUL-terminated string into buf; false when node is not such a chain or too long. */
+bool gm_symbols_resolve(const gm_symbols *symbols, const gm_syntax *syntax, const char *text,
+                        TSNode node, char *buf, size_t cap);
+
+/* The canonical name of a dotted string ("h.norm" -> "pkg.helpers.norm", "norm" ->
+ * ".helpers.norm" for a relative import) when an import binds its head; false otherwise or when
+ * it does not fit in buf. */
+bool gm_symbols_resolve_imported(const gm_symbols *symbols, const char *dotted, char *buf,
+                                 size_t cap);
+
+/* Whether an import of the file binds name (the head of a dotted name: "np" in np.sum). */
+bool gm_symbols_is_imported(const gm_symbols *symbols, gm_slice name);
+
+/* Whether a class with these base expressions (a superclasses argument_list, may be null)
+ * subclasses torch.nn.Module, directly or through a top-level class of the file. */
+bool gm_symbols_bases_are_module(const gm_symbols *symbols, const gm_syntax *syntax,
+                                 const char *text, TSNode superclasses);
+
+/* Whether the function (its parameters and body, not nested function or class bodies) binds
+ * name locally: parameter, assignment, for/with/except target, walrus, import, nested def. */
+bool gm_function_binds(const gm_syntax *syntax, const char *text, TSNode function,
+                       const char *name);
+
+/* Every name gm_function_binds would answer true for, into out (cleared first): build it once
+ * when a function is asked about many names. Returns 0, or -1 on OOM (out is then partial). */
+int gm_function_bound_names(const gm_syntax *syntax, const char *text, TSNode function,
+                            gm_name_set *out);
+
+/* The same in pieces, for a walk of the body that looks for other things too: what the
+ * function's parameters bind, added to out; and, for each node of a pre-order walk of the body
+ * (the body node first), what the node binds by itself, added to out, returning whether the
+ * walk enters the node (not nested definitions, lambdas or imports). Sets *oom on OOM. */
+int gm_parameters_bind(const gm_syntax *syntax, const char *text, TSNode function,
+                       gm_name_set *out);
+bool gm_body_node_binds(const gm_syntax *syntax, const char *text, TSNode node, gm_name_set *out,
+                        bool *oom);
+
+/* Whether name is bound at module level to `logging.getLogger(...)` (any import alias of
+ * logging, or `from logging import getLogger`). */
+bool gm_symbols_is_logger(const gm_symbols *symbols, gm_slice name);
+
+/* Whether the dotted name's last component equals word ("a.b.c", "c"). */
+bool gm_name_last_is(const char *dotted, const char *word);
+
+#endif

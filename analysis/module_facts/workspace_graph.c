@@ -1,0 +1,509 @@
+#include "analysis/module_facts/workspace_graph.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define GM_REEXPORT_DEPTH 4 /* __init__ re-exporting a re-export ... */
+
+typedef struct {
+    char *root; /* owned: the directory its absolute imports start from */
+    char *name; /* owned */
+    bool is_package;
+    gm_module_summary summary;
+    bool *reached; /* per summary node, during a solve */
+    bool *entered; /* per summary node: compiled code of another module calls it */
+    char **roots;  /* owned strings (the keys of entered nodes), sorted */
+    size_t root_count;
+    uint64_t roots_digest;
+} module;
+
+struct gm_workspace_graph {
+    module *modules;
+    size_t count, capacity;
+    size_t *table; /* module index + 1 by name hash, built per solve */
+    size_t table_size;
+    struct {
+        size_t module, node;
+    } * queue;
+    size_t queue_capacity;
+};
+
+gm_workspace_graph *gm_workspace_graph_new(void) {
+    return calloc(1, sizeof(gm_workspace_graph));
+}
+
+static void roots_clear(module *m) {
+    for (size_t i = 0; i < m->root_count; i++)
+        free(m->roots[i]);
+    free(m->roots);
+    m->roots = NULL;
+    m->root_count = 0;
+    m->roots_digest = 0;
+}
+
+static void module_free(module *m) {
+    free(m->root);
+    free(m->name);
+    gm_module_summary_free(&m->summary);
+    free(m->reached);
+    free(m->entered);
+    roots_clear(m);
+}
+
+void gm_workspace_graph_free(gm_workspace_graph *g) {
+    if (!g)
+        return;
+    for (size_t i = 0; i < g->count; i++)
+        module_free(&g->modules[i]);
+    free(g->modules);
+    free(g->table);
+    free(g->queue);
+    free(g);
+}
+
+size_t gm_workspace_graph_module_count(const gm_workspace_graph *g) {
+    return g->count;
+}
+
+static module *find_linear(const gm_workspace_graph *g, const char *root, const char *name) {
+    for (size_t i = 0; i < g->count; i++)
+        if (strcmp(g->modules[i].name, name) == 0 && strcmp(g->modules[i].root, root) == 0)
+            return &g->modules[i];
+    return NULL;
+}
+
+int gm_workspace_graph_set(gm_workspace_graph *g, const char *root, const char *name,
+                           bool is_package, gm_module_summary *summary) {
+    module *m = find_linear(g, root, name);
+    if (m) {
+        bool same = m->is_package == is_package && m->summary.digest == summary->digest;
+        gm_module_summary_free(&m->summary);
+        m->summary = *summary;
+        memset(summary, 0, sizeof *summary);
+        m->is_package = is_package;
+        free(m->reached);
+        free(m->entered);
+        m->reached = m->entered = NULL;
+        return same ? 0 : 1;
+    }
+    if (g->count == g->capacity) {
+        size_t cap = g->capacity ? g->capacity * 2 : 16;
+        module *items = realloc(g->modules, cap * sizeof *items);
+        if (!items) {
+            gm_module_summary_free(summary);
+            return -1;
+        }
+        g->modules = items;
+        g->capacity = cap;
+    }
+    m = &g->modules[g->count];
+    memset(m, 0, sizeof *m);
+    m->name = strdup(name);
+    m->root = strdup(root);
+    if (!m->name || !m->root) {
+        free(m->name);
+        free(m->root);
+        gm_module_summary_free(summary);
+        return -1;
+    }
+    m->is_package = is_package;
+    m->summary = *summary;
+    memset(summary, 0, sizeof *summary);
+    g->count++;
+    return 1;
+}
+
+void gm_workspace_graph_remove(gm_workspace_graph *g, const char *root, const char *name) {
+    module *m = find_linear(g, root, name);
+    if (!m)
+        return;
+    module_free(m);
+    size_t at = (size_t)(m - g->modules);
+    memmove(m, m + 1, (g->count - at - 1) * sizeof *m);
+    g->count--;
+}
+
+/* ---- solving ------------------------------------------------------------------------------ */
+
+static uint64_t hash_span(const char *s, size_t n) {
+    return gm_hash_bytes(GM_HASH_INIT, s, n);
+}
+
+static int build_table(gm_workspace_graph *g) {
+    size_t size = 16;
+    while (size < 2 * g->count)
+        size *= 2;
+    size_t *table = realloc(g->table, size * sizeof *table);
+    if (!table)
+        return -1;
+    g->table = table;
+    g->table_size = size;
+    memset(table, 0, size * sizeof *table);
+    for (size_t i = 0; i < g->count; i++) {
+        const char *name = g->modules[i].name;
+        size_t at = (size_t)hash_span(name, strlen(name)) & (size - 1);
+        while (table[at])
+            at = (at + 1) & (size - 1);
+        table[at] = i + 1;
+    }
+    return 0;
+}
+
+/* The module name as seen from a module under root: one under the same root when there is one
+ * (two script directories may each have their own utils.py), else any. */
+static module *find_module(const gm_workspace_graph *g, const char *root, const char *name,
+                           size_t len) {
+    size_t mask = g->table_size - 1;
+    module *any = NULL;
+    for (size_t at = (size_t)hash_span(name, len) & mask; g->table[at]; at = (at + 1) & mask) {
+        module *m = &g->modules[g->table[at] - 1];
+        if (strlen(m->name) != len || memcmp(m->name, name, len) != 0)
+            continue;
+        if (strcmp(m->root, root) == 0)
+            return m;
+        if (!any)
+            any = m;
+    }
+    return any;
+}
+
+bool gm_module_absolute_name(const char *module_name, bool is_package, const char *name, char *buf,
+                             size_t cap) {
+    if (name[0] != '.') {
+        if (strlen(name) + 1 > cap)
+            return false;
+        strcpy(buf, name);
+        return true;
+    }
+    size_t dots = 0;
+    while (name[dots] == '.')
+        dots++;
+    size_t base = strlen(module_name);
+    if (!is_package) {
+        const char *last = strrchr(module_name, '.');
+        if (!last)
+            return false; /* a top-level module has no package to be relative to */
+        base = (size_t)(last - module_name);
+    }
+    for (size_t up = 1; up < dots; up++) {
+        while (base > 0 && module_name[base - 1] != '.')
+            base--;
+        if (base == 0)
+            return false;
+        base--; /* the dot */
+    }
+    const char *rest = name + dots;
+    size_t rest_len = strlen(rest);
+    if (base + 1 + rest_len + 1 > cap)
+        return false;
+    memcpy(buf, module_name, base);
+    if (rest_len) {
+        buf[base] = '.';
+        memcpy(buf + base + 1, rest, rest_len + 1);
+    } else {
+        buf[base] = '\0';
+    }
+    return true;
+}
+
+/* Which module a name of module from lives in and its key there ("f", "C.m", or a class name):
+ * the longest prefix that is a known module, then through the re-exports of that module's
+ * imports. NULL when the name is outside the workspace. */
+static module *resolve(const gm_workspace_graph *g, const module *from, const char *name, char *key,
+                       size_t key_cap, int depth) {
+    char abs[2 * GM_NAME_MAX];
+    if (depth > GM_REEXPORT_DEPTH ||
+        !gm_module_absolute_name(from->name, from->is_package, name, abs, sizeof abs))
+        return NULL;
+    size_t len = strlen(abs);
+    for (size_t cut = len; cut > 0; cut--) {
+        if (abs[cut - 1] != '.')
+            continue;
+        module *m = find_module(g, from->root, abs, cut - 1);
+        if (!m)
+            continue;
+        const char *rest = abs + cut;
+        if (strlen(rest) + 1 > key_cap)
+            return NULL;
+        strcpy(key, rest);
+        if (gm_module_summary_find(&m->summary, rest))
+            return m;
+        /* `from .helpers import norm` in pkg/__init__.py, then `from pkg import norm` */
+        const char *dot = strchr(rest, '.');
+        size_t head = dot ? (size_t)(dot - rest) : strlen(rest);
+        for (size_t i = m->summary.import_count; i-- > 0;) {
+            const gm_import *imp = &m->summary.imports[i];
+            if (strlen(imp->local) != head || memcmp(imp->local, rest, head) != 0)
+                continue;
+            char next[2 * GM_NAME_MAX];
+            size_t cl = strlen(imp->canonical), tail = strlen(rest + head);
+            if (cl + tail + 1 > sizeof next)
+                return NULL;
+            memcpy(next, imp->canonical, cl);
+            memcpy(next + cl, rest + head, tail + 1);
+            return resolve(g, m, next, key, key_cap, depth + 1);
+        }
+        return m;
+    }
+    return NULL;
+}
+
+static int queue_push(gm_workspace_graph *g, size_t *tail, size_t m, size_t n) {
+    if (*tail == g->queue_capacity) {
+        size_t cap = g->queue_capacity ? g->queue_capacity * 2 : 256;
+        void *items = realloc(g->queue, cap * sizeof *g->queue);
+        if (!items)
+            return -1;
+        g->queue = items;
+        g->queue_capacity = cap;
+    }
+    g->queue[*tail].module = m;
+    g->queue[*tail].node = n;
+    (*tail)++;
+    return 0;
+}
+
+/* Reaches the nodes of m with key (all of them: a name may be defined twice), marking them
+ * entered when the caller is another module. */
+static int reach(gm_workspace_graph *g, size_t *tail, module *m, const char *key, bool entered) {
+    const gm_summary_node *found = gm_module_summary_find(&m->summary, key);
+    if (!found)
+        return 0;
+    size_t first = (size_t)(found - m->summary.nodes);
+    while (first > 0 && strcmp(m->summary.nodes[first - 1].key, key) == 0)
+        first--;
+    for (size_t n = first; n < m->summary.node_count && strcmp(m->summary.nodes[n].key, key) == 0;
+         n++) {
+        if (!m->summary.nodes[n].traceable)
+            continue;
+        if (entered && !m->summary.nodes[n].root)
+            m->entered[n] = true;
+        if (m->reached[n])
+            continue;
+        m->reached[n] = true;
+        if (queue_push(g, tail, (size_t)(m - g->modules), n) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+#define GM_MRO_DEPTH 12 /* classes between a method's caller and its definition */
+
+/* The module where base (a base of a class of m, as the summary spells it) is defined, with its
+ * class name there in key; NULL when it is no class of the workspace. */
+static module *base_class(const gm_workspace_graph *g, module *m, const char *base, char *key,
+                          size_t key_cap) {
+    module *bm = m;
+    if (strchr(base, '.') || !gm_module_summary_class(&m->summary, base)) {
+        bm = resolve(g, m, base, key, key_cap, 0);
+        if (!bm || strchr(key, '.'))
+            return NULL;
+    } else if (strlen(base) < key_cap) {
+        strcpy(key, base);
+    } else {
+        return NULL;
+    }
+    return gm_module_summary_class(&bm->summary, key) ? bm : NULL;
+}
+
+/* `self.m()` in a method of class cls of module m, where cls does not define m: the first
+ * definition of method in cls's bases, depth first and left to right, in the same module or
+ * through the imports that spell the bases. Nodes of a module other than from (where the call
+ * is) are entered from outside. Sets *found when a base defines it. */
+static int reach_inherited(gm_workspace_graph *g, size_t *tail, module *m, const char *cls,
+                           const char *method, const module *from, int depth, bool *found) {
+    const gm_summary_class *c = gm_module_summary_class(&m->summary, cls);
+    if (!c || depth > GM_MRO_DEPTH)
+        return 0;
+    for (size_t b = 0; b < c->base_count && !*found; b++) {
+        char key[2 * GM_NAME_MAX];
+        module *bm = base_class(g, m, c->bases[b], key, sizeof key);
+        if (!bm)
+            continue;
+        size_t n = strlen(key);
+        char method_key[2 * GM_NAME_MAX];
+        if (n + strlen(method) + 2 > sizeof method_key)
+            continue;
+        memcpy(method_key, key, n);
+        method_key[n] = '.';
+        strcpy(method_key + n + 1, method);
+        if (gm_module_summary_find(&bm->summary, method_key)) {
+            *found = true;
+            return reach(g, tail, bm, method_key, bm != from);
+        }
+        if (reach_inherited(g, tail, bm, key, method, from, depth + 1, found) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Reaches key of m, or, for "C.m" that m's class C does not define, the method its bases
+ * define (reach_inherited). */
+static int reach_method(gm_workspace_graph *g, size_t *tail, module *m, const char *key,
+                        bool entered, const module *from) {
+    if (gm_module_summary_find(&m->summary, key))
+        return reach(g, tail, m, key, entered);
+    const char *dot = strchr(key, '.');
+    if (!dot || strchr(dot + 1, '.') || strchr(key, '<') || (size_t)(dot - key) >= 2 * GM_NAME_MAX)
+        return 0;
+    char cls[2 * GM_NAME_MAX];
+    memcpy(cls, key, (size_t)(dot - key));
+    cls[dot - key] = '\0';
+    bool found = false;
+    return reach_inherited(g, tail, m, cls, dot + 1, from, 0, &found);
+}
+
+/* A compiled function or class instance of another module: name, and member for a class. */
+static int reach_target(gm_workspace_graph *g, size_t *tail, const module *from, const char *name,
+                        const char *member) {
+    char key[2 * GM_NAME_MAX];
+    module *m = resolve(g, from, name, key, sizeof key, 0);
+    if (!m || m == from)
+        return 0;
+    if (!member && gm_module_summary_find(&m->summary, key))
+        return reach(g, tail, m, key, true);
+    size_t n = strlen(key);
+    const char *method = member ? member : "forward";
+    if (n + strlen(method) + 2 > sizeof key)
+        return 0;
+    key[n] = '.';
+    strcpy(key + n + 1, method);
+    return reach_method(g, tail, m, key, true, from);
+}
+
+/* Whether class cls of module m subclasses torch.nn.Module: known in its own module, or through
+ * its bases, in the same module or through the imports that spell them. */
+static bool class_is_module(const gm_workspace_graph *g, module *m, const char *cls, int depth) {
+    const gm_summary_class *c = gm_module_summary_class(&m->summary, cls);
+    if (!c || depth > GM_MRO_DEPTH)
+        return false;
+    if (c->is_module)
+        return true;
+    for (size_t b = 0; b < c->base_count; b++) {
+        char key[2 * GM_NAME_MAX];
+        module *bm = base_class(g, m, c->bases[b], key, sizeof key);
+        if (bm && class_is_module(g, bm, key, depth + 1))
+            return true;
+    }
+    return false;
+}
+
+/* forward of the classes of m that are Modules only through bases in other modules: compiled,
+ * as forward of a Module is (when the module's options say so). */
+static int reach_inherited_modules(gm_workspace_graph *g, size_t *tail, module *m) {
+    if (!m->summary.forward_is_compiled)
+        return 0;
+    for (size_t i = 0; i < m->summary.class_count; i++) {
+        const gm_summary_class *c = &m->summary.classes[i];
+        char key[2 * GM_NAME_MAX];
+        if (c->is_module || c->base_count == 0 || strlen(c->name) + 9 > sizeof key)
+            continue;
+        snprintf(key, sizeof key, "%s.forward", c->name);
+        if (gm_module_summary_find(&m->summary, key) && class_is_module(g, m, c->name, 0) &&
+            reach(g, tail, m, key, true) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int node_key_order(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int collect_roots(module *m) {
+    roots_clear(m);
+    size_t count = 0;
+    for (size_t n = 0; n < m->summary.node_count; n++)
+        count += m->entered[n];
+    if (count == 0)
+        return 0;
+    m->roots = calloc(count, sizeof *m->roots);
+    if (!m->roots)
+        return -1;
+    uint64_t digest = GM_HASH_INIT;
+    for (size_t n = 0; n < m->summary.node_count; n++) {
+        if (!m->entered[n])
+            continue;
+        const char *key = m->summary.nodes[n].key;
+        if (m->root_count > 0 && strcmp(m->roots[m->root_count - 1], key) == 0)
+            continue; /* nodes are sorted: duplicates are adjacent */
+        m->roots[m->root_count] = strdup(key);
+        if (!m->roots[m->root_count])
+            return -1;
+        m->root_count++;
+        digest = gm_hash_bytes(digest, key, strlen(key) + 1);
+    }
+    if (m->root_count > 1)
+        qsort(m->roots, m->root_count, sizeof *m->roots, node_key_order);
+    m->roots_digest = digest;
+    return 0;
+}
+
+int gm_workspace_graph_solve(gm_workspace_graph *g) {
+    for (size_t i = 0; i < g->count; i++)
+        roots_clear(&g->modules[i]);
+    if (g->count == 0)
+        return 0;
+    if (build_table(g) != 0)
+        return -1;
+    size_t tail = 0;
+    for (size_t i = 0; i < g->count; i++) {
+        module *m = &g->modules[i];
+        size_t n = m->summary.node_count;
+        free(m->reached);
+        free(m->entered);
+        m->reached = calloc(n ? n : 1, sizeof *m->reached);
+        m->entered = calloc(n ? n : 1, sizeof *m->entered);
+        if (!m->reached || !m->entered)
+            return -1;
+        for (size_t k = 0; k < n; k++)
+            if (m->summary.nodes[k].root) {
+                m->reached[k] = true;
+                if (queue_push(g, &tail, i, k) != 0)
+                    return -1;
+            }
+    }
+    for (size_t i = 0; i < g->count; i++)
+        if (reach_inherited_modules(g, &tail, &g->modules[i]) != 0)
+            return -1;
+    for (size_t i = 0; i < g->count; i++) {
+        module *m = &g->modules[i];
+        for (size_t t = 0; t < m->summary.target_count; t++)
+            if (reach_target(g, &tail, m, m->summary.target_names[t],
+                             m->summary.target_members[t]) != 0)
+                return -1;
+    }
+    for (size_t head = 0; head < tail; head++) {
+        module *m = &g->modules[g->queue[head].module];
+        const gm_summary_node *node = &m->summary.nodes[g->queue[head].node];
+        for (uint32_t c = 0; c < node->callee_count; c++)
+            if (reach_method(g, &tail, m, m->summary.callees[node->callee_start + c], false, m) !=
+                0)
+                return -1;
+        for (uint32_t e = 0; e < node->external_count; e++) {
+            char key[2 * GM_NAME_MAX];
+            module *to =
+                resolve(g, m, m->summary.externals[node->external_start + e], key, sizeof key, 0);
+            if (to && to != m && reach(g, &tail, to, key, true) != 0)
+                return -1;
+        }
+    }
+    for (size_t i = 0; i < g->count; i++)
+        if (collect_roots(&g->modules[i]) != 0)
+            return -1;
+    return 0;
+}
+
+const gm_module_summary *gm_workspace_graph_summary(const gm_workspace_graph *g, const char *root,
+                                                    const char *name) {
+    const module *m = find_linear(g, root, name);
+    return m ? &m->summary : NULL;
+}
+
+const char *const *gm_workspace_graph_roots(const gm_workspace_graph *g, const char *root,
+                                            const char *name, size_t *count, uint64_t *digest) {
+    const module *m = find_linear(g, root, name);
+    *count = m ? m->root_count : 0;
+    *digest = m ? m->roots_digest : 0;
+    return m ? (const char *const *)m->roots : NULL;
+}

@@ -1,0 +1,52 @@
+/* Compiled code across the modules of a workspace. Each module is known by its dotted name and
+ * summary; solving follows calls from every module's compiled functions through imports
+ * (absolute, relative, and names a package's __init__ re-exports) and finds, per module, the
+ * functions that compiled code elsewhere enters: its external roots, which its own analysis then
+ * treats as compiled (gm_analyzer_set_external_roots). */
+#ifndef GM_ANALYSIS_MODULE_FACTS_WORKSPACE_GRAPH_H
+#define GM_ANALYSIS_MODULE_FACTS_WORKSPACE_GRAPH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/module_facts/module_summary.h"
+
+typedef struct gm_workspace_graph gm_workspace_graph;
+
+gm_workspace_graph *gm_workspace_graph_new(void); /* NULL on OOM */
+void gm_workspace_graph_free(gm_workspace_graph *graph);
+
+/* Modules are known by root (the directory their absolute imports start from: the parent of
+ * the top package) and dotted name; an import resolves to a module of the importer's root first.
+ * Adds module name ("pkg.sub.mod"; is_package for a package's __init__) or replaces its summary,
+ * taking over what summary owns (summary is zeroed). Returns 1 when the module is new or its
+ * summary changed, 0 when it is the same, -1 on OOM (summary is then freed). */
+int gm_workspace_graph_set(gm_workspace_graph *graph, const char *root, const char *name,
+                           bool is_package, gm_module_summary *summary);
+
+/* Forgets module name, if known. */
+void gm_workspace_graph_remove(gm_workspace_graph *graph, const char *root, const char *name);
+
+/* The summary of module name, or NULL. */
+const gm_module_summary *gm_workspace_graph_summary(const gm_workspace_graph *graph,
+                                                    const char *root, const char *name);
+
+size_t gm_workspace_graph_module_count(const gm_workspace_graph *graph);
+
+/* Recomputes every module's external roots. Returns 0, or -1 on OOM (the roots are then
+ * empty). */
+int gm_workspace_graph_solve(gm_workspace_graph *graph);
+
+/* The external roots of module name after the last solve, sorted ("f", "C.m"), and a digest of
+ * them (0 when there are none). NULL with *count 0 for an unknown module. */
+const char *const *gm_workspace_graph_roots(const gm_workspace_graph *graph, const char *root,
+                                            const char *name, size_t *count, uint64_t *digest);
+
+/* The absolute form of a name as an import in module module_name spells it: ".helpers.f" in
+ * pkg.sub.mod is pkg.sub.helpers.f ("." in a package's __init__ is the package itself). False
+ * when it climbs above the top package or does not fit in buf. */
+bool gm_module_absolute_name(const char *module_name, bool is_package, const char *name, char *buf,
+                             size_t cap);
+
+#endif

@@ -1,0 +1,119 @@
+/* The state shared by the passes that analyse one compiled region: the statement being analysed
+ * (for line lookups and output), the region's site, value kinds of its names, and the lexical
+ * context (loops, try/with) of the construct being looked at. */
+#ifndef GM_ANALYSIS_REGIONS_REGION_H
+#define GM_ANALYSIS_REGIONS_REGION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <tree_sitter/api.h>
+
+#include "analysis/options/analysis_options.h"
+#include "analysis/regions/compiled_regions.h"
+#include "analysis/findings/findings.h"
+#include "analysis/module_facts/symbols.h"
+#include "analysis/syntax/syntax.h"
+
+/* One top-level statement under analysis. */
+typedef struct {
+    const gm_syntax *syntax;
+    const gm_symbols *symbols;
+    const gm_analysis_options *options;
+    const char *text;
+    uint32_t len;
+    TSNode top;  /* the module child being analysed */
+    TSNode next; /* the module child after it (null at the end): a trailing comment's home */
+    gm_finding_list *out; /* receives this statement's findings */
+    bool oom;
+} gm_stmt_ctx;
+
+typedef enum { GM_KIND_UNKNOWN, GM_KIND_STATIC, GM_KIND_SCALAR, GM_KIND_TENSOR } gm_kind;
+
+/* An expression's kind, and its truth value when torch.compile folds it to a constant
+ * (is_compiling(), self.training, True): constant is -1 when not a constant, else 0 or 1. */
+typedef struct {
+    gm_kind kind;
+    int constant;
+} gm_value;
+
+typedef struct {
+    gm_slice name;
+    gm_kind kind;
+} gm_binding;
+
+typedef struct {
+    gm_binding *items;
+    size_t count, capacity;
+} gm_kind_env;
+
+typedef struct {
+    gm_stmt_ctx *stmt;
+    gm_region_site site;
+    gm_slice self_name; /* first parameter of a method, or empty */
+    gm_kind_env env;
+    unsigned loop_depth; /* enclosing for/while bodies (and comprehensions) within the region */
+    unsigned try_depth;  /* enclosing try blocks and non-torch with blocks */
+    int print_shadowed;  /* -1 not yet looked up, else whether the region binds print */
+    /* Set when a predicted break makes dynamo skip the frame (a break in a loop body, in try or
+     * a generic with block, or one it cannot resume from): dynamo never reaches, so never
+     * reports, the function's later breaks, and the walk stops. */
+    bool frame_skipped;
+    /* Set after a statement that always leaves its block (return, raise, break, continue, or
+     * an if whose test is always true and whose body leaves): the block's later statements are
+     * dead code dynamo never traces (`if is_torchdynamo_compiling(): return`). Compound
+     * statements clear it after their blocks unless they leave for certain themselves.
+     * exited_by_raise: the way out is a raise, which a context manager may swallow. */
+    bool exited, exited_by_raise;
+    /* Module-level names of functions wrapped by torch.compiler.disable and of torch.Generator
+     * objects, found once per region by the rules that need them (module_scanned). */
+    bool module_scanned;
+    unsigned disabled_count, generator_count;
+    gm_slice disabled[16];
+    gm_slice generators[8];
+    /* Why the mend builders declined the finding about to be emitted (a static string), or
+     * NULL; gm_emit_finding copies it into that finding and clears it. */
+    const char *mend_declined;
+    /* The names the region's function binds locally, built at the first gm_region_binds
+     * (bound_ready): one walk of the body instead of one per name asked about. */
+    gm_name_set bound_names;
+    bool bound_ready;
+    /* Attributes the class's __init__ makes nn.LSTM/GRU/RNN modules (GM604), found at the
+     * first `self.x(...)` call (rnn_scanned). */
+    gm_name_set rnn_attributes;
+    bool rnn_scanned;
+    /* Methods of the class decorated with torch.compiler.disable (GM507), found at the first
+     * `self.m(...)` call (disabled_methods_scanned). */
+    gm_name_set disabled_methods;
+    bool disabled_methods_scanned;
+    /* Names whose latest assignment is a compile-time constant, with its truth value
+     * (`is_tracing = torch.jit.is_tracing() or is_torchdynamo_compiling()`): a test of the name
+     * folds as the call would. */
+    struct {
+        gm_slice name;
+        int truth;
+    } constants[8];
+    unsigned constant_count;
+    /* Buffers the class's __init__ registers (`self.register_buffer("name", ...)`): self.name
+     * is a tensor. Found at the first self.<attribute> read (buffers_scanned). */
+    gm_name_set buffers;
+    bool buffers_scanned;
+} gm_region;
+
+/* Notes that a break of rule makes dynamo skip the rest of the frame (it cannot resume after
+ * it), unless a dynamo setting turns the rule off. */
+void gm_region_skip_frame(gm_region *region, const char *rule_id);
+
+/* Whether the region's function binds name locally (a parameter, assignment, import, def...):
+ * gm_function_binds, remembered per region. */
+bool gm_region_binds(gm_region *region, const char *name);
+/* The same for the name an identifier node spells; a name too long to look up counts as bound
+ * (nothing is assumed about it). */
+bool gm_region_binds_node(gm_region *region, TSNode identifier);
+
+/* Fills region->disabled and region->generators from the module's top-level statements, once:
+ * functions decorated with (or `g = ...(f)` results of) torch.compiler.disable /
+ * torch._dynamo.disable, and `G = torch.Generator(...)` names. */
+void gm_region_scan_module(gm_region *region);
+
+#endif

@@ -1,0 +1,175 @@
+/* Autograd inside a region, each with the registry id torch 2.13 reports: GM701 backward-call
+ * (GB0123, `loss.backward()`; traced by default from torch 2.14, so only predicted before),
+ * GM702 autograd-grad (GB9186, torch.autograd.grad), GM703 requires-grad-in-place (GB0125,
+ * `requires_grad_()` on a tensor that comes from outside: a parameter of the function, an
+ * attribute of self, a global; on a tensor made inside it is traced), GM704 requires-grad-store
+ * (GB0206, `t.requires_grad = ...`), GM705 factory-requires-grad (GB0225, `torch.zeros(...,
+ * requires_grad=True)` and the other factories) and GM706 retain-grad (GB0108,
+ * `t.retain_grad()`: dynamo cannot resume after it and skips the function). */
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/rules/emit.h"
+#include "analysis/rules/rules.h"
+#include "analysis/module_facts/symbols.h"
+
+static bool is_self(const gm_region *region, TSNode n) {
+    const gm_syntax *syn = region->stmt->syntax;
+    return region->self_name.len > 0 && gm_is(n, syn->sym.identifier) &&
+           gm_slice_eq(gm_node_slice(n, region->stmt->text), region->self_name);
+}
+
+/* Whether name is one of the function's own parameters (not self). */
+static bool is_parameter(const gm_region *region, TSNode name) {
+    const gm_stmt_ctx *st = region->stmt;
+    const gm_syntax *syn = st->syntax;
+    gm_slice want = gm_node_slice(name, st->text);
+    TSNode params = gm_child(region->site.function, syn->field.parameters);
+    for (uint32_t i = 0; !ts_node_is_null(params) && i < ts_node_named_child_count(params); i++) {
+        TSNode p = ts_node_named_child(params, i);
+        if (!gm_is(p, syn->sym.identifier)) {
+            TSNode n = gm_child(p, syn->field.name);
+            if (ts_node_is_null(n) && ts_node_named_child_count(p) > 0)
+                n = ts_node_named_child(p, 0);
+            p = n;
+        }
+        if (gm_is(p, syn->sym.identifier) && gm_slice_eq(gm_node_slice(p, st->text), want))
+            return !is_self(region, name);
+    }
+    return false;
+}
+
+/* A tensor dynamo received rather than made: a parameter, `self.<attr>...`, or a global name
+ * the function does not bind (imports excluded). */
+static bool comes_from_outside(gm_region *region, TSNode obj) {
+    const gm_stmt_ctx *st = region->stmt;
+    const gm_syntax *syn = st->syntax;
+    obj = gm_unparen(syn, obj);
+    if (gm_is(obj, syn->sym.attribute)) {
+        TSNode head = gm_chain_head(syn, obj);
+        return is_self(region, head);
+    }
+    if (!gm_is(obj, syn->sym.identifier) || is_self(region, obj))
+        return false;
+    if (gm_region_binds_node(region, obj))
+        return is_parameter(region, obj);
+    return !gm_symbols_is_imported(st->symbols, gm_node_slice(obj, st->text));
+}
+
+/* The value of keyword argument key in call, or a null node. */
+static TSNode keyword(const gm_stmt_ctx *st, TSNode call, const char *key) {
+    const gm_syntax *syn = st->syntax;
+    TSNode args = gm_child(call, syn->field.arguments);
+    for (uint32_t i = 0; gm_is(args, syn->sym.argument_list) && i < ts_node_named_child_count(args);
+         i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (gm_is(a, syn->sym.keyword_argument) &&
+            gm_node_text_is(gm_child(a, syn->field.name), st->text, key))
+            return gm_child(a, syn->field.value);
+    }
+    return (TSNode){0};
+}
+
+/* Whether n is the name of a top-level class of the file (`MyFunction.backward(ctx, g)`). */
+static bool names_class(const gm_stmt_ctx *st, TSNode n) {
+    if (!gm_is(n, st->syntax->sym.identifier))
+        return false;
+    gm_slice name = gm_node_slice(n, st->text);
+    for (size_t i = 0; i < st->symbols->class_count; i++) {
+        const char *c = st->symbols->classes[i].name;
+        if (strlen(c) == name.len && memcmp(c, name.ptr, name.len) == 0)
+            return true;
+    }
+    return false;
+}
+
+static void method_call(gm_region *region, TSNode call, TSNode fn) {
+    const gm_stmt_ctx *st = region->stmt;
+    const gm_syntax *syn = st->syntax;
+    TSNode obj = gm_unparen(syn, gm_child(fn, syn->field.object));
+    TSNode method = gm_child(fn, syn->field.attribute);
+    TSNode head = gm_chain_head(syn, obj);
+    if (!ts_node_is_null(head) && !is_self(region, head) &&
+        gm_symbols_is_imported(st->symbols, gm_node_slice(head, st->text)))
+        return; /* torch.xxx.backward(...), a module's function */
+    if (gm_node_text_is(method, st->text, "backward")) {
+        if (st->options->torch_version >= 214 || is_self(region, obj) || names_class(st, head))
+            return;
+        gm_emit_finding(region, gm_rule_by_id("GM701"), call,
+                        "`Tensor.backward()` call: torch.compile does not trace the backward "
+                        "pass on this PyTorch (trace_autograd_ops is off) and breaks the graph "
+                        "here",
+                        NULL, 0);
+    } else if (gm_node_text_is(method, st->text, "requires_grad_")) {
+        if (!comes_from_outside(region, obj))
+            return;
+        gm_emit_finding(region, gm_rule_by_id("GM703"), call,
+                        "`requires_grad_()` on a tensor from outside the compiled code: "
+                        "torch.compile cannot change whether an input needs gradients while "
+                        "tracing and breaks the graph here",
+                        NULL, 0);
+    } else if (gm_node_text_is(method, st->text, "retain_grad")) {
+        if (is_self(region, obj))
+            return;
+        gm_emit_finding(region, gm_rule_by_id("GM706"), call,
+                        "`retain_grad()` call: torch.compile cannot retain gradients of "
+                        "intermediates and cannot resume after this break, so the whole "
+                        "function runs eagerly",
+                        NULL, 0);
+        gm_region_skip_frame(region, "GM706");
+    }
+}
+
+void gm_rule_autograd_call(gm_region *region, TSNode call) {
+    const gm_stmt_ctx *st = region->stmt;
+    const gm_syntax *syn = st->syntax;
+    TSNode fn = gm_unparen(syn, gm_child(call, syn->field.function));
+    TSNode head;
+    TSNode target = gm_call_target(syn, call, &head);
+    bool imported = !ts_node_is_null(target) &&
+                    gm_symbols_is_imported(st->symbols, gm_node_slice(head, st->text)) &&
+                    !gm_region_binds_node(region, head);
+    if (!imported) {
+        if (gm_is(fn, syn->sym.attribute))
+            method_call(region, call, fn);
+        return;
+    }
+    char name[GM_NAME_MAX];
+    if (!gm_symbols_resolve(st->symbols, syn, st->text, target, name, sizeof name))
+        return;
+    if (strcmp(name, "torch.autograd.grad") == 0) {
+        gm_emit_finding(region, gm_rule_by_id("GM702"), call,
+                        "`torch.autograd.grad()` call: torch.compile does not trace autograd "
+                        "calls (trace_autograd_ops is off) and breaks the graph here",
+                        NULL, 0);
+        return;
+    }
+    /* torch.<factory>(..., requires_grad=True); nn.Parameter is GM602 */
+    if (strncmp(name, "torch.", 6) != 0 || strchr(name + 6, '.') != NULL)
+        return;
+    TSNode rg = gm_unparen(syn, keyword(st, call, "requires_grad"));
+    if (!gm_is(rg, syn->sym.true_literal))
+        return;
+    char message[GM_NAME_MAX + 160];
+    snprintf(message, sizeof message,
+             "`%s(..., requires_grad=True)`: torch.compile cannot create a tensor that "
+             "requires gradients while tracing and breaks the graph here",
+             name);
+    gm_emit_finding(region, gm_rule_by_id("GM705"), call, message, NULL, 0);
+}
+
+void gm_rule_autograd_store(gm_region *region, TSNode target) {
+    const gm_stmt_ctx *st = region->stmt;
+    const gm_syntax *syn = st->syntax;
+    target = gm_unparen(syn, target);
+    if (!gm_is(target, syn->sym.attribute) ||
+        !gm_node_text_is(gm_child(target, syn->field.attribute), st->text, "requires_grad"))
+        return;
+    TSNode obj = gm_unparen(syn, gm_child(target, syn->field.object));
+    if (is_self(region, obj))
+        return; /* a module attribute named requires_grad, not a tensor's */
+    gm_emit_finding(region, gm_rule_by_id("GM704"), target,
+                    "`.requires_grad = ...` on a tensor: torch.compile cannot change whether a "
+                    "tensor needs gradients while tracing and breaks the graph here",
+                    NULL, 0);
+}

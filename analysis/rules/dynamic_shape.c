@@ -1,0 +1,215 @@
+/* Dynamic-shape operators: GM301 dynamic-shape-op (GB0036 "Dynamic shape operator" on torch
+ * 2.13 with capture_dynamic_output_shape_ops off) for `torch.nonzero`, `torch.argwhere`,
+ * `torch.unique`, `torch.masked_select`, `torch.bincount`, one-argument `torch.where(c)`,
+ * `torch.repeat_interleave(t, repeats)` with tensor repeats and no `output_size`,
+ * `t.nonzero()`/`t.unique()` on a tensor, and boolean-mask indexing `x[x > 0]` read from a
+ * tensor; GM302 one-hot-no-num-classes (GB0246) for `F.one_hot(t)` without `num_classes`. Names
+ * are matched after import resolution; a name the function binds locally shadows the import. */
+#include <string.h>
+
+#include "analysis/mends/mends.h"
+#include "analysis/rules/emit.h"
+#include "analysis/rules/rules.h"
+#include "analysis/module_facts/symbols.h"
+#include "analysis/value_kinds/value_kinds.h"
+
+/* Whether head names a module-level import the function does not shadow. */
+static bool head_is_import(gm_region *region, TSNode head) {
+    const gm_stmt_ctx *st = region->stmt;
+    if (ts_node_is_null(head))
+        return false;
+    return gm_symbols_is_imported(st->symbols, gm_node_slice(head, st->text)) &&
+           !gm_region_binds_node(region, head);
+}
+
+typedef struct {
+    size_t positional;
+    TSNode first, second;
+    bool has_keyword[3]; /* output_size, num_classes, repeats */
+    TSNode repeats_kw, num_classes_kw;
+    bool splat;
+} call_args;
+
+static call_args read_args(const gm_region *region, TSNode call) {
+    const gm_syntax *syn = region->stmt->syntax;
+    const char *text = region->stmt->text;
+    call_args a;
+    memset(&a, 0, sizeof a);
+    TSNode args = gm_child(call, syn->field.arguments);
+    if (!gm_is(args, syn->sym.argument_list)) {
+        a.splat = true;
+        return a;
+    }
+    uint32_t n = ts_node_named_child_count(args);
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode c = ts_node_named_child(args, i);
+        if (gm_is(c, syn->sym.keyword_argument)) {
+            TSNode name = gm_child(c, syn->field.name);
+            if (gm_node_text_is(name, text, "output_size"))
+                a.has_keyword[0] = true;
+            else if (gm_node_text_is(name, text, "num_classes")) {
+                a.has_keyword[1] = true;
+                a.num_classes_kw = gm_child(c, syn->field.value);
+            } else if (gm_node_text_is(name, text, "repeats")) {
+                a.has_keyword[2] = true;
+                a.repeats_kw = gm_child(c, syn->field.value);
+            }
+            continue;
+        }
+        const char *type = ts_node_type(c);
+        if (strcmp(type, "list_splat") == 0 || strcmp(type, "dictionary_splat") == 0) {
+            a.splat = true;
+            continue;
+        }
+        if (a.positional == 0)
+            a.first = c;
+        else if (a.positional == 1)
+            a.second = c;
+        a.positional++;
+    }
+    return a;
+}
+
+static bool is_tensor(gm_region *region, TSNode n) {
+    return !ts_node_is_null(n) && gm_value_of(region, n).kind == GM_KIND_TENSOR;
+}
+
+/* Emits rule's finding at node with the dynamic-shape mends. */
+static void emit(gm_region *region, const char *rule, TSNode node, const char *message) {
+    gm_fix mends[GM_MENDS_MAX];
+    int count = gm_mend_dynamic_shape(region, node, mends);
+    if (count < 0) {
+        region->stmt->oom = true;
+        return;
+    }
+    gm_emit_finding(region, gm_rule_by_id(rule), node, message, mends, (size_t)count);
+}
+
+static void emit_301(gm_region *region, TSNode node, const char *message) {
+    emit(region, "GM301", node, message);
+}
+
+/* `-1`, the num_classes default spelled out: one_hot then reads the class count from the data. */
+static bool is_minus_one(const gm_region *region, TSNode n) {
+    const gm_syntax *syn = region->stmt->syntax;
+    n = gm_unparen(syn, n);
+    if (!gm_is(n, syn->sym.unary_operator))
+        return false;
+    TSNode op = gm_child(n, syn->field.operator);
+    TSNode arg = gm_unparen(syn, gm_child(n, syn->field.argument));
+    return !ts_node_is_null(op) && strcmp(ts_node_type(op), "-") == 0 &&
+           gm_is(arg, syn->sym.integer) && gm_node_text_is(arg, region->stmt->text, "1");
+}
+
+void gm_rule_dynamic_shape_call(gm_region *region, TSNode call) {
+    const gm_stmt_ctx *st = region->stmt;
+    const gm_syntax *syn = st->syntax;
+    gm_rule_tensor_as_int_call(region, call);
+    TSNode fn = gm_unparen(syn, gm_child(call, syn->field.function));
+    if (!gm_is(fn, syn->sym.attribute) && !gm_is(fn, syn->sym.identifier))
+        return;
+    call_args a = read_args(region, call);
+    if (a.splat)
+        return;
+    /* Tensor methods: t.nonzero(), t.unique(). */
+    if (gm_is(fn, syn->sym.attribute)) {
+        TSNode attr = gm_child(fn, syn->field.attribute);
+        TSNode object = gm_child(fn, syn->field.object);
+        if (!ts_node_is_null(attr) && is_tensor(region, object)) {
+            if (gm_node_text_is(attr, st->text, "nonzero")) {
+                emit_301(region, call,
+                         "`.nonzero()` on a tensor: its output shape depends on the data, so "
+                         "torch.compile breaks the graph here (dynamic shape operator)");
+                return;
+            }
+            if (gm_node_text_is(attr, st->text, "unique")) {
+                emit_301(region, call,
+                         "`.unique()` on a tensor: its output shape depends on the data, so "
+                         "torch.compile breaks the graph here (dynamic shape operator)");
+                return;
+            }
+            if (gm_node_text_is(attr, st->text, "unique_consecutive")) {
+                emit_301(region, call,
+                         "`.unique_consecutive()` on a tensor: its output shape depends on the "
+                         "data, so torch.compile breaks the graph here (dynamic shape operator)");
+                return;
+            }
+        }
+    }
+    TSNode head = gm_chain_head(syn, fn);
+    if (!head_is_import(region, head))
+        return;
+    char name[GM_NAME_MAX];
+    if (!gm_symbols_resolve(st->symbols, syn, st->text, fn, name, sizeof name))
+        return;
+    const char *message = NULL;
+    if (strcmp(name, "torch.nonzero") == 0)
+        message = "`torch.nonzero()`: its output shape depends on the data, so torch.compile "
+                  "breaks the graph here (dynamic shape operator)";
+    else if (strcmp(name, "torch.argwhere") == 0)
+        message = "`torch.argwhere()`: its output shape depends on the data, so torch.compile "
+                  "breaks the graph here (dynamic shape operator)";
+    else if (strcmp(name, "torch.unique") == 0)
+        message = "`torch.unique()`: its output shape depends on the data, so torch.compile "
+                  "breaks the graph here (dynamic shape operator)";
+    else if (strcmp(name, "torch.unique_consecutive") == 0)
+        message = "`torch.unique_consecutive()`: its output shape depends on the data, so "
+                  "torch.compile breaks the graph here (dynamic shape operator)";
+    else if (strcmp(name, "torch.masked_select") == 0)
+        message = "`torch.masked_select()`: its output shape depends on the data, so "
+                  "torch.compile breaks the graph here (dynamic shape operator)";
+    else if (strcmp(name, "torch.bincount") == 0)
+        message = "`torch.bincount()`: its output shape depends on the data, so torch.compile "
+                  "breaks the graph here (dynamic shape operator)";
+    else if (strcmp(name, "torch.where") == 0 && a.positional == 1 && !a.has_keyword[0] &&
+             ts_node_named_child_count(gm_child(call, syn->field.arguments)) == 1)
+        message = "one-argument `torch.where(cond)`: it returns the indices of true elements, "
+                  "whose count depends on the data, so torch.compile breaks the graph here "
+                  "(dynamic shape operator)";
+    else if (strcmp(name, "torch.repeat_interleave") == 0 && !a.has_keyword[0] &&
+             is_tensor(region, a.has_keyword[2] ? a.repeats_kw : a.second))
+        message = "`torch.repeat_interleave()` with tensor repeats and no `output_size`: its "
+                  "output length depends on the data, so torch.compile breaks the graph here "
+                  "(dynamic shape operator)";
+    else if (strcmp(name, "torch.nn.functional.one_hot") == 0 &&
+             ((!a.has_keyword[1] && a.positional == 1) ||
+              (a.has_keyword[1] && a.positional == 1 && is_minus_one(region, a.num_classes_kw)) ||
+              (!a.has_keyword[1] && a.positional == 2 && is_minus_one(region, a.second)))) {
+        emit(region, "GM302", call,
+             "`one_hot()` without `num_classes`: the number of classes is read from the data, "
+             "so torch.compile breaks the graph here");
+        return;
+    }
+    if (message)
+        emit_301(region, call, message);
+}
+
+void gm_rule_boolean_mask(gm_region *region, TSNode subscript) {
+    const gm_syntax *syn = region->stmt->syntax;
+    gm_rule_tensor_as_int_subscript(region, subscript);
+    if (region->frame_skipped)
+        return;
+    uint32_t count = ts_node_named_child_count(subscript);
+    if (count < 2)
+        return;
+    /* An assignment target (`x[x > 0] = 0`) is an index_put dynamo traces; an augmented one
+     * (`y[mask] += v`) reads y[mask] first. */
+    TSNode parent = ts_node_parent(subscript);
+    if (gm_is(parent, syn->sym.assignment) &&
+        ts_node_eq(gm_child(parent, syn->field.left), subscript))
+        return;
+    TSNode value = ts_node_named_child(subscript, 0);
+    /* a mask among the indices (`x[mask]`, `x[:, mask]`, verified on torch 2.13) */
+    bool masked = false;
+    for (uint32_t i = 1; i < count && !masked; i++) {
+        TSNode index = gm_unparen(syn, ts_node_named_child(subscript, i));
+        if (gm_is(index, syn->sym.comment))
+            continue;
+        masked = gm_kinds_is_mask(region, index);
+    }
+    if (!masked || !is_tensor(region, value) || gm_in_dead_operand(region, subscript))
+        return;
+    emit_301(region, subscript,
+             "boolean-mask indexing `x[mask]`: the result's length depends on how many elements "
+             "are true, so torch.compile breaks the graph here (dynamic shape operator)");
+}

@@ -1,0 +1,127 @@
+#include "analysis/rules/emit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/findings/suppression.h"
+#include "analysis/value_kinds/value_kinds.h"
+
+static void fixes_free(gm_fix *fixes, size_t count) {
+    for (size_t i = 0; i < count; i++)
+        gm_fix_free(&fixes[i]);
+}
+
+/* What the break does to the compiled code. On torch 2.13 (checked with explain) a break in a
+ * loop skips the frame with or without nested graph breaks. One in try/with: without nested
+ * breaks a called function is skipped and its caller resumes after the call; with them the
+ * caller is not resumed either (explain: step_unsupported, compiled up to the last resumable
+ * point). */
+static const char *consequence(const gm_region *region, bool fullgraph) {
+    if (fullgraph)
+        return "; with fullgraph=True this is an error: compiling raises "
+               "torch._dynamo.exc.Unsupported instead of splitting the graph";
+    if (region->loop_depth > 0)
+        return "; the break is inside a loop, so dynamo skips the frame and the whole function "
+               "runs eagerly";
+    if (region->try_depth > 0 && gm_options_nested_graph_breaks(region->stmt->options))
+        return "; the break is inside try/with, so dynamo cannot resume after it and runs this "
+               "function eagerly; with nested graph breaks a compiled caller also runs eagerly "
+               "from the call on";
+    if (region->try_depth > 0)
+        return "; the break is inside try/with, so dynamo falls back to eager for the rest of "
+               "the function";
+    return "";
+}
+
+/* The length of message without the rule's own consequence clause ("; the code before and
+ * after runs as separate graphs", " and cannot resume after this break, ..."), which
+ * fullgraph replaces. */
+static size_t message_core(const char *message, bool fullgraph) {
+    static const char *const markers[] = {"; ", " and cannot resume"};
+    size_t core = strlen(message);
+    for (size_t i = 0; fullgraph && i < sizeof markers / sizeof markers[0]; i++) {
+        const char *cut = strstr(message, markers[i]);
+        if (cut && (size_t)(cut - message) < core)
+            core = (size_t)(cut - message);
+    }
+    while (core > 0 && (message[core - 1] == ',' || message[core - 1] == ' '))
+        core--;
+    return core;
+}
+
+void gm_emit_finding(gm_region *region, const gm_rule *rule, TSNode node, const char *message,
+                     gm_fix *fixes, size_t count) {
+    gm_stmt_ctx *st = region->stmt;
+    TSNode scopes[2] = {st->top, st->next};
+    uint32_t start = ts_node_start_byte(node);
+    TSPoint sp = ts_node_start_point(node), ep = ts_node_end_point(node);
+    gm_finding f;
+    memset(&f, 0, sizeof f);
+    const char *declined = region->mend_declined;
+    region->mend_declined = NULL;
+    bool fullgraph = gm_options_fullgraph(st->options, region->site.fullgraph);
+    if (gm_options_fullgraph_traces(st->options, fullgraph, rule) ||
+        gm_line_suppresses(st->syntax, st->text, st->len, start, sp.column, scopes, 2, rule)) {
+        fixes_free(fixes, count);
+        return;
+    }
+    f.rule = rule;
+    f.span.start_byte = start;
+    f.span.end_byte = ts_node_end_byte(node);
+    f.span.start.row = sp.row;
+    f.span.start.column = sp.column;
+    f.span.end.row = ep.row;
+    f.span.end.column = ep.column;
+    if (fullgraph)
+        f.severity = GM_SEVERITY_ERROR;
+    const char *suffix = consequence(region, fullgraph);
+    size_t core = message_core(message, fullgraph);
+    size_t n = core + strlen(suffix) + 1;
+    f.message = malloc(n);
+    f.fixes = calloc(count + 1, sizeof *f.fixes);
+    if (!f.message || !f.fixes)
+        goto oom;
+    snprintf(f.message, n, "%.*s%s", (int)core, message, suffix);
+    if (declined && count == 0 && !(f.mend_declined = strdup(declined)))
+        goto oom;
+    if (count)
+        memcpy(f.fixes, fixes, count * sizeof *fixes);
+    f.fix_count = count;
+    count = 0; /* owned by f from here */
+    int rc = gm_suppress_fix(st->syntax, st->text, st->len, start, sp.column, scopes, 2, rule,
+                             &f.fixes[f.fix_count]);
+    if (rc < 0)
+        goto oom;
+    f.fix_count += (size_t)rc;
+    if (gm_finding_list_push(st->out, &f) != 0)
+        goto oom;
+    return;
+oom:
+    fixes_free(fixes, count);
+    gm_finding_free(&f);
+    st->oom = true;
+}
+
+void gm_emit_logging_call(gm_region *region, const gm_rule *rule, TSNode call, const char *name,
+                          const char *message, gm_fix *fixes, size_t count) {
+    gm_log_outcome outcome = gm_logging_call_outcome(region, call, name);
+    if (outcome == GM_LOG_DROPPED || outcome == GM_LOG_DEFERRED) {
+        fixes_free(fixes, count);
+        region->mend_declined = NULL;
+        return;
+    }
+    if (outcome == GM_LOG_BREAKS) {
+        gm_emit_finding(region, rule, call, message, fixes, count);
+        return;
+    }
+    char text[512];
+    snprintf(text, sizeof text,
+             "`%s()` call: it is in reorderable_logging_functions, but torch.compile defers only "
+             "calls whose arguments are tensors, constants and format strings, and this one's "
+             "are not, so it breaks the graph here (GB0296 \"attempted to reorder a debugging "
+             "function that can't actually be reordered\"); the code before and after runs as "
+             "separate graphs",
+             name);
+    gm_emit_finding(region, rule, call, text, fixes, count);
+}

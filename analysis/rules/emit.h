@@ -1,0 +1,27 @@
+/* Turning a rule's hit into a finding: the consequence dynamo really has (a break in a loop
+ * makes the whole function eager; one in try/with falls back; under fullgraph it is an error,
+ * with severity error, and scalar and dynamic-shape captures stop breaking), line suppression,
+ * the suppression fix, and the finding for a print/logging/warnings call (or none, when the
+ * logging settings drop or defer it). */
+#ifndef GM_ANALYSIS_RULES_EMIT_H
+#define GM_ANALYSIS_RULES_EMIT_H
+
+#include "analysis/logging_calls/logging_outcome.h"
+#include "analysis/regions/region.h"
+
+/* Adds a finding for rule at node to region's statement output, with message (the construct
+ * and what dynamo does) followed by the loop or try/with consequence. Takes ownership of the
+ * mend fixes (fixes, count): they go first, the suppression fix last. With no mend, the
+ * finding records region->mend_declined (the reason a mend builder gave); either way that
+ * field is cleared. Does nothing when a
+ * `# graphmend: ignore` comment on the node's first line covers the rule. On OOM sets
+ * region->stmt->oom. */
+void gm_emit_finding(gm_region *region, const gm_rule *rule, TSNode node, const char *message,
+                     gm_fix *fixes, size_t count);
+
+/* gm_emit_finding for a logging call named name (as above): nothing when dynamo drops or
+ * defers it, message when it breaks, and a GB0296 message when it cannot be deferred. */
+void gm_emit_logging_call(gm_region *region, const gm_rule *rule, TSNode call, const char *name,
+                          const char *message, gm_fix *fixes, size_t count);
+
+#endif

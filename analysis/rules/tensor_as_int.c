@@ -1,0 +1,475 @@
+/* A tensor where Python needs an int or a plain comparison (verified on torch 2.13, CPU):
+ *
+ * - GM202 tensor-to-python: a slice bound that is a tensor (`x[:, p : p + h * w]`): dynamo
+ *   reads it with Tensor.item() (capture_scalar_outputs is off) and cannot resume after it, so
+ *   the whole function runs eagerly. Any tensor counts, an input of the graph too.
+ * - GM202: a tensor dynamo makes in the graph passed where an int size, length or step is
+ *   needed (`torch.arange(n + 1)`, `x.new_zeros(h, w)` for h, w elements of a tensor a `for`
+ *   loop iterates over, `x.narrow(-1, m, x.size(-1) - m)`, `torch.linspace(0, 1, h)`): "Data
+ *   dependent operator" (aten._local_scalar_dense). A 0-d tensor that is an input of the graph (a
+ *   parameter, or a value that crossed an earlier break) becomes a symbolic int instead and does
+ *   not break, so a plain name of a tensor is not reported there.
+ * - GM202: indexing with a 0-d tensor made in the graph (`h[h.argmax() // 8]`); a 1-d index
+ *   tensor is advanced indexing and traces.
+ * - GM101: `==`/`!=` between a list or tuple display holding a tensor and a sequence
+ *   (`list(t.size()) == [b, n, s]`): dynamo compares element by element, gets a tensor and
+ *   breaks (list_richcompare_nonconst), whether or not the comparison is tested. */
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/regions/binding_lookup.h"
+#include "analysis/rules/emit.h"
+#include "analysis/rules/rules.h"
+#include "analysis/module_facts/symbols.h"
+#include "analysis/value_kinds/value_kinds.h"
+
+static const gm_syntax *syn_of(const gm_region *r) {
+    return r->stmt->syntax;
+}
+
+static const char *text_of(const gm_region *r) {
+    return r->stmt->text;
+}
+
+static bool is_tensor(gm_region *r, TSNode n) {
+    return !ts_node_is_null(n) && gm_value_of_resolved(r, n).kind == GM_KIND_TENSOR;
+}
+
+/* A tensor on firm evidence: not a guessed submodule call, not an annotation alone, nor
+ * arithmetic of those with numbers. */
+static bool is_firm_tensor(gm_region *r, TSNode n, int depth) {
+    const gm_syntax *syn = r->stmt->syntax;
+    n = gm_unparen(syn, n);
+    if (!is_tensor(r, n) || depth > 16)
+        return false;
+    if (gm_kinds_is_guessed_tensor(r, n))
+        return false;
+    if (gm_is(n, syn->sym.binary_operator)) {
+        TSNode left = gm_child(n, syn->field.left), right = gm_child(n, syn->field.right);
+        return is_firm_tensor(r, left, depth + 1) || is_firm_tensor(r, right, depth + 1);
+    }
+    if (gm_is(n, syn->sym.unary_operator))
+        return is_firm_tensor(r, gm_child(n, syn->field.argument), depth + 1);
+    return true;
+}
+
+/* Whether n lies in an operand dynamo never evaluates: the right side of `<False> and ...` or
+ * `<True> or ...` (`not is_torchdynamo_compiling() and ...`). */
+static bool in_dead_operand(gm_region *r, TSNode n) {
+    const gm_syntax *syn = r->stmt->syntax;
+    for (int depth = 0; depth < 32; depth++) {
+        TSNode parent = ts_node_parent(n);
+        if (ts_node_is_null(parent) || strstr(ts_node_type(parent), "statement") ||
+            gm_is(parent, syn->sym.block))
+            return false;
+        if (gm_is(parent, syn->sym.boolean_operator) &&
+            ts_node_eq(gm_child(parent, syn->field.right), n)) {
+            TSNode op = gm_child(parent, syn->field.operator);
+            bool is_and = !ts_node_is_null(op) && strcmp(ts_node_type(op), "and") == 0;
+            int c = gm_value_of(r, gm_child(parent, syn->field.left)).constant;
+            if (c == (is_and ? 0 : 1))
+                return true;
+        }
+        n = parent;
+    }
+    return false;
+}
+
+bool gm_in_dead_operand(gm_region *region, TSNode node) {
+    return in_dead_operand(region, node);
+}
+
+static bool op_is(const gm_region *r, TSNode n, const char *const *ops) {
+    TSNode op = gm_child(n, syn_of(r)->field.operator);
+    if (ts_node_is_null(op))
+        return false;
+    for (; *ops; ops++)
+        if (strcmp(ts_node_type(op), *ops) == 0)
+            return true;
+    return false;
+}
+
+static const char *const arithmetic[] = {"+", "-", "*", "/", "//", "%", "**", NULL};
+static const char *const minus[] = {"-", "+", NULL};
+
+/* Reductions that give a 0-d tensor when called without a dimension. */
+static const char *const full_reductions[] = {"sum",  "mean",   "max",    "min",  "amax",
+                                              "amin", "argmax", "argmin", "prod", "count_nonzero",
+                                              "all",  "any",    NULL};
+
+static bool in_words(const char *const *list, gm_slice s) {
+    for (; *list; list++)
+        if (gm_slice_is(s, *list))
+            return true;
+    return false;
+}
+
+/* `t.argmax()`, `t.sum()` (a tensor, by the value kinds) with no dimension: a 0-d tensor made in
+ * the graph. */
+static bool is_full_reduction(gm_region *r, TSNode n) {
+    const gm_syntax *syn = syn_of(r);
+    if (!gm_is(n, syn->sym.call))
+        return false;
+    TSNode fn = gm_unparen(syn, gm_child(n, syn->field.function));
+    TSNode args = gm_child(n, syn->field.arguments);
+    if (!gm_is(fn, syn->sym.attribute) || !gm_is(args, syn->sym.argument_list) ||
+        ts_node_named_child_count(args) != 0)
+        return false;
+    TSNode attr = gm_child(fn, syn->field.attribute);
+    return !ts_node_is_null(attr) && in_words(full_reductions, gm_node_slice(attr, text_of(r))) &&
+           gm_value_of(r, n).kind == GM_KIND_TENSOR;
+}
+
+typedef bool (*made_test)(gm_region *r, TSNode n, int depth);
+
+/* A local holding a tensor made in the graph (as made says): its latest `name = value` made
+ * one, and no break graphmend predicts lies between that assignment and the use (after a break
+ * the value enters the resumed graph as an input, and what comes of it then depends on the
+ * backend: not reported). */
+static bool local_made(gm_region *r, TSNode id, int depth, made_test made) {
+    if (!is_tensor(r, id) || depth > 16)
+        return false;
+    TSNode value = gm_lookup_local(r, gm_node_slice(id, text_of(r)), id);
+    if (ts_node_is_null(value) || !made(r, value, depth + 1))
+        return false;
+    uint32_t from = ts_node_end_byte(value), to = ts_node_start_byte(id);
+    const gm_finding_list *out = r->stmt->out;
+    for (size_t i = 0; i < out->count; i++)
+        if (out->items[i].span.start_byte >= from && out->items[i].span.start_byte < to)
+            return false;
+    return true;
+}
+
+/* A 0-d tensor made in the graph: a full reduction, or arithmetic of one with numbers. */
+static bool is_zero_dim_made(gm_region *r, TSNode n, int depth) {
+    const gm_syntax *syn = syn_of(r);
+    n = gm_unparen(syn, n);
+    if (ts_node_is_null(n) || depth > 16)
+        return false;
+    if (gm_is(n, syn->sym.identifier))
+        return local_made(r, n, depth, is_zero_dim_made);
+    if (is_full_reduction(r, n))
+        return true;
+    if (gm_is(n, syn->sym.unary_operator) && op_is(r, n, minus))
+        return is_zero_dim_made(r, gm_child(n, syn->field.argument), depth + 1);
+    if (gm_is(n, syn->sym.binary_operator) && op_is(r, n, arithmetic)) {
+        TSNode left = gm_child(n, syn->field.left), right = gm_child(n, syn->field.right);
+        bool l = is_zero_dim_made(r, left, depth + 1), rr = is_zero_dim_made(r, right, depth + 1);
+        gm_kind lk = gm_value_of(r, left).kind, rk = gm_value_of(r, right).kind;
+        return (l && (rr || rk == GM_KIND_STATIC)) || (rr && lk == GM_KIND_STATIC);
+    }
+    return false;
+}
+
+/* A tensor dynamo makes in the graph (not an input it can pass as a symbolic int): arithmetic
+ * with a tensor operand, an element of a tensor (a subscript, or a `for` loop element), a full
+ * reduction. */
+static bool is_made_in_graph(gm_region *r, TSNode n, int depth) {
+    const gm_syntax *syn = syn_of(r);
+    n = gm_unparen(syn, n);
+    if (ts_node_is_null(n) || depth > 16)
+        return false;
+    if (gm_is(n, syn->sym.identifier))
+        return gm_kinds_is_iteration_element(r, n) || local_made(r, n, depth, is_made_in_graph);
+    if (gm_is(n, syn->sym.unary_operator) && op_is(r, n, minus))
+        return is_made_in_graph(r, gm_child(n, syn->field.argument), depth + 1);
+    if (gm_is(n, syn->sym.binary_operator) && op_is(r, n, arithmetic))
+        return is_firm_tensor(r, n, 0);
+    if (gm_is(n, syn->sym.subscript))
+        return ts_node_named_child_count(n) >= 2 && is_tensor(r, gm_child(n, syn->field.value)) &&
+               strcmp(ts_node_type(gm_unparen(syn, ts_node_named_child(n, 1))), "slice") != 0;
+    return is_full_reduction(r, n);
+}
+
+/* Where a call needs ints: positional arguments from..to (inclusive; -1: all), and keywords. */
+typedef struct {
+    const char *name;
+    int from, to;
+    const char *keywords[3];
+} int_site;
+
+/* torch functions (verified: each breaks with a tensor made in the graph there). */
+static const int_site torch_sites[] = {
+    {"torch.arange", 0, 2, {"start", "end", "step"}}, {"torch.zeros", 0, -1, {"size", NULL, NULL}},
+    {"torch.ones", 0, -1, {"size", NULL, NULL}},      {"torch.empty", 0, -1, {"size", NULL, NULL}},
+    {"torch.randn", 0, -1, {"size", NULL, NULL}},     {"torch.full", 0, 0, {"size", NULL, NULL}},
+    {"torch.linspace", 2, 2, {"steps", NULL, NULL}},
+};
+
+/* Whether a torch site's last name part is method (a cheap test before resolving imports). */
+static bool torch_site_named(gm_slice method) {
+    for (size_t i = 0; i < sizeof torch_sites / sizeof torch_sites[0]; i++)
+        if (gm_slice_is(method, strrchr(torch_sites[i].name, '.') + 1))
+            return true;
+    return false;
+}
+
+/* Tensor methods. */
+static const int_site method_sites[] = {
+    {"new_zeros", 0, -1, {"size", NULL, NULL}},
+    {"new_ones", 0, -1, {"size", NULL, NULL}},
+    {"new_empty", 0, -1, {"size", NULL, NULL}},
+    {"new_full", 0, 0, {"size", NULL, NULL}},
+    {"view", 0, -1, {NULL, NULL, NULL}},
+    {"reshape", 0, -1, {"shape", NULL, NULL}},
+    {"expand", 0, -1, {"size", NULL, NULL}},
+    {"repeat", 0, -1, {NULL, NULL, NULL}},
+    {"narrow", 1, 2, {"start", "length", NULL}},
+    {"split", 0, 0, {"split_size", "split_size_or_sections", NULL}},
+};
+
+/* Whether an argument needing ints is, or (a size tuple or list) holds, a tensor made in the
+ * graph. */
+static bool int_argument_made(gm_region *r, TSNode a) {
+    const gm_syntax *syn = syn_of(r);
+    a = gm_unparen(syn, a);
+    if (gm_is(a, syn->sym.tuple) || gm_is(a, syn->sym.list)) {
+        uint32_t count = ts_node_named_child_count(a);
+        for (uint32_t i = 0; i < count && i < 16; i++)
+            if (is_made_in_graph(r, ts_node_named_child(a, i), 0))
+                return true;
+        return false;
+    }
+    return is_made_in_graph(r, a, 0);
+}
+
+static bool site_hit(gm_region *r, TSNode call, const int_site *site) {
+    const gm_syntax *syn = syn_of(r);
+    TSNode args = gm_child(call, syn->field.arguments);
+    if (!gm_is(args, syn->sym.argument_list))
+        return false;
+    uint32_t count = ts_node_named_child_count(args);
+    int position = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (gm_is(a, syn->sym.keyword_argument)) {
+            TSNode name = gm_child(a, syn->field.name);
+            for (int k = 0; k < 3 && site->keywords[k]; k++)
+                if (gm_node_text_is(name, text_of(r), site->keywords[k]) &&
+                    int_argument_made(r, gm_child(a, syn->field.value)))
+                    return true;
+            continue;
+        }
+        const char *type = ts_node_type(a);
+        if (strcmp(type, "list_splat") == 0 || strcmp(type, "dictionary_splat") == 0)
+            return false;
+        int p = position++;
+        if (p >= site->from && (site->to < 0 || p <= site->to) && int_argument_made(r, a))
+            return true;
+    }
+    return false;
+}
+
+/* Why no mend is offered: the int has to come from somewhere else, which only the author
+ * knows. */
+static const char *const no_int_rewrite =
+    "the value is data-dependent: take the int from a shape (`x.size(0)`) or pass it in as a "
+    "Python int; `capture_scalar_outputs` keeps it in the graph as an unbacked symbol";
+
+static void emit(gm_region *r, const char *rule, TSNode node, const char *message,
+                 const char *declined) {
+    r->mend_declined = declined;
+    gm_emit_finding(r, gm_rule_by_id(rule), node, message, NULL, 0);
+}
+
+/* ---- sequence comparisons ------------------------------------------------------------ */
+
+static bool is_builtin_named(gm_region *r, TSNode fn, const char *name) {
+    return gm_is(fn, syn_of(r)->sym.identifier) && gm_node_text_is(fn, text_of(r), name) &&
+           !gm_symbols_is_imported(r->stmt->symbols, gm_node_slice(fn, text_of(r))) &&
+           !gm_region_binds(r, name);
+}
+
+/* `list(x)` / `tuple(x)` with the builtin. */
+static bool is_sequence_call(gm_region *r, TSNode n) {
+    const gm_syntax *syn = syn_of(r);
+    if (!gm_is(n, syn->sym.call))
+        return false;
+    TSNode fn = gm_unparen(syn, gm_child(n, syn->field.function));
+    return is_builtin_named(r, fn, "list") || is_builtin_named(r, fn, "tuple");
+}
+
+static bool is_display(const gm_syntax *syn, TSNode n) {
+    return gm_is(n, syn->sym.list) || gm_is(n, syn->sym.tuple);
+}
+
+/* A display with an element that is a tensor. */
+static bool display_holds_tensor(gm_region *r, TSNode n) {
+    const gm_syntax *syn = syn_of(r);
+    if (!is_display(syn, n))
+        return false;
+    uint32_t count = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < count && i < 16; i++) {
+        TSNode e = ts_node_named_child(n, i);
+        if (strcmp(ts_node_type(e), "list_splat") == 0)
+            return false;
+        if (is_tensor(r, e))
+            return true;
+    }
+    return false;
+}
+
+/* A sequence the comparison compares element by element: a display, a shape (static), or
+ * list()/tuple() of one. */
+static bool is_sequence(gm_region *r, TSNode n) {
+    const gm_syntax *syn = syn_of(r);
+    if (is_display(syn, n))
+        return true;
+    if (is_sequence_call(r, n)) {
+        TSNode args = gm_child(n, syn->field.arguments);
+        if (!gm_is(args, syn->sym.argument_list) || ts_node_named_child_count(args) != 1)
+            return false;
+        TSNode a = gm_unparen(syn, ts_node_named_child(args, 0));
+        return is_display(syn, a) || gm_value_of(r, a).kind == GM_KIND_STATIC;
+    }
+    /* x.shape, x.size(): static values that are sequences; a static int compares with a
+     * list to False without looking at the elements, which is no break either way */
+    return gm_value_of(r, n).kind == GM_KIND_STATIC;
+}
+
+/* `a == b` / `a != b` with one side a display holding a tensor and the other a sequence. */
+static bool is_tensor_sequence_comparison(gm_region *r, TSNode n) {
+    const gm_syntax *syn = syn_of(r);
+    n = gm_unparen(syn, n);
+    if (!gm_is(n, syn->sym.comparison_operator) || ts_node_named_child_count(n) != 2)
+        return false;
+    bool eq = false;
+    TSTreeCursor cursor = ts_tree_cursor_new(n);
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+        do {
+            if (ts_tree_cursor_current_field_id(&cursor) != syn->field.operators)
+                continue;
+            const char *t = ts_node_type(ts_tree_cursor_current_node(&cursor));
+            eq = strcmp(t, "==") == 0 || strcmp(t, "!=") == 0;
+        } while (ts_tree_cursor_goto_next_sibling(&cursor));
+    }
+    ts_tree_cursor_delete(&cursor);
+    if (!eq)
+        return false;
+    TSNode a = gm_unparen(syn, ts_node_named_child(n, 0));
+    TSNode b = gm_unparen(syn, ts_node_named_child(n, 1));
+    return (display_holds_tensor(r, a) && is_sequence(r, b)) ||
+           (display_holds_tensor(r, b) && is_sequence(r, a));
+}
+
+static void emit_sequence(gm_region *r, TSNode comparison) {
+    emit(r, "GM101", comparison,
+         "comparison of a list or tuple holding a tensor: torch.compile compares element by "
+         "element, gets a tensor instead of a bool and breaks the graph here "
+         "(list_richcompare_nonconst)",
+         "compare the sizes that are ints and check the tensor element with a tensor "
+         "operation (`torch._assert_async(n == m)`), or drop the check under compile");
+}
+
+bool gm_rule_sequence_comparison(gm_region *region, TSNode condition) {
+    TSNode c = gm_unparen(syn_of(region), condition);
+    if (!is_tensor_sequence_comparison(region, c))
+        return false;
+    emit_sequence(region, c);
+    return true;
+}
+
+/* `list(t.size()) == [n, m]` that the branch rule does not look at: the test of an assert
+ * without a message (or with a constant one), or a value assigned. */
+static void sequence_call(gm_region *r, TSNode call) {
+    const gm_syntax *syn = syn_of(r);
+    if (!is_sequence_call(r, call))
+        return;
+    TSNode cmp = ts_node_parent(call);
+    if (!gm_is(cmp, syn->sym.comparison_operator))
+        return;
+    TSNode parent = ts_node_parent(cmp);
+    bool unseen = false;
+    if (gm_is(parent, syn->sym.assert_statement)) {
+        uint32_t count = ts_node_named_child_count(parent);
+        unseen = ts_node_eq(ts_node_named_child(parent, 0), cmp) &&
+                 (count == 1 || gm_is_constant_string(syn_of(r), ts_node_named_child(parent, 1)));
+    } else if (gm_is(parent, syn->sym.assignment)) {
+        unseen = ts_node_eq(gm_child(parent, syn->field.right), cmp);
+    }
+    if (unseen && is_tensor_sequence_comparison(r, cmp))
+        emit_sequence(r, cmp);
+}
+
+/* ---- calls and subscripts -------------------------------------------------------------- */
+
+void gm_rule_tensor_as_int_call(gm_region *region, TSNode call) {
+    const gm_stmt_ctx *st = region->stmt;
+    const gm_syntax *syn = st->syntax;
+    TSNode fn = gm_unparen(syn, gm_child(call, syn->field.function));
+    bool bare = gm_is(fn, syn->sym.identifier); /* `from torch import arange` */
+    if (bare && !torch_site_named(gm_node_slice(fn, st->text))) {
+        sequence_call(region, call);
+        return;
+    }
+    if (!bare && !gm_is(fn, syn->sym.attribute))
+        return;
+    TSNode attr = bare ? fn : gm_child(fn, syn->field.attribute);
+    if (ts_node_is_null(attr))
+        return;
+    gm_slice method = gm_node_slice(attr, st->text);
+    const int_site *site = NULL;
+    for (size_t i = 0; i < sizeof method_sites / sizeof method_sites[0] && !site && !bare; i++)
+        if (gm_slice_is(method, method_sites[i].name))
+            site = &method_sites[i];
+    char name[GM_NAME_MAX];
+    TSNode head = gm_chain_head(syn, fn);
+    TSNode receiver = {0};
+    if (site) {
+        receiver = gm_child(fn, syn->field.object);
+    } else if (torch_site_named(method) && !ts_node_is_null(head) &&
+               gm_symbols_is_imported(st->symbols, gm_node_slice(head, st->text)) &&
+               !gm_region_binds_node(region, head) &&
+               gm_symbols_resolve(st->symbols, syn, st->text, fn, name, sizeof name)) {
+        for (size_t i = 0; i < sizeof torch_sites / sizeof torch_sites[0] && !site; i++)
+            if (strcmp(name, torch_sites[i].name) == 0)
+                site = &torch_sites[i];
+    }
+    if (!site || !site_hit(region, call, site) || in_dead_operand(region, call))
+        return;
+    /* the receiver of a method last: it may take a look at the callers */
+    if (!ts_node_is_null(receiver) && !is_tensor(region, receiver))
+        return;
+    char message[320];
+    snprintf(message, sizeof message,
+             "a tensor computed in the graph passed to `%.*s()` where an int is needed: "
+             "torch.compile reads its value (Tensor.item(), data-dependent) and breaks the graph "
+             "here",
+             (int)method.len, method.ptr);
+    emit(region, "GM202", call, message, no_int_rewrite);
+}
+
+void gm_rule_tensor_as_int_subscript(gm_region *region, TSNode subscript) {
+    const gm_syntax *syn = syn_of(region);
+    uint32_t count = ts_node_named_child_count(subscript);
+    for (uint32_t i = 1; i < count; i++) {
+        TSNode index = gm_unparen(syn, ts_node_named_child(subscript, i));
+        if (strcmp(ts_node_type(index), "slice") != 0)
+            continue;
+        uint32_t parts = ts_node_named_child_count(index);
+        for (uint32_t k = 0; k < parts; k++) {
+            if (!is_firm_tensor(region, ts_node_named_child(index, k), 0) ||
+                in_dead_operand(region, subscript))
+                continue;
+            emit(region, "GM202", subscript,
+                 "a tensor as a slice bound: torch.compile reads its value with Tensor.item() "
+                 "(capture_scalar_outputs is off) and breaks the graph here; it cannot resume "
+                 "after it, so the whole function runs eagerly",
+                 no_int_rewrite);
+            gm_region_skip_frame(region, "GM202");
+            return;
+        }
+    }
+    if (count != 2)
+        return;
+    TSNode index = ts_node_named_child(subscript, 1);
+    /* whatever the receiver: a list or a tensor alike reads the index's value */
+    if (!is_zero_dim_made(region, index, 0) || gm_kinds_is_mask(region, index) ||
+        in_dead_operand(region, subscript))
+        return;
+    emit(region, "GM202", subscript,
+         "indexing with a 0-d tensor computed in the graph: torch.compile reads its value "
+         "(Tensor.item(), data-dependent) and breaks the graph here",
+         "`torch.index_select(x, 0, i.reshape(1))` keeps an index tensor in the graph, but "
+         "changes the result's shape, so the rewrite is left to you");
+}

@@ -1,0 +1,254 @@
+/* Python functions that need a tensor's data, reached from rule_tensor_to_python.c for every
+ * call in the region (verified on torch 2.13):
+ * - GM101 (GB0170 "Data-dependent branching"): the builtin any()/all() over a tensor, whose
+ *   polyfill tests each element's truth value: `any(x > 5)`, `all(mask)`, `any([t.sum() > 0,
+ *   ...])`. A comparison that is not `in`/`is` can only be iterated when it is an elementwise
+ *   one (on a tensor or a NumPy array, traced as a tensor), so `any(x > 5)` counts whatever x
+ *   is. Generator expressions are not looked at (their names are not the function's).
+ * - GM202 (GB0033 "Data dependent operator"): a `math` function of a tensor (`math.sqrt(t)`,
+ *   `math.isnan(t)`: the tensor becomes a Python float); `torch._assert(t, msg)` with a tensor
+ *   condition (unlike the assert statement, it converts it to a Python bool); `torch.equal`,
+ *   `torch.allclose` and the `t.equal(o)`, `t.allclose(o)` methods, which return a Python bool
+ *   computed from the data; `v in t` (Tensor.__contains__ calls Tensor.item(); dynamo cannot
+ *   resume after it, so the function runs eagerly). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/rules/emit.h"
+#include "analysis/rules/rules.h"
+#include "analysis/module_facts/symbols.h"
+#include "analysis/value_kinds/value_kinds.h"
+
+/* math functions that convert their arguments to Python numbers (sorted: bsearch). */
+static const char *const math_functions[] = {
+    "acos",  "acosh",    "asin",     "asinh",     "atan",    "atan2",   "atanh",     "cbrt",
+    "ceil",  "copysign", "cos",      "cosh",      "degrees", "erf",     "erfc",      "exp",
+    "exp2",  "expm1",    "fabs",     "factorial", "floor",   "fmod",    "frexp",     "gamma",
+    "hypot", "isclose",  "isfinite", "isinf",     "isnan",   "ldexp",   "lgamma",    "log",
+    "log10", "log1p",    "log2",     "modf",      "pow",     "radians", "remainder", "sin",
+    "sinh",  "sqrt",     "tan",      "tanh",      "trunc"};
+
+static int compare_slice(const void *key, const void *item) {
+    const gm_slice *s = key;
+    const char *word = *(const char *const *)item;
+    size_t n = strlen(word);
+    int c = memcmp(s->ptr, word, s->len < n ? s->len : n);
+    if (c != 0)
+        return c;
+    return s->len < n ? -1 : s->len > n;
+}
+
+static bool is_math_function(gm_slice name) {
+    return name.len <= 9 &&
+           bsearch(&name, math_functions, sizeof math_functions / sizeof math_functions[0],
+                   sizeof math_functions[0], compare_slice) != NULL;
+}
+
+/* The callee's canonical name, when its head is imported and not rebound in the function. */
+static bool imported_name(gm_region *region, TSNode fn, char *buf, size_t cap) {
+    const gm_stmt_ctx *st = region->stmt;
+    TSNode head = gm_chain_head(st->syntax, fn);
+    return !ts_node_is_null(head) &&
+           gm_symbols_is_imported(st->symbols, gm_node_slice(head, st->text)) &&
+           !gm_region_binds_node(region, head) &&
+           gm_symbols_resolve(st->symbols, st->syntax, st->text, fn, buf, cap);
+}
+
+static bool is_tensor(gm_region *region, TSNode expr) {
+    return gm_value_of(region, expr).kind == GM_KIND_TENSOR;
+}
+
+/* Whether any positional argument of call is a tensor. */
+static bool tensor_argument(gm_region *region, TSNode call) {
+    const gm_syntax *syn = region->stmt->syntax;
+    TSNode args = gm_child(call, syn->field.arguments);
+    if (!gm_is(args, syn->sym.argument_list))
+        return false;
+    uint32_t count = ts_node_named_child_count(args);
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (!gm_is(a, syn->sym.keyword_argument) && !gm_is(a, syn->sym.comment) &&
+            is_tensor(region, a))
+            return true;
+    }
+    return false;
+}
+
+/* The first positional argument, or a null node. */
+static TSNode first_positional(const gm_syntax *syn, TSNode call) {
+    TSNode args = gm_child(call, syn->field.arguments);
+    if (!gm_is(args, syn->sym.argument_list) || ts_node_named_child_count(args) == 0)
+        return (TSNode){0};
+    TSNode a = ts_node_named_child(args, 0);
+    return gm_is(a, syn->sym.keyword_argument) ? (TSNode){0} : a;
+}
+
+static void emit(gm_region *region, const char *rule, TSNode call, const char *message,
+                 const char *declined) {
+    region->mend_declined = declined;
+    gm_emit_finding(region, gm_rule_by_id(rule), call, message, NULL, 0);
+}
+
+/* A comparison whose operators are all ordering or equality (not in / is), with an operand
+ * that is not known to be a Python value. */
+static bool elementwise_comparison(gm_region *region, TSNode n) {
+    const gm_syntax *syn = region->stmt->syntax;
+    if (!gm_is(n, syn->sym.comparison_operator))
+        return false;
+    bool ok = true;
+    TSTreeCursor cursor = ts_tree_cursor_new(n);
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+        do {
+            if (ts_tree_cursor_current_field_id(&cursor) != syn->field.operators)
+                continue;
+            const char *op = ts_node_type(ts_tree_cursor_current_node(&cursor));
+            if (strcmp(op, "<") != 0 && strcmp(op, ">") != 0 && strcmp(op, "<=") != 0 &&
+                strcmp(op, ">=") != 0 && strcmp(op, "==") != 0 && strcmp(op, "!=") != 0)
+                ok = false;
+        } while (ok && ts_tree_cursor_goto_next_sibling(&cursor));
+    }
+    ts_tree_cursor_delete(&cursor);
+    return ok && gm_value_of(region, n).kind != GM_KIND_STATIC;
+}
+
+/* any()/all() over a tensor. */
+static void any_all(gm_region *region, TSNode call, TSNode fn) {
+    const gm_stmt_ctx *st = region->stmt;
+    const gm_syntax *syn = st->syntax;
+    const char *which = gm_node_text_is(fn, st->text, "any")   ? "any"
+                        : gm_node_text_is(fn, st->text, "all") ? "all"
+                                                               : NULL;
+    if (!which)
+        return;
+    TSNode args = gm_child(call, syn->field.arguments);
+    if (!gm_is(args, syn->sym.argument_list) || ts_node_named_child_count(args) != 1)
+        return;
+    TSNode arg = gm_unparen(syn, ts_node_named_child(args, 0));
+    if (gm_is(arg, syn->sym.keyword_argument) ||
+        gm_symbols_is_imported(st->symbols, gm_node_slice(fn, st->text)) ||
+        gm_region_binds_node(region, fn))
+        return;
+    bool tensor;
+    if (gm_is(arg, syn->sym.list) || gm_is(arg, syn->sym.tuple)) {
+        /* the first element is tested first: a tensor there breaks */
+        tensor =
+            ts_node_named_child_count(arg) > 0 && is_tensor(region, ts_node_named_child(arg, 0));
+    } else {
+        tensor = is_tensor(region, arg) || elementwise_comparison(region, arg);
+    }
+    if (!tensor)
+        return;
+    char message[320];
+    snprintf(message, sizeof message,
+             "builtin `%s()` over a tensor: it tests each element's truth value in Python, "
+             "which torch.compile cannot trace (data-dependent branching), and breaks the graph "
+             "here; `torch.%s(...)` keeps the result a tensor",
+             which, which);
+    emit(region, "GM101", call, message,
+         "the rewrite to torch.any/torch.all is left to you: the branch that tests it still "
+         "needs a tensor-valued rewrite");
+}
+
+void gm_rule_tensor_data_call(gm_region *region, TSNode call, TSNode fn) {
+    const gm_stmt_ctx *st = region->stmt;
+    const gm_syntax *syn = st->syntax;
+    char name[GM_NAME_MAX];
+    char message[512];
+    if (gm_is(fn, syn->sym.identifier)) {
+        gm_slice s = gm_node_slice(fn, st->text);
+        if (gm_slice_is(s, "any") || gm_slice_is(s, "all")) {
+            any_all(region, call, fn);
+            return;
+        }
+        /* `from math import sqrt` (also `as root`) */
+        if (!imported_name(region, fn, name, sizeof name) || strncmp(name, "math.", 5) != 0 ||
+            strchr(name + 5, '.') ||
+            !is_math_function((gm_slice){name + 5, (uint32_t)strlen(name + 5)}) ||
+            !tensor_argument(region, call))
+            return;
+    } else if (gm_is(fn, syn->sym.attribute)) {
+        TSNode attr = gm_child(fn, syn->field.attribute);
+        if (ts_node_is_null(attr))
+            return;
+        gm_slice a = gm_node_slice(attr, st->text);
+        bool equal = gm_slice_is(a, "equal") || gm_slice_is(a, "allclose");
+        if (!equal && !gm_slice_is(a, "_assert") && !is_math_function(a))
+            return;
+        TSNode object = gm_unparen(syn, gm_child(fn, syn->field.object));
+        if (equal || gm_slice_is(a, "_assert")) {
+            if (imported_name(region, fn, name, sizeof name)) {
+                if (strcmp(name, "torch._assert") == 0) {
+                    TSNode cond = first_positional(syn, call);
+                    if (ts_node_is_null(cond) || !is_tensor(region, cond))
+                        return;
+                    emit(region, "GM202", call,
+                         "`torch._assert()` on a tensor condition: it converts the tensor to a "
+                         "Python bool, which needs its data, so torch.compile breaks the graph "
+                         "here; `torch._assert_async` keeps the check in the graph",
+                         "torch._assert_async raises at a later point, so the rewrite is left to "
+                         "you");
+                    return;
+                }
+                if (strcmp(name, "torch.equal") != 0 && strcmp(name, "torch.allclose") != 0)
+                    return;
+            } else if (!equal || !is_tensor(region, object)) {
+                return;
+            }
+            snprintf(message, sizeof message,
+                     "`%s%.*s()` of tensors: it returns a Python bool computed from their data, "
+                     "which torch.compile cannot trace, and breaks the graph here; a tensor-valued "
+                     "comparison (`(a == b).all()`, `torch.isclose(a, b).all()`) keeps it in the "
+                     "graph",
+                     gm_is(object, syn->sym.identifier) &&
+                             imported_name(region, fn, name, sizeof name)
+                         ? "torch."
+                         : ".",
+                     (int)a.len, a.ptr);
+            emit(region, "GM202", call, message,
+                 "a tensor-valued comparison differs for tensors of other shapes, so the rewrite "
+                 "is left to you");
+            return;
+        }
+        if (!is_math_function(a) || !gm_is(object, syn->sym.identifier) ||
+            !imported_name(region, fn, name, sizeof name) || strncmp(name, "math.", 5) != 0 ||
+            !tensor_argument(region, call))
+            return;
+    } else {
+        return;
+    }
+    snprintf(message, sizeof message,
+             "`%.64s()` of a tensor: the math module converts the tensor to a Python number, which "
+             "needs its data, so torch.compile breaks the graph here; the torch function keeps "
+             "it a tensor",
+             name);
+    emit(region, "GM202", call, message,
+         "the torch equivalent returns a tensor, which the code after it may not expect");
+}
+
+void gm_rule_tensor_contains(gm_region *region, TSNode comparison) {
+    const gm_syntax *syn = region->stmt->syntax;
+    bool after_containment = false, found = false;
+    TSTreeCursor cursor = ts_tree_cursor_new(comparison);
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+        do {
+            TSNode c = ts_tree_cursor_current_node(&cursor);
+            if (ts_tree_cursor_current_field_id(&cursor) == syn->field.operators) {
+                const char *t = ts_node_type(c);
+                after_containment = strcmp(t, "in") == 0 || strcmp(t, "not in") == 0;
+            } else if (ts_node_is_named(c) && !gm_is(c, syn->sym.comment)) {
+                found = after_containment && is_tensor(region, c);
+                after_containment = false;
+            }
+        } while (!found && ts_tree_cursor_goto_next_sibling(&cursor));
+    }
+    ts_tree_cursor_delete(&cursor);
+    if (!found)
+        return;
+    emit(region, "GM202", comparison,
+         "`in` on a tensor: Tensor.__contains__ reads the data with Tensor.item(), which "
+         "torch.compile cannot trace; it cannot resume after it, so the whole function runs "
+         "eagerly; `(t == v).any()` keeps the test in the graph as a tensor",
+         "the rewrite changes a Python bool into a tensor, so it is left to you");
+    gm_region_skip_frame(region, "GM202");
+}

@@ -1,0 +1,119 @@
+/* Tensor to Python value: GM201 tensor-item (GB0124) for `t.item()`, and GM202
+ * tensor-to-python for `int(t)`, `float(t)`, `bool(t)` (GB0124 on torch 2.13: dynamo turns
+ * them into Tensor.item()) and `t.tolist()` (GB0109 on a non-integer tensor, GB0033 on an
+ * integer one). Only receivers/arguments whose value kind is tensor count, and NumPy values
+ * (numpy_values.c), which dynamo traces as tensors. Other calls that need tensor data (any(),
+ * math functions, torch._assert, torch.equal) are rule_tensor_data.c's, called from here. */
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/logging_calls/logger_bindings.h"
+#include "analysis/mends/mends.h"
+#include "analysis/value_kinds/numpy_values.h"
+#include "analysis/rules/emit.h"
+#include "analysis/rules/rules.h"
+#include "analysis/module_facts/symbols.h"
+#include "analysis/value_kinds/value_kinds.h"
+
+static bool has_no_arguments(const gm_region *region, TSNode call) {
+    TSNode args = gm_child(call, region->stmt->syntax->field.arguments);
+    return gm_is(args, region->stmt->syntax->sym.argument_list) &&
+           ts_node_named_child_count(args) == 0;
+}
+
+/* The single positional argument of call, or a null node. */
+static TSNode only_argument(const gm_region *region, TSNode call) {
+    const gm_syntax *syn = region->stmt->syntax;
+    TSNode args = gm_child(call, syn->field.arguments);
+    TSNode null = {0};
+    if (!gm_is(args, syn->sym.argument_list) || ts_node_named_child_count(args) != 1)
+        return null;
+    TSNode a = ts_node_named_child(args, 0);
+    if (gm_is(a, syn->sym.keyword_argument))
+        return null; /* a splat is of unknown kind, so it never counts either */
+    return a;
+}
+
+/* `int`/`float`/`bool` naming the builtin: not imported, not bound in the function. */
+static const char *builtin_conversion(gm_region *region, TSNode fn) {
+    const gm_stmt_ctx *st = region->stmt;
+    static const char *const names[] = {"int", "float", "bool"};
+    if (!gm_is(fn, st->syntax->sym.identifier))
+        return NULL;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (!gm_node_text_is(fn, st->text, names[i]))
+            continue;
+        if (gm_symbols_is_imported(st->symbols, gm_node_slice(fn, st->text)) ||
+            gm_region_binds(region, names[i]))
+            return NULL;
+        return names[i];
+    }
+    return NULL;
+}
+
+/* Emits rule's finding at call with the scalar mends. */
+static void emit(gm_region *region, const char *rule, TSNode call, const char *message) {
+    if (gm_in_disabled_logging_guard(region, call))
+        return; /* dynamo breaks at the guard's test and never runs its body */
+    gm_fix mends[GM_MENDS_MAX];
+    int count = gm_mend_tensor_to_python(region, call, mends);
+    if (count < 0) {
+        region->stmt->oom = true;
+        return;
+    }
+    gm_emit_finding(region, gm_rule_by_id(rule), call, message, mends, (size_t)count);
+}
+
+void gm_rule_tensor_to_python(gm_region *region, TSNode call) {
+    const gm_syntax *syn = region->stmt->syntax;
+    TSNode fn = gm_unparen(syn, gm_child(call, syn->field.function));
+    gm_rule_tensor_data_call(region, call, fn); /* any()/all(), math, torch._assert, equal */
+    if (gm_is(fn, syn->sym.attribute)) {
+        TSNode attr = gm_child(fn, syn->field.attribute);
+        if (ts_node_is_null(attr) || !has_no_arguments(region, call))
+            return;
+        bool item = gm_node_text_is(attr, region->stmt->text, "item");
+        bool tolist = !item && gm_node_text_is(attr, region->stmt->text, "tolist");
+        if (!item && !tolist)
+            return;
+        if (gm_value_of(region, gm_child(fn, syn->field.object)).kind != GM_KIND_TENSOR) {
+            /* NumPy values are traced as tensors: their .item()/.tolist() break alike */
+            if (!gm_numpy_value(region, gm_child(fn, syn->field.object)) ||
+                gm_in_disabled_logging_guard(region, call))
+                return;
+            region->mend_declined = "the value is a NumPy array or scalar, which the mend does "
+                                    "not rewrite";
+            gm_emit_finding(region, gm_rule_by_id(item ? "GM201" : "GM202"), call,
+                            item ? "`.item()` on a NumPy value: torch.compile traces NumPy values "
+                                   "as tensors and cannot turn one's data into a Python number "
+                                   "(capture_scalar_outputs is off), so it breaks the graph here"
+                                 : "`.tolist()` on a NumPy value: torch.compile traces NumPy "
+                                   "values as tensors and cannot turn one's data into a Python "
+                                   "list, so it breaks the graph here",
+                            NULL, 0);
+            return;
+        }
+        if (item)
+            emit(region, "GM201", call,
+                 "`.item()` on a tensor: torch.compile cannot trace a tensor's value "
+                 "into a Python number (capture_scalar_outputs is off) and breaks the "
+                 "graph here");
+        else
+            emit(region, "GM202", call,
+                 "`.tolist()` on a tensor: torch.compile cannot turn tensor data "
+                 "into a Python list while tracing and breaks the graph here");
+        return;
+    }
+    const char *conv = builtin_conversion(region, fn);
+    if (!conv)
+        return;
+    TSNode arg = only_argument(region, call);
+    if (ts_node_is_null(arg) || gm_value_of(region, arg).kind != GM_KIND_TENSOR)
+        return;
+    char message[256];
+    snprintf(message, sizeof message,
+             "`%s()` of a tensor: torch.compile reads the tensor's value with Tensor.item(), "
+             "which it cannot trace (capture_scalar_outputs is off), and breaks the graph here",
+             conv);
+    emit(region, "GM202", call, message);
+}

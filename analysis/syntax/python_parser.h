@@ -1,0 +1,26 @@
+/* The tree-sitter Python parser, hiding API differences between tree-sitter 0.20 (Debian 12)
+ * and newer runtimes. */
+#ifndef GM_ANALYSIS_SYNTAX_PYTHON_PARSER_H
+#define GM_ANALYSIS_SYNTAX_PYTHON_PARSER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <tree_sitter/api.h>
+
+const TSLanguage *gm_python_language(void);
+
+/* A new parser for Python with a parse-time bound (0 = none). Caller frees with
+ * ts_parser_delete. NULL when the runtime refuses the grammar's ABI. */
+TSParser *gm_python_parser_new(uint64_t timeout_micros);
+
+/* Parses text (reusing old_tree, already gm_tree_edit'ed, when non-NULL). Returns a new tree
+ * (caller deletes with gm_tree_delete) or NULL when the time bound was hit. */
+TSTree *gm_python_parse(TSParser *parser, const TSTree *old_tree, const char *text, size_t len);
+
+/* ts_tree_delete and ts_tree_edit for every tree the analysis may have looked at: they also
+ * forget the field lookups gm_child remembers (syntax.h), whose subtrees may be freed or changed
+ * now. */
+void gm_tree_delete(TSTree *tree);
+void gm_tree_edit(TSTree *tree, const TSInputEdit *edit);
+
+#endif

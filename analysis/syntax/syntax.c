@@ -1,0 +1,203 @@
+#include "analysis/syntax/syntax.h"
+
+#include <stdatomic.h>
+#include <stdint.h>
+#include <string.h>
+
+static uint32_t name_hash(const char *s) {
+    uint32_t h = 2166136261u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+/* The symbols are resolved in one pass over the grammar's symbols against a small hash table of
+ * the wanted names: ts_language_symbol_for_name scans every symbol for each name, which cost
+ * more than analysing a small file (and the CLI makes one analyzer per file). A name that only
+ * one named, visible symbol has resolves to it; a name several have (aliases) is left to
+ * ts_language_symbol_for_name, which knows which of them parsed nodes carry. Tests check that
+ * both ways agree. */
+int gm_syntax_init(gm_syntax *syntax, const TSLanguage *language) {
+    memset(syntax, 0, sizeof *syntax);
+    static const struct {
+        const char *name;
+        size_t offset;
+    } wanted[] = {
+#define GM_SYNTAX_WANTED(member, name) {name, offsetof(gm_syntax, sym.member)},
+        GM_SYNTAX_SYMBOLS(GM_SYNTAX_WANTED)
+#undef GM_SYNTAX_WANTED
+    };
+    enum { COUNT = sizeof wanted / sizeof wanted[0], SLOTS = 256 };
+    _Static_assert(2 * COUNT <= SLOTS, "the table of wanted symbol names is too small");
+    uint16_t table[SLOTS] = {0}; /* index into wanted + 1 */
+    uint8_t seen[COUNT] = {0};   /* symbols of that name met, up to 2 */
+    for (size_t w = 0; w < COUNT; w++) {
+        uint32_t at = name_hash(wanted[w].name) & (SLOTS - 1);
+        while (table[at])
+            at = (at + 1) & (SLOTS - 1);
+        table[at] = (uint16_t)(w + 1);
+    }
+    uint32_t symbols = ts_language_symbol_count(language);
+    for (uint32_t i = 0; i < symbols; i++) {
+        if (ts_language_symbol_type(language, (TSSymbol)i) != TSSymbolTypeRegular)
+            continue;
+        const char *name = ts_language_symbol_name(language, (TSSymbol)i);
+        if (!name)
+            continue;
+        for (uint32_t at = name_hash(name) & (SLOTS - 1); table[at]; at = (at + 1) & (SLOTS - 1)) {
+            size_t w = table[at] - 1u;
+            if (strcmp(wanted[w].name, name) != 0)
+                continue;
+            if (seen[w] == 0)
+                *(TSSymbol *)((char *)syntax + wanted[w].offset) = (TSSymbol)i;
+            if (seen[w] < 2)
+                seen[w]++;
+        }
+    }
+    for (size_t w = 0; w < COUNT; w++) {
+        TSSymbol *slot = (TSSymbol *)((char *)syntax + wanted[w].offset);
+        /* ERROR, the runtime's builtin symbol, is none of the grammar's: seen[w] == 0 */
+        if (seen[w] != 1)
+            *slot = ts_language_symbol_for_name(language, wanted[w].name,
+                                                (uint32_t)strlen(wanted[w].name), true);
+        if (*slot == 0)
+            return -1;
+    }
+#define GM_SYNTAX_RESOLVE_FIELD(member, name)                                                      \
+    syntax->field.member = ts_language_field_id_for_name(language, name, (uint32_t)strlen(name));  \
+    if (syntax->field.member == 0)                                                                 \
+        return -1;
+    GM_SYNTAX_FIELDS(GM_SYNTAX_RESOLVE_FIELD)
+#undef GM_SYNTAX_RESOLVE_FIELD
+    return 0;
+}
+
+bool gm_slice_is(gm_slice slice, const char *word) {
+    size_t n = strlen(word);
+    return slice.len == n && memcmp(slice.ptr, word, n) == 0;
+}
+
+bool gm_node_text_is(TSNode node, const char *text, const char *word) {
+    return gm_slice_is(gm_node_slice(node, text), word);
+}
+
+/* The one named child of a parenthesized expression that is not a comment, or a null node. */
+static TSNode sole_inner_expression(const gm_syntax *syntax, TSNode node) {
+    TSNode found = {0};
+    uint32_t count = ts_node_named_child_count(node);
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode child = ts_node_named_child(node, i);
+        if (gm_is(child, syntax->sym.comment))
+            continue;
+        if (!ts_node_is_null(found))
+            return (TSNode){0};
+        found = child;
+    }
+    return found;
+}
+
+TSNode gm_unparen(const gm_syntax *syntax, TSNode node) {
+    while (gm_is(node, syntax->sym.parenthesized_expression)) {
+        TSNode inner = sole_inner_expression(syntax, node);
+        if (ts_node_is_null(inner))
+            break;
+        node = inner;
+    }
+    return node;
+}
+
+TSNode gm_chain_head(const gm_syntax *syntax, TSNode node) {
+    node = gm_unparen(syntax, node);
+    while (gm_is(node, syntax->sym.attribute))
+        node = gm_unparen(syntax, gm_child(node, syntax->field.object));
+    if (gm_is(node, syntax->sym.identifier))
+        return node;
+    return (TSNode){0};
+}
+
+TSNode gm_call_target(const gm_syntax *syntax, TSNode call, TSNode *head) {
+    TSNode fn = gm_unparen(syntax, gm_child(call, syntax->field.function));
+    *head = (TSNode){0};
+    if (!gm_is(fn, syntax->sym.attribute) && !gm_is(fn, syntax->sym.identifier))
+        return (TSNode){0};
+    *head = gm_chain_head(syntax, fn);
+    return ts_node_is_null(*head) ? (TSNode){0} : fn;
+}
+
+bool gm_is_constant_string(const gm_syntax *syntax, TSNode node) {
+    node = gm_unparen(syntax, node);
+    uint32_t count = ts_node_named_child_count(node);
+    if (gm_is(node, syntax->sym.concatenated_string)) {
+        for (uint32_t i = 0; i < count; i++)
+            if (!gm_is_constant_string(syntax, ts_node_named_child(node, i)))
+                return false;
+        return true;
+    }
+    if (!gm_is(node, syntax->sym.string))
+        return false;
+    for (uint32_t i = 0; i < count; i++)
+        if (strcmp(ts_node_type(ts_node_named_child(node, i)), "interpolation") == 0)
+            return false;
+    return true;
+}
+
+TSNode gm_class_init(const gm_syntax *syntax, const char *text, TSNode class_node,
+                     gm_slice *self_name) {
+    TSNode found = {0};
+    TSNode body =
+        ts_node_is_null(class_node) ? (TSNode){0} : gm_child(class_node, syntax->field.body);
+    if (!gm_is(body, syntax->sym.block))
+        return found;
+    TSTreeCursor cursor = ts_tree_cursor_new(body);
+    for (bool more = ts_tree_cursor_goto_first_child(&cursor); more;
+         more = ts_tree_cursor_goto_next_sibling(&cursor)) {
+        TSNode def = ts_tree_cursor_current_node(&cursor);
+        if (gm_is(def, syntax->sym.decorated_definition))
+            def = gm_child(def, syntax->field.definition);
+        if (gm_is(def, syntax->sym.function_definition) &&
+            gm_node_text_is(gm_child(def, syntax->field.name), text, "__init__"))
+            found = def;
+    }
+    ts_tree_cursor_delete(&cursor);
+    TSNode params = ts_node_is_null(found) ? found : gm_child(found, syntax->field.parameters);
+    if (ts_node_is_null(params) || ts_node_named_child_count(params) == 0 ||
+        !gm_is(ts_node_named_child(params, 0), syntax->sym.identifier))
+        return (TSNode){0};
+    *self_name = gm_node_slice(ts_node_named_child(params, 0), text);
+    return found;
+}
+
+/* ---- remembered field lookups ------------------------------------------------------------ */
+
+typedef struct {
+    const void *id; /* the node: its subtree, tree and position */
+    const TSTree *tree;
+    uint32_t start;
+    TSFieldId field;
+    unsigned long generation; /* of the cache when stored: older entries are forgotten */
+    TSNode child;
+} child_entry;
+
+#define CHILD_CACHE_SIZE 1024u /* direct-mapped: a statement's nodes fit */
+static _Thread_local child_entry child_cache[CHILD_CACHE_SIZE];
+/* Starts at 1 so that the zeroed entries are stale. Atomic: a tree may be deleted on another
+ * thread than the one that looked at it. */
+static atomic_ulong child_cache_generation = 1;
+
+void gm_child_cache_forget(void) {
+    atomic_fetch_add_explicit(&child_cache_generation, 1, memory_order_relaxed);
+}
+
+TSNode gm_child(TSNode node, TSFieldId field) {
+    if (!node.id)
+        return ts_node_child_by_field_id(node, field);
+    unsigned long generation = atomic_load_explicit(&child_cache_generation, memory_order_relaxed);
+    uintptr_t hash = ((uintptr_t)node.id >> 4) * 31u + field;
+    child_entry *e = &child_cache[hash % CHILD_CACHE_SIZE];
+    if (e->generation == generation && e->id == node.id && e->tree == node.tree &&
+        e->start == node.context[0] && e->field == field)
+        return e->child;
+    TSNode child = ts_node_child_by_field_id(node, field);
+    *e = (child_entry){node.id, node.tree, node.context[0], field, generation, child};
+    return child;
+}

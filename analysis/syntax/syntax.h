@@ -1,0 +1,191 @@
+/* Node-type and field ids of the Python grammar, resolved once per analyzer so that hot loops
+ * compare integers instead of strings, plus small node helpers shared by the analysis passes. */
+#ifndef GM_ANALYSIS_SYNTAX_SYNTAX_H
+#define GM_ANALYSIS_SYNTAX_SYNTAX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <tree_sitter/api.h>
+
+/* Named node types the analysis looks at (tree-sitter-python node-types.json), as
+ * X(member, "type"). */
+#define GM_SYNTAX_SYMBOLS(X)                                                                       \
+    X(error, "ERROR")                                                                              \
+    X(module, "module")                                                                            \
+    X(comment, "comment")                                                                          \
+    X(identifier, "identifier")                                                                    \
+    X(attribute, "attribute")                                                                      \
+    X(call, "call")                                                                                \
+    X(argument_list, "argument_list")                                                              \
+    X(keyword_argument, "keyword_argument")                                                        \
+    X(dotted_name, "dotted_name")                                                                  \
+    X(aliased_import, "aliased_import")                                                            \
+    X(import_statement, "import_statement")                                                        \
+    X(import_from_statement, "import_from_statement")                                              \
+    X(class_definition, "class_definition")                                                        \
+    X(function_definition, "function_definition")                                                  \
+    X(decorated_definition, "decorated_definition")                                                \
+    X(decorator, "decorator")                                                                      \
+    X(assert_statement, "assert_statement")                                                        \
+    X(return_statement, "return_statement")                                                        \
+    X(raise_statement, "raise_statement")                                                          \
+    X(break_statement, "break_statement")                                                          \
+    X(continue_statement, "continue_statement")                                                    \
+    X(block, "block")                                                                              \
+    X(expression_statement, "expression_statement")                                                \
+    X(assignment, "assignment")                                                                    \
+    X(augmented_assignment, "augmented_assignment")                                                \
+    X(if_statement, "if_statement")                                                                \
+    X(elif_clause, "elif_clause")                                                                  \
+    X(else_clause, "else_clause")                                                                  \
+    X(while_statement, "while_statement")                                                          \
+    X(for_statement, "for_statement")                                                              \
+    X(try_statement, "try_statement")                                                              \
+    X(except_clause, "except_clause")                                                              \
+    X(except_group_clause, "except_group_clause")                                                  \
+    X(finally_clause, "finally_clause")                                                            \
+    X(with_statement, "with_statement")                                                            \
+    X(with_clause, "with_clause")                                                                  \
+    X(with_item, "with_item")                                                                      \
+    X(as_pattern, "as_pattern")                                                                    \
+    X(as_pattern_target, "as_pattern_target")                                                      \
+    X(parenthesized_expression, "parenthesized_expression")                                        \
+    X(not_operator, "not_operator")                                                                \
+    X(boolean_operator, "boolean_operator")                                                        \
+    X(comparison_operator, "comparison_operator")                                                  \
+    X(binary_operator, "binary_operator")                                                          \
+    X(unary_operator, "unary_operator")                                                            \
+    X(conditional_expression, "conditional_expression")                                            \
+    X(subscript, "subscript")                                                                      \
+    X(named_expression, "named_expression")                                                        \
+    X(lambda, "lambda")                                                                            \
+    X(string, "string")                                                                            \
+    X(concatenated_string, "concatenated_string")                                                  \
+    X(integer, "integer")                                                                          \
+    X(float_literal, "float")                                                                      \
+    X(true_literal, "true")                                                                        \
+    X(false_literal, "false")                                                                      \
+    X(none, "none")                                                                                \
+    X(list, "list")                                                                                \
+    X(tuple, "tuple")                                                                              \
+    X(dictionary, "dictionary")                                                                    \
+    X(set, "set")                                                                                  \
+    X(list_comprehension, "list_comprehension")                                                    \
+    X(dictionary_comprehension, "dictionary_comprehension")                                        \
+    X(set_comprehension, "set_comprehension")                                                      \
+    X(generator_expression, "generator_expression")                                                \
+    X(pattern_list, "pattern_list")                                                                \
+    X(tuple_pattern, "tuple_pattern")                                                              \
+    X(list_pattern, "list_pattern")                                                                \
+    X(expression_list, "expression_list")                                                          \
+    X(list_splat_pattern, "list_splat_pattern")                                                    \
+    X(dictionary_splat_pattern, "dictionary_splat_pattern")                                        \
+    X(typed_parameter, "typed_parameter")                                                          \
+    X(typed_default_parameter, "typed_default_parameter")                                          \
+    X(default_parameter, "default_parameter")                                                      \
+    X(parameters, "parameters")                                                                    \
+    X(type, "type")                                                                                \
+    X(generic_type, "generic_type")                                                                \
+    X(type_parameter, "type_parameter")                                                            \
+    X(global_statement, "global_statement")                                                        \
+    X(nonlocal_statement, "nonlocal_statement")
+
+/* Field names the analysis reads. */
+#define GM_SYNTAX_FIELDS(X)                                                                        \
+    X(name, "name")                                                                                \
+    X(alias, "alias")                                                                              \
+    X(module_name, "module_name")                                                                  \
+    X(body, "body")                                                                                \
+    X(condition, "condition")                                                                      \
+    X(consequence, "consequence")                                                                  \
+    X(alternative, "alternative")                                                                  \
+    X(left, "left")                                                                                \
+    X(right, "right")                                                                              \
+    X(operator, "operator")                                                                        \
+    X(operators, "operators")                                                                      \
+    X(function, "function")                                                                        \
+    X(arguments, "arguments")                                                                      \
+    X(object, "object")                                                                            \
+    X(attribute, "attribute")                                                                      \
+    X(value, "value")                                                                              \
+    X(argument, "argument")                                                                        \
+    X(superclasses, "superclasses")                                                                \
+    X(definition, "definition")                                                                    \
+    X(parameters, "parameters")                                                                    \
+    X(type, "type")
+
+typedef struct {
+#define GM_SYNTAX_SYMBOL_MEMBER(member, name) TSSymbol member;
+    GM_SYNTAX_SYMBOLS(GM_SYNTAX_SYMBOL_MEMBER)
+#undef GM_SYNTAX_SYMBOL_MEMBER
+} gm_syntax_symbols;
+
+typedef struct {
+#define GM_SYNTAX_FIELD_MEMBER(member, name) TSFieldId member;
+    GM_SYNTAX_FIELDS(GM_SYNTAX_FIELD_MEMBER)
+#undef GM_SYNTAX_FIELD_MEMBER
+} gm_syntax_fields;
+
+typedef struct {
+    gm_syntax_symbols sym;
+    gm_syntax_fields field;
+} gm_syntax;
+
+/* Resolves every id for language. Returns 0, or -1 when the grammar lacks one of them. */
+int gm_syntax_init(gm_syntax *syntax, const TSLanguage *language);
+
+/* The child of node in field, or a null node. The rules ask for the same few fields of the
+ * same nodes again and again, and tree-sitter answers each by walking the node's children, so
+ * the answers are remembered (per thread) until a tree is deleted or edited
+ * (gm_tree_delete/gm_tree_edit, python_parser.h), which calls gm_child_cache_forget. */
+TSNode gm_child(TSNode node, TSFieldId field);
+void gm_child_cache_forget(void);
+
+static inline bool gm_is(TSNode node, TSSymbol symbol) {
+    return !ts_node_is_null(node) && ts_node_symbol(node) == symbol;
+}
+
+/* A borrowed slice of the source text. */
+typedef struct {
+    const char *ptr;
+    uint32_t len;
+} gm_slice;
+
+static inline gm_slice gm_node_slice(TSNode node, const char *text) {
+    uint32_t start = ts_node_start_byte(node);
+    gm_slice s = {text + start, ts_node_end_byte(node) - start};
+    return s;
+}
+
+/* Whether the text of node equals the NUL-terminated word. */
+bool gm_node_text_is(TSNode node, const char *text, const char *word);
+
+bool gm_slice_is(gm_slice slice, const char *word);
+
+static inline bool gm_slice_eq(gm_slice a, gm_slice b) {
+    return a.len == b.len && memcmp(a.ptr, b.ptr, a.len) == 0;
+}
+
+/* Strips parenthesized_expression wrappers. */
+/* The identifier at the head of an attribute chain (x in x.a.b, parentheses skipped), or a null
+ * node. */
+TSNode gm_chain_head(const gm_syntax *syntax, TSNode node);
+
+/* The callee of a call when it is a name or an attribute chain on a name (`f`, `a.b.f`), with
+ * that name in *head; a null node for anything else (`f()()`, `x[0]()`). */
+TSNode gm_call_target(const gm_syntax *syntax, TSNode call, TSNode *head);
+
+TSNode gm_unparen(const gm_syntax *syntax, TSNode node);
+
+/* The `__init__` a class definition ends up with (the last its body defines), and the name its
+ * first parameter gives the instance; a null node when there is none or it takes no parameter. */
+TSNode gm_class_init(const gm_syntax *syntax, const char *text, TSNode class_node,
+                     gm_slice *self_name);
+
+/* A string literal without interpolation, or an implicit concatenation of such (parentheses
+ * around it allowed): a message known before tracing. */
+bool gm_is_constant_string(const gm_syntax *syntax, TSNode node);
+
+#endif

@@ -1,0 +1,58 @@
+/* Value kinds inside a compiled region: whether an expression is a tensor, a data-dependent
+ * Python scalar (t.item()), a static value TorchDynamo knows while tracing (shapes, dtypes,
+ * literals, compile-time constants), or unknown. Flow-insensitive per function: names take the
+ * kind of their latest assignment in statement order. An unannotated parameter is unknown until
+ * the code gives evidence (a tensor-only method called on it). */
+#ifndef GM_ANALYSIS_VALUE_KINDS_VALUE_KINDS_H
+#define GM_ANALYSIS_VALUE_KINDS_VALUE_KINDS_H
+
+#include "analysis/regions/region.h"
+
+void gm_kind_env_free(gm_kind_env *env);
+
+/* Seeds the region's names from its parameters (tensor annotations) and sets self_name. */
+void gm_kinds_seed_parameters(gm_region *region);
+
+/* The kind (and compile-time truth value) of expr. */
+gm_value gm_value_of(gm_region *region, TSNode expr);
+
+/* Records the kinds an assignment `target = rhs` gives to the names in target (tuple targets
+ * element-wise when rhs is a tuple of the same length). */
+void gm_kinds_assign(gm_region *region, TSNode target, TSNode rhs);
+
+/* `target op= rhs`. */
+void gm_kinds_augment(gm_region *region, TSNode target, TSNode rhs);
+
+/* Binds every name in target to kind. */
+void gm_kinds_bind(gm_region *region, TSNode target, gm_kind kind);
+
+/* Evidence from a call about to be looked at: a local name (a parameter, say) of unknown kind
+ * on which a tensor-only method is called (`mask.long()`, `mask.unsqueeze(1)`) is a tensor from
+ * there on. */
+void gm_kinds_note_call(gm_region *region, TSNode call);
+
+/* Binds the target of `for target in iterable`. */
+void gm_kinds_bind_for(gm_region *region, TSNode target, TSNode iterable);
+
+/* Whether expr is a boolean tensor: a comparison of tensors, `t.bool()`, `torch.isnan(t)`,
+ * `~m`, `m & n`, or a name assigned one of these. */
+bool gm_kinds_is_mask(gm_region *region, TSNode expr);
+
+/* Whether identifier names an element of a tensor a `for` loop iterates over (a value dynamo
+ * makes in the graph, not an input). */
+bool gm_kinds_is_iteration_element(gm_region *region, TSNode identifier);
+
+/* gm_value_of, after giving the method parameters expr names that are of unknown kind the kind
+ * their callers pass: a parameter every `self.m(...)` call in the class passes a tensor to is a
+ * tensor. Costs a walk of the callers; meant for the few places a rule needs it. */
+gm_value gm_value_of_resolved(gm_region *region, TSNode expr);
+
+/* Whether expr is a tensor on weak evidence only: a `self.<attribute>(...)` call taken for a
+ * submodule (an inherited method may return an int), or a name assigned one. */
+bool gm_kinds_is_guessed_tensor(gm_region *region, TSNode expr);
+
+/* Whether the call is to a torch context manager that dynamo can resume around a break
+ * (torch.no_grad(), autocast, set_grad_enabled, torch.device(...), ...). */
+bool gm_is_torch_context_manager(gm_region *region, TSNode expr);
+
+#endif

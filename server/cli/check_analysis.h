@@ -1,0 +1,28 @@
+/* The analysis behind `graphmend check`: each file named on the command line is parsed once. The
+ * same run gives its findings and the summary the workspace index needs; only a file in which the
+ * solved workspace finds functions that other files' compiled code calls is analysed again, with
+ * those functions as roots. */
+#ifndef GM_SERVER_CLI_CHECK_ANALYSIS_H
+#define GM_SERVER_CLI_CHECK_ANALYSIS_H
+
+#include <stddef.h>
+
+#include "analysis/options/analysis_options.h"
+#include "analysis/findings/findings.h"
+#include "server/workspace/workspace_index.h"
+
+/* Analyses text (of the file at path) as if nothing else called into it, appending the findings
+ * to list. When workspace is not NULL, the file's summary from that run replaces what the index
+ * knew of path. Returns 0, or -1 when the parser gave up (too large, timed out) or on OOM. */
+int gm_cli_analyse_and_index(const char *path, const char *text, size_t len,
+                             const gm_analysis_options *options, gm_workspace_index *workspace,
+                             gm_finding_list *list);
+
+/* After the workspace is solved: when other files' compiled code calls functions of path,
+ * analyses text again with them as roots and replaces list's findings. Returns 0 (also when
+ * nothing changed), or -1 when the analysis failed (list then keeps its findings). */
+int gm_cli_reanalyse_with_roots(const char *path, const char *text, size_t len,
+                                const gm_analysis_options *options,
+                                const gm_workspace_index *workspace, gm_finding_list *list);
+
+#endif

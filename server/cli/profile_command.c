@@ -1,0 +1,293 @@
+#include "server/cli/profile_command.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <uv.h>
+
+#include "server/workspace/python_files.h"
+#include "analysis/mend_apply.h"
+#include "server/profile/defaults.h"
+#include "server/profile/job.h"
+#include "server/profile/report.h"
+#include "server/config/pyproject_config.h"
+
+typedef struct {
+    const char *path;
+    gm_profile_request request;
+    bool json;
+    bool unsafe_fixes;
+    bool quiet;
+} profile_options;
+
+typedef struct {
+    bool json;
+    bool quiet;
+    int status;
+    uv_signal_t interrupt, terminate;
+    gm_profile_job *job;
+} profile_run;
+
+static void print_usage(FILE *out) {
+    fprintf(
+        out,
+        "usage: graphmend profile PATH [--entry NAME] [--device auto|cuda|cpu] [--python PYTHON]\n"
+        "                         [--output-format text|json] [--unsafe-fixes] [--timeout "
+        "SECONDS]\n"
+        "                         [--iterations N] [--warmup N] [--mode MODE] [--backend BACKEND]\n"
+        "                         [--quiet]\n"
+        "\n"
+        "Runs PATH's entry function (default %s: no parameters,\n"
+        "returns the model and a tuple of inputs) in two fresh Python processes, as written\n"
+        "and with graphmend's mends applied to a private copy, and compares graphs, breaks,\n"
+        "compile time, cold-start and steady-state latency and outputs. This executes the\n"
+        "code of PATH. The interpreter is --python, else $GRAPHMEND_PYTHON, else python3.\n"
+        "--backend aot_eager counts graphs without generating code; --mode reduce-overhead\n"
+        "uses CUDA graphs (launches counted on CUDA). Exit status: 0 profiled, 2 error.\n",
+        GM_PROFILE_DEFAULT_ENTRY);
+}
+
+static int parse_int(const char *flag, const char *text, int low, int *out) {
+    char *end = NULL;
+    long value = strtol(text, &end, 10);
+    if (!text[0] || *end || value < low || value > 1000000) {
+        fprintf(stderr, "graphmend profile: %s needs a whole number >= %d, not '%s'\n", flag, low,
+                text);
+        return 2;
+    }
+    *out = (int)value;
+    return 0;
+}
+
+static bool one_of(const char *value, const char *const *allowed) {
+    for (size_t i = 0; allowed[i]; i++) {
+        if (strcmp(value, allowed[i]) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Returns 0, or 2 after printing the problem. */
+static int parse_options(int argc, char **argv, profile_options *options) {
+    static const char *const devices[] = {"auto", "cuda", "cpu", NULL};
+    static const char *const formats[] = {"text", "json", NULL};
+    memset(options, 0, sizeof *options);
+    gm_profile_request_default(&options->request);
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const char *value = i + 1 < argc ? argv[i + 1] : NULL;
+        bool takes_value = strcmp(arg, "--entry") == 0 || strcmp(arg, "--device") == 0 ||
+                           strcmp(arg, "--python") == 0 || strcmp(arg, "--output-format") == 0 ||
+                           strcmp(arg, "--timeout") == 0 || strcmp(arg, "--iterations") == 0 ||
+                           strcmp(arg, "--warmup") == 0 || strcmp(arg, "--mode") == 0 ||
+                           strcmp(arg, "--backend") == 0;
+        if (takes_value && !value) {
+            fprintf(stderr, "graphmend profile: %s needs a value\n", arg);
+            return 2;
+        }
+        if (takes_value) {
+            i++;
+        }
+        if (strcmp(arg, "--entry") == 0) {
+            options->request.entry = value;
+        } else if (strcmp(arg, "--device") == 0) {
+            if (!one_of(value, devices)) {
+                fprintf(stderr, "graphmend profile: unknown device '%s' (auto, cuda, cpu)\n",
+                        value);
+                return 2;
+            }
+            options->request.device = value;
+        } else if (strcmp(arg, "--python") == 0) {
+            options->request.python = value;
+        } else if (strcmp(arg, "--output-format") == 0) {
+            if (!one_of(value, formats)) {
+                fprintf(stderr, "graphmend profile: unknown output format '%s' (text, json)\n",
+                        value);
+                return 2;
+            }
+            options->json = strcmp(value, "json") == 0;
+        } else if (strcmp(arg, "--timeout") == 0) {
+            char *end = NULL;
+            double seconds = strtod(value, &end);
+            if (!value[0] || *end || !(seconds > 0)) {
+                fprintf(stderr, "graphmend profile: --timeout needs seconds > 0, not '%s'\n",
+                        value);
+                return 2;
+            }
+            options->request.timeout_s = seconds;
+        } else if (strcmp(arg, "--iterations") == 0) {
+            if (parse_int(arg, value, 1, &options->request.iterations) != 0) {
+                return 2;
+            }
+        } else if (strcmp(arg, "--warmup") == 0) {
+            if (parse_int(arg, value, 0, &options->request.warmup) != 0) {
+                return 2;
+            }
+        } else if (strcmp(arg, "--mode") == 0) {
+            if (!gm_profile_mode_valid(value)) {
+                fprintf(stderr, "graphmend profile: unknown mode '%s' (%s)\n", value,
+                        GM_PROFILE_MODES);
+                return 2;
+            }
+            options->request.mode = value;
+        } else if (strcmp(arg, "--backend") == 0) {
+            if (!gm_profile_backend_valid(value)) {
+                fprintf(stderr, "graphmend profile: unknown backend '%s' (%s)\n", value,
+                        GM_PROFILE_BACKENDS);
+                return 2;
+            }
+            options->request.backend = value;
+        } else if (strcmp(arg, "--unsafe-fixes") == 0) {
+            options->unsafe_fixes = true;
+        } else if (strcmp(arg, "--quiet") == 0 || strcmp(arg, "-q") == 0) {
+            options->quiet = true;
+        } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            print_usage(stdout);
+            exit(0);
+        } else if (arg[0] == '-' && arg[1] != '\0') {
+            fprintf(stderr, "graphmend profile: unknown option '%s'\n", arg);
+            print_usage(stderr);
+            return 2;
+        } else if (options->path) {
+            fprintf(stderr, "graphmend profile: one file at a time ('%s' and '%s')\n",
+                    options->path, arg);
+            return 2;
+        } else {
+            options->path = arg;
+        }
+    }
+    if (!options->path) {
+        fprintf(stderr, "graphmend profile: no file given\n");
+        print_usage(stderr);
+        return 2;
+    }
+    return 0;
+}
+
+static void on_progress(void *context, const char *message, unsigned percent) {
+    profile_run *run = context;
+    if (!run->quiet) {
+        fprintf(stderr, "[%3u%%] %s\n", percent, message);
+    }
+}
+
+static void on_done(void *context, json_t *result) {
+    profile_run *run = context;
+    run->job = NULL;
+    uv_close((uv_handle_t *)&run->interrupt, NULL);
+    uv_close((uv_handle_t *)&run->terminate, NULL);
+    bool ok = json_is_true(json_object_get(result, "ok"));
+    if (run->json) {
+        char *text = json_dumps(result, JSON_INDENT(2) | JSON_SORT_KEYS);
+        if (text) {
+            printf("%s\n", text);
+            free(text);
+        }
+    } else if (ok) {
+        gm_profile_report_print_text(stdout, result);
+    }
+    if (!ok) {
+        gm_profile_error_print_text(stderr, result);
+    }
+    fflush(stdout);
+    run->status = ok ? 0 : 2;
+}
+
+/* Ctrl-C: the helpers run in process groups of their own and would not see it. */
+static void on_signal(uv_signal_t *handle, int signum) {
+    profile_run *run = handle->data;
+    (void)signum;
+    if (run->job) {
+        gm_profile_job_cancel(run->job);
+    }
+}
+
+/* The file's text and its mended copy, with the options of its pyproject.toml. Returns 0, or 2
+ * after printing the problem. */
+static int prepare_texts(const char *path, bool *unsafe, char **text, size_t *len, char **mended,
+                         size_t *mended_len, size_t *applied) {
+    *text = gm_read_file(path, len);
+    if (!*text) {
+        fprintf(stderr, "graphmend profile: cannot read %s: %s\n", path, strerror(errno));
+        return 2;
+    }
+    gm_analysis_options analysis;
+    memset(&analysis, 0, sizeof analysis); /* the default leaves fields it does not know alone */
+    gm_analysis_options_default(&analysis);
+    unsigned set = 0;
+    char error[600];
+    if (gm_pyproject_load_for_file(path, &analysis, &set, error, sizeof error) != 0) {
+        fprintf(stderr, "graphmend profile: invalid [tool.graphmend] in %s\n", error);
+        return 2;
+    }
+    *applied = 0;
+    *unsafe = *unsafe || analysis.unsafe_fixes; /* unsafe-fixes = true in pyproject.toml */
+    *mended = gm_mend_text(*text, *len, *unsafe, &analysis, NULL, 0, mended_len, applied);
+    if (!*mended) {
+        fprintf(stderr, "graphmend profile: out of memory mending %s\n", path);
+        return 2;
+    }
+    return 0;
+}
+
+int gm_cli_profile(int argc, char **argv) {
+    profile_options options;
+    int status = parse_options(argc, argv, &options);
+    if (status != 0) {
+        return status;
+    }
+    char absolute[PATH_MAX];
+    if (!realpath(options.path, absolute)) {
+        fprintf(stderr, "graphmend profile: cannot read %s: %s\n", options.path, strerror(errno));
+        return 2;
+    }
+    char *text = NULL, *mended = NULL;
+    size_t len = 0, mended_len = 0, applied = 0;
+    status =
+        prepare_texts(absolute, &options.unsafe_fixes, &text, &len, &mended, &mended_len, &applied);
+    if (status != 0) {
+        free(text);
+        free(mended);
+        return status;
+    }
+    options.request.display_path = absolute;
+    options.request.original_text = text;
+    options.request.original_len = len;
+    options.request.mended_text = mended;
+    options.request.mended_len = mended_len;
+    options.request.mends_applied = applied;
+    options.request.unsafe_fixes = options.unsafe_fixes;
+    if (!options.quiet) {
+        fprintf(stderr, "graphmend profile: %zu mend%s applied to the copy%s\n", applied,
+                applied == 1 ? "" : "s",
+                options.unsafe_fixes ? "" : " (unsafe ones too with --unsafe-fixes)");
+    }
+
+    uv_loop_t loop;
+    uv_loop_init(&loop);
+    profile_run run = {.json = options.json, .quiet = options.quiet, .status = 2};
+    uv_signal_init(&loop, &run.interrupt);
+    uv_signal_init(&loop, &run.terminate);
+    run.interrupt.data = run.terminate.data = &run;
+    uv_signal_start(&run.interrupt, on_signal, SIGINT);
+    uv_signal_start(&run.terminate, on_signal, SIGTERM);
+    gm_profile_callbacks callbacks = {.progress = on_progress, .done = on_done, .context = &run};
+    char error[512];
+    run.job = gm_profile_job_start(&loop, &options.request, &callbacks, error, sizeof error);
+    if (!run.job) {
+        fprintf(stderr, "graphmend profile: %s\n", error);
+        uv_close((uv_handle_t *)&run.interrupt, NULL);
+        uv_close((uv_handle_t *)&run.terminate, NULL);
+    }
+    uv_run(&loop, UV_RUN_DEFAULT);
+    uv_loop_close(&loop);
+    free(text);
+    free(mended);
+    return run.status;
+}

@@ -1,0 +1,413 @@
+#include "server/config/pyproject_config.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "server/workspace/python_files.h"
+
+#define MAX_STRING 256
+
+typedef struct {
+    const char *p;
+    const char *end;
+    int line;
+    char *error;
+    size_t error_size;
+} reader;
+
+static int fail(reader *r, const char *what) {
+    snprintf(r->error, r->error_size, "line %d: %s", r->line, what);
+    return -1;
+}
+
+static void skip_blank(reader *r) {
+    while (r->p < r->end && (*r->p == ' ' || *r->p == '\t'))
+        r->p++;
+}
+
+/* Blanks, then an optional comment, then the end of the line (consumed). */
+static int expect_line_end(reader *r) {
+    skip_blank(r);
+    if (r->p < r->end && *r->p == '#')
+        while (r->p < r->end && *r->p != '\n')
+            r->p++;
+    if (r->p < r->end && *r->p == '\r')
+        r->p++;
+    if (r->p < r->end && *r->p != '\n')
+        return fail(r, "unexpected text after the value");
+    if (r->p < r->end) {
+        r->p++;
+        r->line++;
+    }
+    return 0;
+}
+
+/* Blanks, comments and newlines (inside an array). */
+static void skip_space(reader *r) {
+    for (;;) {
+        skip_blank(r);
+        if (r->p < r->end && *r->p == '#')
+            while (r->p < r->end && *r->p != '\n')
+                r->p++;
+        if (r->p < r->end && (*r->p == '\n' || *r->p == '\r')) {
+            r->line += *r->p == '\n';
+            r->p++;
+            continue;
+        }
+        return;
+    }
+}
+
+static int read_string(reader *r, char *out) {
+    char quote = *r->p++;
+    size_t n = 0;
+    while (r->p < r->end && *r->p != quote) {
+        char c = *r->p++;
+        if (c == '\n')
+            return fail(r, "string not closed on its line");
+        if (c == '\\' && quote == '"') {
+            if (r->p >= r->end)
+                break;
+            char e = *r->p++;
+            c = e == 'n' ? '\n' : e == 't' ? '\t' : e == '"' ? '"' : e == '\\' ? '\\' : 0;
+            if (!c)
+                return fail(r, "unsupported escape in string");
+        }
+        if (n + 1 >= MAX_STRING)
+            return fail(r, "string too long");
+        out[n++] = c;
+    }
+    if (r->p >= r->end)
+        return fail(r, "string not closed");
+    r->p++;
+    out[n] = '\0';
+    return 0;
+}
+
+typedef enum { VALUE_STRING, VALUE_BOOL, VALUE_ARRAY } value_kind;
+
+typedef struct {
+    value_kind kind;
+    bool boolean;
+    char string[MAX_STRING];
+    size_t count;
+    char items[GM_MAX_RULE_SELECTORS][MAX_STRING];
+} value;
+
+static int read_value(reader *r, value *v) {
+    skip_blank(r);
+    if (r->p < r->end && (*r->p == '"' || *r->p == '\'')) {
+        if (r->end - r->p >= 3 && r->p[1] == r->p[0] && r->p[2] == r->p[0])
+            return fail(r, "multi-line strings are not supported in [tool.graphmend]");
+        v->kind = VALUE_STRING;
+        return read_string(r, v->string);
+    }
+    if (r->end - r->p >= 4 && memcmp(r->p, "true", 4) == 0) {
+        v->kind = VALUE_BOOL;
+        v->boolean = true;
+        r->p += 4;
+        return 0;
+    }
+    if (r->end - r->p >= 5 && memcmp(r->p, "false", 5) == 0) {
+        v->kind = VALUE_BOOL;
+        v->boolean = false;
+        r->p += 5;
+        return 0;
+    }
+    if (r->p < r->end && *r->p == '[') {
+        r->p++;
+        v->kind = VALUE_ARRAY;
+        v->count = 0;
+        for (;;) {
+            skip_space(r);
+            if (r->p < r->end && *r->p == ']') {
+                r->p++;
+                return 0;
+            }
+            if (r->p >= r->end || (*r->p != '"' && *r->p != '\''))
+                return fail(r, "arrays in [tool.graphmend] may hold only strings");
+            if (v->count == GM_MAX_RULE_SELECTORS)
+                return fail(r, "too many items in the array");
+            if (read_string(r, v->items[v->count++]) != 0)
+                return -1;
+            skip_space(r);
+            if (r->p < r->end && *r->p == ',') {
+                r->p++;
+            } else if (r->p >= r->end || *r->p != ']') {
+                return fail(r, "expected ',' or ']' in the array");
+            }
+        }
+    }
+    return fail(r, "unsupported value (expected a string, true, false or an array of strings)");
+}
+
+/* Whether the line at r->p is a table header; if so, its name (dots and quotes kept as written,
+ * blanks removed) goes to name and the line is consumed. */
+static bool read_header(reader *r, char *name, size_t size, bool *array) {
+    const char *p = r->p;
+    while (p < r->end && (*p == ' ' || *p == '\t'))
+        p++;
+    if (p >= r->end || *p != '[')
+        return false;
+    const char *eol = memchr(p, '\n', (size_t)(r->end - p));
+    if (!eol)
+        eol = r->end;
+    const char *close = p;
+    *array = p + 1 < eol && p[1] == '[';
+    p += *array ? 2 : 1;
+    size_t n = 0;
+    for (close = p; close < eol && *close != ']' && *close != '#'; close++)
+        if (*close != ' ' && *close != '\t' && n + 1 < size)
+            name[n++] = *close;
+    name[n] = '\0';
+    if (close >= eol || *close != ']')
+        return false;
+    r->p = eol < r->end ? eol + 1 : eol;
+    r->line++;
+    return true;
+}
+
+static bool is_key_char(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+           c == '_';
+}
+
+/* Skips one line of another table, keeping track of multi-line strings. */
+static void skip_line(reader *r, const char **in_string) {
+    while (r->p < r->end && *r->p != '\n') {
+        if (*in_string) {
+            if (r->end - r->p >= 3 && memcmp(r->p, *in_string, 3) == 0) {
+                *in_string = NULL;
+                r->p += 3;
+                continue;
+            }
+        } else if (r->end - r->p >= 3 &&
+                   (memcmp(r->p, "\"\"\"", 3) == 0 || memcmp(r->p, "'''", 3) == 0)) {
+            *in_string = *r->p == '"' ? "\"\"\"" : "'''";
+            r->p += 3;
+            continue;
+        } else if (*r->p == '#') {
+            while (r->p < r->end && *r->p != '\n')
+                r->p++;
+            break;
+        }
+        r->p++;
+    }
+    if (r->p < r->end) {
+        r->p++;
+        r->line++;
+    }
+}
+
+int gm_pyproject_parse(const char *text, size_t len, gm_analysis_options *options, unsigned *set,
+                       char *error, size_t error_size) {
+    reader r = {text, text + len, 1, error, error_size};
+    gm_analysis_options next = *options;
+    unsigned next_set = *set, seen = 0;
+    bool inside = false, had_table = false;
+    const char *in_string = NULL;
+    static value v;
+    while (r.p < r.end) {
+        char name[128];
+        bool array;
+        int header_line = r.line;
+        if (!in_string && read_header(&r, name, sizeof name, &array)) {
+            inside = false;
+            if (strncmp(name, "tool.graphmend", 14) != 0 || (name[14] && name[14] != '.'))
+                continue;
+            r.line = header_line;
+            if (array || name[14] == '.')
+                return fail(&r, "only a plain [tool.graphmend] table is supported");
+            if (had_table)
+                return fail(&r, "duplicate [tool.graphmend] table");
+            r.line++;
+            inside = had_table = true;
+            continue;
+        }
+        if (!inside) {
+            skip_line(&r, &in_string);
+            continue;
+        }
+        skip_blank(&r);
+        if (r.p >= r.end)
+            break;
+        if (*r.p == '#' || *r.p == '\n' || *r.p == '\r') {
+            if (expect_line_end(&r) != 0)
+                return -1;
+            continue;
+        }
+        const char *key = r.p;
+        while (r.p < r.end && is_key_char(*r.p))
+            r.p++;
+        size_t key_len = (size_t)(r.p - key);
+        skip_blank(&r);
+        if (key_len == 0 || r.p >= r.end || *r.p != '=')
+            return fail(&r, "expected 'key = value' in [tool.graphmend]");
+        r.p++;
+        char key_name[64];
+        snprintf(key_name, sizeof key_name, "%.*s", (int)(key_len < 60 ? key_len : 60), key);
+        int key_line = r.line;
+        if (read_value(&r, &v) != 0 || expect_line_end(&r) != 0)
+            return -1;
+        int after = r.line;
+        r.line = key_line; /* errors about the value name the key's line */
+        char message[200];
+        unsigned bit = 0;
+        if (strcmp(key_name, "torch-version") == 0) {
+            bit = GM_SET_TORCH_VERSION;
+            if (v.kind != VALUE_STRING || gm_parse_torch_version(v.string, &next.torch_version))
+                return fail(&r, "torch-version must be a \"MAJOR.MINOR\" string such as \"2.13\"");
+            if (!gm_torch_version_supported(next.torch_version))
+                return fail(&r, "torch-version must be from \"2.0\" to \"2.20\"");
+        } else if (strcmp(key_name, "compile-forward") == 0 || strcmp(key_name, "training") == 0) {
+            bool forward = key_name[0] == 'c';
+            bit = forward ? GM_SET_COMPILE_FORWARD : GM_SET_TRAINING;
+            if (v.kind != VALUE_BOOL) {
+                snprintf(message, sizeof message, "%s must be true or false", key_name);
+                return fail(&r, message);
+            }
+            if (forward)
+                next.forward_is_compiled = v.boolean;
+            else
+                next.training = v.boolean;
+        } else if (strcmp(key_name, "unsafe-fixes") == 0) {
+            bit = GM_SET_UNSAFE_FIXES;
+            if (v.kind != VALUE_BOOL)
+                return fail(&r, "unsafe-fixes must be true or false");
+            next.unsafe_fixes = v.boolean;
+        } else if (strcmp(key_name, "capture-scalar-outputs") == 0) {
+            bit = GM_SET_CAPTURE_SCALAR_OUTPUTS;
+            if (v.kind != VALUE_BOOL)
+                return fail(&r, "capture-scalar-outputs must be true or false");
+            next.capture_scalar_outputs = v.boolean;
+        } else if (strcmp(key_name, "capture-dynamic-output-shape-ops") == 0) {
+            bit = GM_SET_CAPTURE_DYNAMIC_OUTPUT_SHAPE_OPS;
+            if (v.kind != VALUE_BOOL)
+                return fail(&r, "capture-dynamic-output-shape-ops must be true or false");
+            next.capture_dynamic_output_shape_ops = v.boolean;
+        } else if (strcmp(key_name, "allow-rnn") == 0 || strcmp(key_name, "fullgraph") == 0 ||
+                   strcmp(key_name, "nested-graph-breaks") == 0) {
+            bit = key_name[0] == 'a'   ? GM_SET_ALLOW_RNN
+                  : key_name[0] == 'f' ? GM_SET_FULLGRAPH
+                                       : GM_SET_NESTED_GRAPH_BREAKS;
+            if (v.kind != VALUE_BOOL) {
+                snprintf(message, sizeof message, "%s must be true or false", key_name);
+                return fail(&r, message);
+            }
+            if (bit == GM_SET_ALLOW_RNN)
+                next.allow_rnn = v.boolean;
+            else if (bit == GM_SET_FULLGRAPH)
+                next.fullgraph = v.boolean;
+            else
+                next.nested_graph_breaks = v.boolean ? GM_NESTED_ON : GM_NESTED_OFF;
+        } else if (strcmp(key_name, "reorderable-logging-functions") == 0 ||
+                   strcmp(key_name, "ignore-logging-functions") == 0) {
+            bool reorderable = key_name[0] == 'r';
+            bit = reorderable ? GM_SET_REORDERABLE_LOGGING_FUNCTIONS
+                              : GM_SET_IGNORE_LOGGING_FUNCTIONS;
+            if (v.kind != VALUE_ARRAY) {
+                snprintf(message, sizeof message,
+                         "%s must be an array of dotted function names such as \"print\"",
+                         key_name);
+                return fail(&r, message);
+            }
+            const char *items[GM_MAX_RULE_SELECTORS];
+            for (size_t i = 0; i < v.count; i++)
+                items[i] = v.items[i];
+            char why[160];
+            gm_function_names *target =
+                reorderable ? &next.reorderable_logging_functions : &next.ignore_logging_functions;
+            if (gm_function_names_set(target, items, v.count, why, sizeof why) != 0) {
+                snprintf(message, sizeof message, "%.40s: %.150s", key_name, why);
+                return fail(&r, message);
+            }
+        } else if (strcmp(key_name, "select") == 0 || strcmp(key_name, "ignore") == 0) {
+            bool select = key_name[0] == 's';
+            bit = select ? GM_SET_SELECT : GM_SET_IGNORE;
+            if (v.kind != VALUE_ARRAY) {
+                snprintf(message, sizeof message, "%s must be an array of rule ids", key_name);
+                return fail(&r, message);
+            }
+            const char *ids[GM_MAX_RULE_SELECTORS];
+            for (size_t i = 0; i < v.count; i++)
+                ids[i] = v.items[i];
+            char why[128];
+            if (gm_rule_selectors_set(select ? &next.select : &next.ignore, ids, v.count, why,
+                                      sizeof why) != 0) {
+                snprintf(message, sizeof message, "%.40s: %.150s", key_name, why);
+                return fail(&r, message);
+            }
+        } else {
+            snprintf(message, sizeof message, "unknown key '%s' in [tool.graphmend]", key_name);
+            return fail(&r, message);
+        }
+        if (seen & bit) {
+            snprintf(message, sizeof message, "duplicate key '%s'", key_name);
+            return fail(&r, message);
+        }
+        seen |= bit;
+        next_set |= bit;
+        r.line = after;
+    }
+    *options = next;
+    *set = next_set;
+    return 0;
+}
+
+int gm_pyproject_find(const char *dir, char *path, size_t path_size) {
+    char *current = realpath(dir && *dir ? dir : ".", NULL);
+    if (!current)
+        return -1;
+    int rc = -1;
+    for (;;) {
+        struct stat st;
+        snprintf(path, path_size, "%s/pyproject.toml", strcmp(current, "/") == 0 ? "" : current);
+        if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+            rc = 0;
+            break;
+        }
+        char *slash = strrchr(current, '/');
+        if (!slash || strcmp(current, "/") == 0)
+            break;
+        if (slash == current)
+            slash[1] = '\0';
+        else
+            *slash = '\0';
+    }
+    free(current);
+    return rc;
+}
+
+int gm_pyproject_load_for_file(const char *file, gm_analysis_options *options, unsigned *set,
+                               char *error, size_t error_size) {
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", file);
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        char *slash = strrchr(dir, '/');
+        if (!slash)
+            snprintf(dir, sizeof dir, ".");
+        else if (slash == dir)
+            slash[1] = '\0';
+        else
+            *slash = '\0';
+    }
+    char path[4200];
+    if (gm_pyproject_find(dir, path, sizeof path) != 0)
+        return 0;
+    size_t len = 0;
+    char *text = gm_read_file(path, &len);
+    if (!text) {
+        snprintf(error, error_size, "%s: cannot read", path);
+        return -1;
+    }
+    char why[300];
+    int rc = gm_pyproject_parse(text, len, options, set, why, sizeof why);
+    free(text);
+    if (rc != 0)
+        snprintf(error, error_size, "%s: %s", path, why);
+    return rc;
+}

@@ -1,0 +1,286 @@
+#include "server/lsp/document_store.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/syntax/python_parser.h"
+
+int gm_document_store_init(gm_document_store *store) {
+    memset(store, 0, sizeof *store);
+    store->parser = gm_python_parser_new(GM_DOCUMENT_PARSE_TIMEOUT_MICROS);
+    return store->parser ? 0 : -1;
+}
+
+static void document_free(gm_document *doc) {
+    free(doc->uri);
+    free(doc->pyproject_path);
+    free(doc->text);
+    gm_line_index_free(&doc->lines);
+    if (doc->tree) {
+        gm_tree_delete(doc->tree);
+    }
+    gm_analyzer_free(doc->analyzer);
+    free(doc);
+}
+
+void gm_document_store_free(gm_document_store *store) {
+    gm_document *doc = store->head;
+    while (doc) {
+        gm_document *next = doc->next;
+        document_free(doc);
+        doc = next;
+    }
+    if (store->parser) {
+        ts_parser_delete(store->parser);
+    }
+    memset(store, 0, sizeof *store);
+}
+
+gm_document *gm_document_store_find(gm_document_store *store, const char *uri) {
+    for (gm_document *doc = store->head; doc; doc = doc->next) {
+        if (strcmp(doc->uri, uri) == 0) {
+            return doc;
+        }
+    }
+    return NULL;
+}
+
+static bool text_has_lone_cr(const char *text, size_t len) {
+    const char *p = text;
+    const char *end = text + len;
+    while ((p = memchr(p, '\r', (size_t)(end - p))) != NULL) {
+        if (p + 1 >= end || p[1] != '\n') {
+            return true;
+        }
+        p += 2;
+    }
+    return false;
+}
+
+static int ensure_capacity(gm_document *doc, size_t needed) {
+    if (needed + 1 <= doc->capacity) {
+        return 0;
+    }
+    size_t capacity = doc->capacity ? doc->capacity : 256;
+    while (capacity < needed + 1) {
+        capacity *= 2;
+    }
+    char *text = realloc(doc->text, capacity);
+    if (!text) {
+        return -1;
+    }
+    doc->text = text;
+    doc->capacity = capacity;
+    return 0;
+}
+
+static int set_text(gm_document *doc, const char *text, size_t len) {
+    if (ensure_capacity(doc, len) != 0) {
+        return -1;
+    }
+    memcpy(doc->text, text, len);
+    doc->text[len] = '\0';
+    doc->len = len;
+    doc->has_lone_cr = text_has_lone_cr(text, len);
+    return gm_line_index_build(&doc->lines, doc->text, doc->len);
+}
+
+static void reparse(gm_document_store *store, gm_document *doc) {
+    TSTree *tree = gm_python_parse(store->parser, doc->tree, doc->text, doc->len);
+    if (doc->tree) {
+        gm_tree_delete(doc->tree);
+    }
+    doc->tree = tree;
+}
+
+gm_document *gm_document_store_open(gm_document_store *store, const char *uri, const char *text,
+                                    size_t len, int64_t version) {
+    gm_document_store_close(store, uri);
+    gm_document *doc = calloc(1, sizeof *doc);
+    if (!doc) {
+        return NULL;
+    }
+    gm_line_index_init(&doc->lines);
+    doc->uri = strdup(uri);
+    doc->analyzer = gm_analyzer_new();
+    if (!doc->uri || !doc->analyzer || set_text(doc, text, len) != 0) {
+        document_free(doc);
+        return NULL;
+    }
+    doc->version = version;
+    doc->diagnostics_dirty = true;
+    reparse(store, doc);
+    doc->next = store->head;
+    store->head = doc;
+    store->count++;
+    return doc;
+}
+
+void gm_document_store_close(gm_document_store *store, const char *uri) {
+    for (gm_document **link = &store->head; *link; link = &(*link)->next) {
+        if (strcmp((*link)->uri, uri) == 0) {
+            gm_document *doc = *link;
+            *link = doc->next;
+            document_free(doc);
+            store->count--;
+            return;
+        }
+    }
+}
+
+/* The tree-sitter point of a byte offset: rows count "\n" only, columns are bytes. */
+static TSPoint ts_point_at(const gm_document *doc, size_t offset) {
+    if (!doc->has_lone_cr) {
+        /* Without lone "\r", LSP lines and tree-sitter rows coincide. */
+        size_t line = gm_line_index_line_of(&doc->lines, offset);
+        return (TSPoint){(uint32_t)line, (uint32_t)(offset - doc->lines.starts[line])};
+    }
+    uint32_t row = 0;
+    size_t line_start = 0;
+    for (size_t i = 0; i < offset; i++) {
+        if (doc->text[i] == '\n') {
+            row++;
+            line_start = i + 1;
+        }
+    }
+    return (TSPoint){row, (uint32_t)(offset - line_start)};
+}
+
+static TSPoint point_after(TSPoint start, const char *text, size_t len) {
+    TSPoint point = start;
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] == '\n') {
+            point.row++;
+            point.column = 0;
+        } else {
+            point.column++;
+        }
+    }
+    return point;
+}
+
+static const char *position_problem(gm_position_status status) {
+    return status == GM_POSITION_BAD_LINE ? "line is beyond the end of the document"
+                                          : "position splits a multi-unit character";
+}
+
+/* Applies one change to text, tree and analyzer cache. Nothing is modified on error. */
+static gm_document_status apply_one(gm_document *doc, const gm_document_change *change,
+                                    gm_position_encoding encoding, size_t index, char *error,
+                                    size_t error_size) {
+    size_t start = 0;
+    size_t end = doc->len;
+    if (change->has_range) {
+        gm_position_status s1 =
+            gm_position_to_offset(doc->text, doc->len, &doc->lines, encoding, change->start_line,
+                                  change->start_character, &start);
+        gm_position_status s2 =
+            gm_position_to_offset(doc->text, doc->len, &doc->lines, encoding, change->end_line,
+                                  change->end_character, &end);
+        if (s1 < 0 || s2 < 0 || end < start) {
+            const char *why = s1 < 0   ? position_problem(s1)
+                              : s2 < 0 ? position_problem(s2)
+                                       : "range end is before its start";
+            snprintf(error, error_size,
+                     "contentChanges[%zu] range %u:%u-%u:%u refused: %s (document has %zu lines)",
+                     index, change->start_line, change->start_character, change->end_line,
+                     change->end_character, why, doc->lines.count);
+            return GM_DOC_BAD_RANGE;
+        }
+    }
+    size_t new_len = doc->len - (end - start) + change->text_len;
+    if (new_len > UINT32_MAX - 1) {
+        snprintf(error, error_size, "contentChanges[%zu] would make the document exceed 4 GiB",
+                 index);
+        return GM_DOC_BAD_RANGE;
+    }
+    if (ensure_capacity(doc, new_len) != 0) {
+        return GM_DOC_NO_MEMORY;
+    }
+    TSInputEdit edit;
+    edit.start_byte = (uint32_t)start;
+    edit.old_end_byte = (uint32_t)end;
+    edit.new_end_byte = (uint32_t)(start + change->text_len);
+    edit.start_point = ts_point_at(doc, start);
+    edit.old_end_point = ts_point_at(doc, end);
+    edit.new_end_point = point_after(edit.start_point, change->text, change->text_len);
+
+    memmove(doc->text + start + change->text_len, doc->text + end, doc->len - end);
+    memcpy(doc->text + start, change->text, change->text_len);
+    doc->len = new_len;
+    doc->text[new_len] = '\0';
+    if (gm_line_index_update(&doc->lines, doc->text, doc->len, start, end,
+                             start + change->text_len) != 0) {
+        return GM_DOC_NO_MEMORY;
+    }
+    /* A lone "\r" can appear or disappear only around the edit. */
+    if (!doc->has_lone_cr) {
+        size_t from = start > 0 ? start - 1 : 0;
+        size_t to = start + change->text_len + 1;
+        doc->has_lone_cr = text_has_lone_cr(doc->text + from, (to < new_len ? to : new_len) - from);
+    } else {
+        doc->has_lone_cr = text_has_lone_cr(doc->text, doc->len);
+    }
+    if (doc->tree) {
+        gm_tree_edit(doc->tree, &edit);
+    }
+    gm_analyzer_note_edit(doc->analyzer, &edit);
+    return GM_DOC_OK;
+}
+
+typedef struct {
+    char *text;
+    size_t len;
+    TSTree *tree;
+    bool has_lone_cr;
+} document_backup;
+
+gm_document_status gm_document_apply_changes(gm_document_store *store, gm_document *doc,
+                                             const gm_document_change *changes, size_t count,
+                                             int64_t version, gm_position_encoding encoding,
+                                             char *error, size_t error_size) {
+    /* A single change is validated before anything is modified; several need a backup so the
+     * batch stays all-or-nothing. */
+    document_backup backup = {0};
+    if (count > 1) {
+        backup.text = malloc(doc->len + 1);
+        if (!backup.text) {
+            return GM_DOC_NO_MEMORY;
+        }
+        memcpy(backup.text, doc->text, doc->len + 1);
+        backup.len = doc->len;
+        backup.tree = doc->tree ? ts_tree_copy(doc->tree) : NULL;
+        backup.has_lone_cr = doc->has_lone_cr;
+    }
+    gm_document_status status = GM_DOC_OK;
+    for (size_t i = 0; i < count && status == GM_DOC_OK; i++) {
+        status = apply_one(doc, &changes[i], encoding, i, error, error_size);
+    }
+    if (status != GM_DOC_OK && count > 1) {
+        memcpy(doc->text, backup.text, backup.len + 1);
+        doc->len = backup.len;
+        doc->has_lone_cr = backup.has_lone_cr;
+        gm_line_index_build(&doc->lines, doc->text, doc->len);
+        if (doc->tree) {
+            gm_tree_delete(doc->tree);
+        }
+        doc->tree = backup.tree;
+        backup.tree = NULL;
+        /* The analyzer cache saw the partial edits: start it afresh. */
+        gm_analyzer_reset(doc->analyzer);
+        doc->findings = NULL;
+    }
+    free(backup.text);
+    if (backup.tree) {
+        gm_tree_delete(backup.tree);
+    }
+    if (status != GM_DOC_OK) {
+        return status;
+    }
+    doc->version = version;
+    doc->diagnostics_dirty = true;
+    doc->findings = NULL;
+    reparse(store, doc);
+    return doc->tree ? GM_DOC_OK : GM_DOC_PARSE_TIMEOUT;
+}

@@ -1,0 +1,80 @@
+/* Open documents: text, version, line index and syntax tree, kept in step with the client's
+ * incremental edits. Each edit is applied to the text and to the tree (ts_tree_edit); the tree is
+ * reparsed once per batch of changes, reusing the old tree. */
+#ifndef GM_SERVER_LSP_DOCUMENT_STORE_H
+#define GM_SERVER_LSP_DOCUMENT_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <tree_sitter/api.h>
+
+#include "analysis/analyzer.h"
+#include "protocol/position.h"
+
+typedef struct gm_document {
+    char *uri;  /* owned */
+    char *text; /* owned, NUL-terminated, len bytes */
+    size_t len;
+    size_t capacity;
+    int64_t version;
+    gm_line_index lines;
+    TSTree *tree;     /* NULL when the last parse timed out */
+    bool has_lone_cr; /* a "\r" not followed by "\n": tree-sitter rows differ from LSP lines */
+    bool diagnostics_dirty; /* changed since diagnostics were last published */
+    gm_analyzer *analyzer;
+    const gm_finding_list *findings; /* owned by analyzer; NULL until analysed after a change */
+    /* The pyproject.toml that applies (owned; NULL when none), looked up once and again after a
+     * save rather than on every keystroke. */
+    char *pyproject_path;
+    bool pyproject_resolved;
+    /* Cross-file state (lsp_workspace.c): whether the workspace index has this file, and the
+     * digest of the external roots its findings were computed with. */
+    bool workspace_known;
+    uint64_t external_digest;
+    struct gm_document *next;
+} gm_document;
+
+typedef struct {
+    gm_document *head;
+    TSParser *parser; /* shared by all documents (single-threaded) */
+    size_t count;
+} gm_document_store;
+
+/* One entry of didChange's contentChanges, already decoded from JSON. */
+typedef struct {
+    bool has_range; /* false: full replacement */
+    uint32_t start_line, start_character, end_line, end_character;
+    const char *text;
+    size_t text_len;
+} gm_document_change;
+
+typedef enum {
+    GM_DOC_OK = 0,
+    GM_DOC_BAD_RANGE = -1, /* range outside the document or splitting a character */
+    GM_DOC_NO_MEMORY = -2,
+    GM_DOC_PARSE_TIMEOUT = -3, /* text updated, tree unavailable until the next parse */
+} gm_document_status;
+
+/* Parse-time bound per reparse. */
+#define GM_DOCUMENT_PARSE_TIMEOUT_MICROS ((uint64_t)2 * 1000 * 1000)
+
+int gm_document_store_init(gm_document_store *store); /* 0, or -1 when no parser */
+void gm_document_store_free(gm_document_store *store);
+
+gm_document *gm_document_store_find(gm_document_store *store, const char *uri);
+
+/* Opens (or replaces) a document with text. Returns it, or NULL on OOM. */
+gm_document *gm_document_store_open(gm_document_store *store, const char *uri, const char *text,
+                                    size_t len, int64_t version);
+void gm_document_store_close(gm_document_store *store, const char *uri);
+
+/* Applies changes in order (each relative to the text left by the previous), then reparses once.
+ * All or nothing: on GM_DOC_BAD_RANGE the document is left exactly as it was (text, tree,
+ * version) and error (size error_size) explains which change was refused and why. */
+gm_document_status gm_document_apply_changes(gm_document_store *store, gm_document *doc,
+                                             const gm_document_change *changes, size_t count,
+                                             int64_t version, gm_position_encoding encoding,
+                                             char *error, size_t error_size);
+
+#endif

@@ -1,0 +1,422 @@
+/* workspace/executeCommand graphmend.profile: runs the profile job (profile_job.c) for a
+ * document, reports $/progress while it runs, answers with the report, and kills the children
+ * on $/cancelRequest, window/workDoneProgress/cancel, shutdown and exit. This is the only place
+ * where the server runs the user's code, and only on this explicit request. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uv.h>
+
+#include "protocol/lsp_params.h"
+#include "analysis/mend_apply.h"
+#include "server/profile/defaults.h"
+#include "server/profile/job.h"
+#include "server/profile/report.h"
+#include "server/config/pyproject_config.h"
+#include "server/lsp/lsp_internal.h"
+#include "protocol/uri.h"
+#include "server/workspace/workspace_index.h"
+#include "server/workspace/python_files.h"
+
+typedef enum {
+    PROGRESS_NONE,    /* the client cannot show it */
+    PROGRESS_PENDING, /* window/workDoneProgress/create sent, not answered yet */
+    PROGRESS_ACTIVE,  /* begin sent */
+} progress_state;
+
+struct gm_profile_session {
+    gm_server *server;
+    json_t *request_id; /* of the executeCommand request, owned */
+    gm_profile_job *job;
+    json_t *token; /* progress token, owned, or NULL */
+    progress_state progress;
+    int64_t create_request; /* id of our window/workDoneProgress/create */
+    char title[160];
+    char last_message[256];
+    unsigned last_percent;
+    struct gm_profile_session *next;
+};
+
+void gm_server_attach_loop(gm_server *server, struct uv_loop_s *loop) {
+    server->loop = loop;
+}
+
+static void unlink_session(gm_server *server, gm_profile_session *session) {
+    for (gm_profile_session **link = &server->profiles; *link; link = &(*link)->next) {
+        if (*link == session) {
+            *link = session->next;
+            return;
+        }
+    }
+}
+
+static void free_session(gm_profile_session *session) {
+    json_decref(session->request_id);
+    json_decref(session->token);
+    free(session);
+}
+
+/* ---------------------------------------------------------------- progress */
+
+static void send_progress(gm_profile_session *session, json_t *value) {
+    if (!value) {
+        return;
+    }
+    gm_server_notify(session->server, "$/progress",
+                     json_pack("{s:O,s:o}", "token", session->token, "value", value));
+}
+
+static void begin_progress(gm_profile_session *session) {
+    session->progress = PROGRESS_ACTIVE;
+    send_progress(session,
+                  json_pack("{s:s,s:s,s:b,s:s,s:i}", "kind", "begin", "title", session->title,
+                            "cancellable", 1, "message", session->last_message, "percentage",
+                            (int)session->last_percent));
+}
+
+static void on_progress(void *context, const char *message, unsigned percent) {
+    gm_profile_session *session = context;
+    snprintf(session->last_message, sizeof session->last_message, "%s", message);
+    session->last_percent = percent > 100 ? 100 : percent;
+    if (session->progress == PROGRESS_ACTIVE) {
+        send_progress(session,
+                      json_pack("{s:s,s:s,s:i}", "kind", "report", "message", session->last_message,
+                                "percentage", (int)session->last_percent));
+    }
+}
+
+void gm_profile_progress_created(gm_server *server, int64_t request_id, bool accepted) {
+    for (gm_profile_session *s = server->profiles; s; s = s->next) {
+        if (s->progress == PROGRESS_PENDING && s->create_request == request_id) {
+            if (accepted) {
+                begin_progress(s);
+            } else {
+                s->progress = PROGRESS_NONE;
+            }
+            return;
+        }
+    }
+}
+
+static void on_started(void *context, const char *arm, long pid) {
+    gm_profile_session *session = context;
+    gm_server_log(session->server, 4, "profile: %s arm started as process %ld", arm, pid);
+}
+
+/* ---------------------------------------------------------------- the end */
+
+static void on_done(void *context, json_t *result) {
+    gm_profile_session *session = context;
+    gm_server *server = session->server;
+    unlink_session(server, session);
+    bool ok = json_is_true(json_object_get(result, "ok"));
+    const json_t *error = json_object_get(result, "error");
+    const char *kind = json_string_value(json_object_get(error, "kind"));
+    const char *message = json_string_value(json_object_get(error, "message"));
+    if (session->progress == PROGRESS_ACTIVE) {
+        send_progress(session, json_pack("{s:s,s:s}", "kind", "end", "message",
+                                         ok ? "profile finished" : "profile failed"));
+    }
+    if (ok) {
+        char *markdown = gm_profile_report_markdown(result);
+        json_t *answer = json_copy(result);
+        json_object_set_new(answer, "markdown", json_string(markdown ? markdown : ""));
+        free(markdown);
+        gm_server_send(server, gm_rpc_make_result(session->request_id, answer));
+        json_decref(answer);
+    } else if (kind && strcmp(kind, "cancelled") == 0) {
+        gm_server_send(server,
+                       gm_rpc_make_error(session->request_id, GM_RPC_REQUEST_CANCELLED,
+                                         "request cancelled: the profile was stopped", NULL));
+    } else {
+        char text[1024];
+        snprintf(text, sizeof text, "graphmend profile failed: %s",
+                 message ? message : "unknown error");
+        /* The error's data keeps the traceback and the end of the output for the client. */
+        json_t *data = json_deep_copy(error);
+        gm_server_send(server,
+                       gm_rpc_make_error(session->request_id, GM_RPC_REQUEST_FAILED, text, data));
+        json_decref(data);
+        gm_server_show(server, 1, "%s", text);
+    }
+    free_session(session);
+}
+
+/* ---------------------------------------------------------------- the request */
+
+typedef struct {
+    char *text, *mended;
+    size_t len, mended_len, applied;
+    bool unsafe;
+    char *path;
+} profile_texts;
+
+static void free_texts(profile_texts *texts) {
+    free(texts->text);
+    free(texts->mended);
+    free(texts->path);
+}
+
+/* The document's text (the editor's buffer when it is open, else the file) and its mended copy,
+ * with unsafe mends when unsafe > 0, or when it is < 0 and the settings say unsafeFixes.
+ * Returns 0, or -1 with the problem in error. */
+static int prepare_texts(gm_server *server, const char *uri, int unsafe, profile_texts *texts,
+                         char *error, size_t error_size) {
+    memset(texts, 0, sizeof *texts);
+    texts->path = gm_uri_to_path(uri);
+    if (!texts->path) {
+        snprintf(error, error_size, "%.200s is not a file: URI", uri);
+        return -1;
+    }
+    gm_analysis_options options;
+    memset(&options, 0, sizeof options); /* the defaults leave fields they do not know alone */
+    gm_document *doc = gm_document_store_find(&server->documents, uri);
+    if (doc) {
+        texts->text = malloc(doc->len + 1);
+        if (texts->text) {
+            memcpy(texts->text, doc->text, doc->len);
+            texts->text[doc->len] = '\0';
+        }
+        texts->len = doc->len;
+        gm_server_document_options(server, doc, &options);
+    } else {
+        texts->text = gm_read_file(texts->path, &texts->len);
+        if (!texts->text) {
+            snprintf(error, error_size, "cannot read %.300s", texts->path);
+            return -1;
+        }
+        gm_analysis_options_default(&options);
+        unsigned set = 0;
+        char problem[600];
+        gm_pyproject_load_for_file(texts->path, &options, &set, problem, sizeof problem);
+    }
+    size_t root_count = 0;
+    uint64_t digest;
+    const char *const *roots =
+        server->workspace
+            ? gm_workspace_index_roots(server->workspace, texts->path, &root_count, &digest)
+            : NULL;
+    texts->unsafe = unsafe < 0 ? options.unsafe_fixes : unsafe > 0;
+    texts->mended = texts->text
+                        ? gm_mend_text(texts->text, texts->len, texts->unsafe, &options, roots,
+                                       root_count, &texts->mended_len, &texts->applied)
+                        : NULL;
+    if (!texts->mended) {
+        snprintf(error, error_size, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+/* The options object of the command: {entry, device, python, unsafeFixes, mode, backend,
+ * iterations, warmup, timeout}. Returns 0, or -1 with the problem in error. */
+static int read_options(const json_t *options, gm_profile_request *request, int *unsafe,
+                        char *error, size_t error_size) {
+    gm_profile_request_default(request);
+    *unsafe = -1;
+    if (!options || json_is_null(options)) {
+        return 0;
+    }
+    if (!json_is_object(options)) {
+        snprintf(error, error_size, "arguments[1] must be an object");
+        return -1;
+    }
+    static const char *const string_keys[] = {"entry", "device", "python", "mode", "backend"};
+    const char **targets[] = {&request->entry, &request->device, &request->python, &request->mode,
+                              &request->backend};
+    for (size_t i = 0; i < sizeof string_keys / sizeof string_keys[0]; i++) {
+        json_t *value = json_object_get(options, string_keys[i]);
+        if (!value || json_is_null(value)) {
+            continue;
+        }
+        if (!json_is_string(value) || json_string_length(value) == 0) {
+            snprintf(error, error_size, "arguments[1].%s must be a non-empty string",
+                     string_keys[i]);
+            return -1;
+        }
+        *targets[i] = json_string_value(value);
+    }
+    if (strcmp(request->device, "auto") != 0 && strcmp(request->device, "cuda") != 0 &&
+        strcmp(request->device, "cpu") != 0) {
+        snprintf(error, error_size, "arguments[1].device must be auto, cuda or cpu");
+        return -1;
+    }
+    if (!gm_profile_mode_valid(request->mode) || !gm_profile_backend_valid(request->backend)) {
+        snprintf(error, error_size, "arguments[1]: mode must be one of %s; backend one of %s",
+                 GM_PROFILE_MODES, GM_PROFILE_BACKENDS);
+        return -1;
+    }
+    json_t *flag = json_object_get(options, "unsafeFixes");
+    if (flag && !json_is_null(flag)) {
+        if (!json_is_boolean(flag)) {
+            snprintf(error, error_size, "arguments[1].unsafeFixes must be true or false");
+            return -1;
+        }
+        *unsafe = json_is_true(flag);
+    }
+    static const char *const count_keys[] = {"iterations", "warmup"};
+    int *counts[] = {&request->iterations, &request->warmup};
+    for (size_t i = 0; i < 2; i++) {
+        json_t *value = json_object_get(options, count_keys[i]);
+        if (value && (!json_is_integer(value) || json_integer_value(value) < (i == 0 ? 1 : 0) ||
+                      json_integer_value(value) > 1000000)) {
+            snprintf(error, error_size, "arguments[1].%s must be a whole number", count_keys[i]);
+            return -1;
+        }
+        if (value) {
+            *counts[i] = (int)json_integer_value(value);
+        }
+    }
+    json_t *timeout = json_object_get(options, "timeout");
+    if (timeout) {
+        if (!json_is_number(timeout) || !(json_number_value(timeout) > 0)) {
+            snprintf(error, error_size, "arguments[1].timeout must be seconds > 0");
+            return -1;
+        }
+        request->timeout_s = json_number_value(timeout);
+    }
+    return 0;
+}
+
+static void start_progress(gm_server *server, gm_profile_session *session, json_t *params) {
+    json_t *token = json_object_get(params, "workDoneToken");
+    if (json_is_string(token) || json_is_integer(token)) {
+        session->token = json_incref(token); /* client-initiated progress: no create needed */
+        begin_progress(session);
+        return;
+    }
+    if (!server->client.work_done_progress) {
+        return;
+    }
+    char name[64];
+    snprintf(name, sizeof name, "graphmend-profile-%u", ++server->next_profile_token);
+    session->token = json_string(name);
+    session->progress = PROGRESS_PENDING;
+    session->create_request = gm_server_request(server, "window/workDoneProgress/create",
+                                                json_pack("{s:O}", "token", session->token));
+}
+
+json_t *gm_handle_execute_command(gm_server *server, json_t *params, int *error_code, char *error,
+                                  size_t error_size) {
+    const char *command = NULL;
+    if (gm_lsp_get_string(params, "command", "params", &command, error, error_size) != 0) {
+        *error_code = GM_RPC_INVALID_PARAMS;
+        return NULL;
+    }
+    if (strcmp(command, GM_PROFILE_COMMAND) != 0) {
+        *error_code = GM_RPC_INVALID_PARAMS;
+        snprintf(error, error_size, "unknown command '%.100s' (graphmend offers %s)", command,
+                 GM_PROFILE_COMMAND);
+        return NULL;
+    }
+    json_t *arguments = json_object_get(params, "arguments");
+    json_t *uri = json_array_get(arguments, 0);
+    if (!json_is_string(uri)) {
+        *error_code = GM_RPC_INVALID_PARAMS;
+        snprintf(error, error_size, "%s needs arguments [uri, {entry, device, python}]",
+                 GM_PROFILE_COMMAND);
+        return NULL;
+    }
+    gm_profile_request request;
+    int unsafe;
+    if (read_options(json_array_get(arguments, 1), &request, &unsafe, error, error_size) != 0) {
+        *error_code = GM_RPC_INVALID_PARAMS;
+        return NULL;
+    }
+    if (!server->loop) {
+        *error_code = GM_RPC_REQUEST_FAILED;
+        snprintf(error, error_size, "profiling needs the server's event loop (graphmend serve)");
+        return NULL;
+    }
+    profile_texts texts;
+    if (prepare_texts(server, json_string_value(uri), unsafe, &texts, error, error_size) != 0) {
+        free_texts(&texts);
+        *error_code = GM_RPC_REQUEST_FAILED;
+        return NULL;
+    }
+    request.display_path = texts.path;
+    request.original_text = texts.text;
+    request.original_len = texts.len;
+    request.mended_text = texts.mended;
+    request.mended_len = texts.mended_len;
+    request.mends_applied = texts.applied;
+    request.unsafe_fixes = texts.unsafe;
+
+    gm_profile_session *session = calloc(1, sizeof *session);
+    if (!session) {
+        free_texts(&texts);
+        snprintf(error, error_size, "out of memory");
+        return NULL;
+    }
+    session->server = server;
+    session->request_id = json_deep_copy(gm_server_current_id(server));
+    const char *base = strrchr(texts.path, '/');
+    snprintf(session->title, sizeof session->title, "graphmend: profiling %s",
+             base ? base + 1 : texts.path);
+    snprintf(session->last_message, sizeof session->last_message, "%zu mend%s applied to the copy",
+             texts.applied, texts.applied == 1 ? "" : "s");
+    gm_profile_callbacks callbacks = {
+        .progress = on_progress, .started = on_started, .done = on_done, .context = session};
+    session->job = gm_profile_job_start(server->loop, &request, &callbacks, error, error_size);
+    free_texts(&texts);
+    if (!session->job) {
+        free_session(session);
+        *error_code = GM_RPC_REQUEST_FAILED;
+        return NULL;
+    }
+    session->next = server->profiles;
+    server->profiles = session;
+    start_progress(server, session, params);
+    gm_server_log(server, 3, "profile: running %s with %s (this executes the file's code)",
+                  session->title + strlen("graphmend: profiling "), request.python);
+    return GM_RESULT_SENT;
+}
+
+/* ---------------------------------------------------------------- cancellation */
+
+bool gm_profile_cancel_request(gm_server *server, const json_t *id) {
+    char wanted[128], key[128];
+    gm_rpc_id_key(id, wanted, sizeof wanted);
+    for (gm_profile_session *s = server->profiles; s; s = s->next) {
+        if (strcmp(gm_rpc_id_key(s->request_id, key, sizeof key), wanted) == 0) {
+            gm_profile_job_cancel(s->job);
+            return true;
+        }
+    }
+    return false;
+}
+
+void gm_handle_work_done_progress_cancel(gm_server *server, json_t *params) {
+    json_t *token = json_object_get(params, "token");
+    for (gm_profile_session *s = server->profiles; s && token; s = s->next) {
+        if (s->token && json_equal(s->token, token)) {
+            gm_profile_job_cancel(s->job);
+        }
+    }
+}
+
+void gm_profile_cancel_all(gm_server *server) {
+    /* Answered now rather than when the children are reaped: exit may follow at once. */
+    while (server->profiles) {
+        gm_profile_session *session = server->profiles;
+        server->profiles = session->next;
+        if (session->progress == PROGRESS_ACTIVE) {
+            send_progress(session,
+                          json_pack("{s:s,s:s}", "kind", "end", "message", "profile cancelled"));
+        }
+        gm_server_send(server,
+                       gm_rpc_make_error(session->request_id, GM_RPC_REQUEST_CANCELLED,
+                                         "request cancelled: the server is shutting down", NULL));
+        gm_profile_job_abandon(session->job);
+        free_session(session);
+    }
+}
+
+void gm_server_stop_jobs(gm_server *server) {
+    while (server->profiles) {
+        gm_profile_session *session = server->profiles;
+        server->profiles = session->next;
+        gm_profile_job_abandon(session->job);
+        free_session(session);
+    }
+}

@@ -1,0 +1,222 @@
+/* The workspace's modules for the language server: the folders the client opened are indexed
+ * once it is initialized; every analysis of an open document first takes the functions that
+ * compiled code of other files calls, and afterwards gives the index the document's own summary.
+ * When that changes what other open documents are entered by, they are analysed again. Files
+ * outside the folders are indexed with the modules they import as they are opened. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/workspace/python_files.h"
+#include "protocol/lsp_params.h"
+#include "server/lsp/lsp_internal.h"
+#include "protocol/uri.h"
+#include "server/workspace/workspace_index.h"
+
+/* Most files indexed per workspace: beyond it, cross-file calls into the rest are not seen. */
+#define GM_WORKSPACE_MAX_FILES 20000
+/* Time spent indexing at initialized before the first answers; the rest runs in slices. */
+#define GM_WORKSPACE_FIRST_SLICE_US 200000.0
+
+static int add_folder(gm_server *server, const char *uri) {
+    if (!uri || strncmp(uri, "file:", 5) != 0 || server->workspace_folder_count >= GM_MAX_FOLDERS)
+        return 0;
+    char *path = gm_uri_to_path(uri);
+    if (!path)
+        return 0;
+    for (size_t i = 0; i < server->workspace_folder_count; i++)
+        if (strcmp(server->workspace_folders[i], path) == 0) {
+            free(path);
+            return 0;
+        }
+    server->workspace_folders[server->workspace_folder_count++] = path;
+    return 0;
+}
+
+void gm_workspace_note_folders(gm_server *server, const json_t *params) {
+    json_t *folders = json_object_get(params, "workspaceFolders");
+    size_t i;
+    json_t *folder;
+    json_array_foreach(folders, i, folder) {
+        add_folder(server, json_string_value(json_object_get(folder, "uri")));
+    }
+    if (server->workspace_folder_count == 0)
+        add_folder(server, json_string_value(json_object_get(params, "rootUri")));
+}
+
+static gm_workspace_index *index_of(gm_server *server) {
+    if (!server->workspace)
+        server->workspace = gm_workspace_index_new();
+    return server->workspace;
+}
+
+/* The folders' files still to summarise: the first ones at initialized, the rest while the
+ * client is quiet (gm_server_background_work), so a large workspace does not hold up the first
+ * answers. */
+struct gm_workspace_scan {
+    gm_path_list files;
+    size_t next, failed;
+    bool truncated;
+    double started_us;
+};
+
+static void scan_free(gm_server *server) {
+    if (server->scan) {
+        gm_path_list_free(&server->scan->files);
+        free(server->scan);
+        server->scan = NULL;
+    }
+}
+
+static void reanalyse_entered_documents(gm_server *server, const gm_document *except);
+
+/* Summarises files until budget_us has passed; at the end, solves and refreshes what changed. */
+static void scan_step(gm_server *server, double budget_us) {
+    struct gm_workspace_scan *scan = server->scan;
+    gm_workspace_index *index = server->workspace;
+    if (!scan || !index)
+        return;
+    double until = gm_server_now_us() + budget_us;
+    gm_analysis_options options;
+    gm_analysis_options_default(&options);
+    options.forward_is_compiled = server->settings.analysis.forward_is_compiled;
+    while (scan->next < scan->files.count && gm_server_now_us() < until) {
+        if (gm_workspace_index_add_file(index, scan->files.paths[scan->next++], &options) != 0)
+            scan->failed++;
+    }
+    if (scan->next < scan->files.count)
+        return;
+    gm_server_log(server, scan->truncated ? 2 : 3,
+                  "workspace: %zu Python files indexed in %.0f ms%s%s", scan->files.count,
+                  (gm_server_now_us() - scan->started_us) / 1000.0,
+                  scan->failed ? " (some could not be read or parsed)" : "",
+                  scan->truncated ? "; more files than the index holds: calls into the rest "
+                                    "are not followed"
+                                  : "");
+    scan_free(server);
+    if (gm_workspace_index_solve(index) == 0) {
+        reanalyse_entered_documents(server, NULL);
+        gm_publish_dirty_diagnostics(server);
+    }
+}
+
+void gm_workspace_index_folders(gm_server *server) {
+    if (!index_of(server) || server->workspace_folder_count == 0)
+        return;
+    scan_free(server);
+    server->scan = calloc(1, sizeof *server->scan);
+    if (!server->scan)
+        return;
+    server->scan->started_us = gm_server_now_us();
+    for (size_t i = 0; i < server->workspace_folder_count; i++) {
+        bool truncated = false;
+        size_t room = GM_WORKSPACE_MAX_FILES - server->scan->files.count;
+        gm_find_python_files(server->workspace_folders[i], &server->scan->files, room, &truncated);
+        server->scan->truncated |= truncated;
+    }
+    scan_step(server, GM_WORKSPACE_FIRST_SLICE_US);
+}
+
+bool gm_server_has_background_work(const gm_server *server) {
+    return server->scan != NULL && !server->finished;
+}
+
+void gm_server_background_work(gm_server *server, unsigned budget_ms) {
+    scan_step(server, budget_ms * 1000.0);
+}
+
+static bool in_folders(const gm_server *server, const char *path) {
+    for (size_t i = 0; i < server->workspace_folder_count; i++) {
+        size_t n = strlen(server->workspace_folders[i]);
+        if (strncmp(path, server->workspace_folders[i], n) == 0 && (path[n] == '/' || n == 1))
+            return true;
+    }
+    return false;
+}
+
+void gm_workspace_before_analysis(gm_server *server, gm_document *doc) {
+    gm_workspace_index *index = index_of(server);
+    char *path = gm_uri_to_path(doc->uri);
+    if (!index || !path) {
+        free(path);
+        return;
+    }
+    if (!doc->workspace_known && !in_folders(server, path)) {
+        /* A file the folders do not cover: its imports come from next to it. */
+        gm_analysis_options options;
+        gm_analysis_options_default(&options);
+        if (gm_workspace_index_add_file(index, path, &options) == 0 &&
+            gm_workspace_index_load_imports(index, &options, GM_WORKSPACE_MAX_FILES) == 0)
+            gm_workspace_index_solve(index);
+    }
+    doc->workspace_known = true;
+    size_t count;
+    uint64_t digest;
+    const char *const *roots = gm_workspace_index_roots(index, path, &count, &digest);
+    gm_analyzer_set_external_roots(doc->analyzer, roots, count);
+    doc->external_digest = digest;
+    free(path);
+}
+
+void gm_workspace_after_analysis(gm_server *server, gm_document *doc) {
+    gm_workspace_index *index = server->workspace;
+    char *path = index ? gm_uri_to_path(doc->uri) : NULL;
+    gm_module_summary summary;
+    if (!path || gm_analyzer_module_summary(doc->analyzer, &summary) != 0) {
+        free(path);
+        return;
+    }
+    int changed = gm_workspace_index_update(index, path, &summary);
+    free(path);
+    if (changed == 1 && gm_workspace_index_solve(index) == 0)
+        reanalyse_entered_documents(server, doc);
+}
+
+/* Marks the open documents (but except) whose external roots changed with the last solve. */
+static void reanalyse_entered_documents(gm_server *server, const gm_document *except) {
+    gm_workspace_index *index = server->workspace;
+    bool others = false;
+    for (gm_document *other = server->documents.head; other; other = other->next) {
+        char *other_path = other == except ? NULL : gm_uri_to_path(other->uri);
+        if (!other_path)
+            continue;
+        size_t count;
+        uint64_t digest;
+        gm_workspace_index_roots(index, other_path, &count, &digest);
+        free(other_path);
+        if (digest != other->external_digest) {
+            other->findings = NULL;
+            other->diagnostics_dirty = true;
+            others = true;
+        }
+    }
+    if (others && server->client.pull_diagnostics && server->client.diagnostic_refresh)
+        gm_server_request(server, "workspace/diagnostic/refresh", NULL);
+}
+
+void gm_workspace_document_closed(gm_server *server, const char *uri) {
+    /* The buffer may have held unsaved text: what the file on disk says counts again. */
+    char *path = server->workspace ? gm_uri_to_path(uri) : NULL;
+    if (!path)
+        return;
+    size_t len = 0;
+    char *text = gm_read_file(path, &len);
+    gm_module_summary summary;
+    gm_analysis_options options;
+    gm_analysis_options_default(&options);
+    if (text && gm_module_summary_from_source(text, len, &options, &summary) == 0 &&
+        gm_workspace_index_update(server->workspace, path, &summary) == 1 &&
+        gm_workspace_index_solve(server->workspace) == 0)
+        reanalyse_entered_documents(server, NULL);
+    free(text);
+    free(path);
+}
+
+void gm_workspace_free(gm_server *server) {
+    scan_free(server);
+    for (size_t i = 0; i < server->workspace_folder_count; i++)
+        free(server->workspace_folders[i]);
+    server->workspace_folder_count = 0;
+    gm_workspace_index_free(server->workspace);
+    server->workspace = NULL;
+}

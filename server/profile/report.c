@@ -1,0 +1,275 @@
+#include "server/profile/report.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BAR_WIDTH 40
+
+/* The measurements copied from each arm's helper result, in the order the report shows them. */
+static const char *const arm_keys[] = {
+    "graphs",          "breaks",         "break_reasons", "compile_s", "cold_ms",
+    "steady_ms",       "steady_p90_ms",  "steady_min_ms", "eager_ms",  "cudagraph_launches",
+    "cudagraph_skips", "peak_memory_mb",
+};
+
+static json_t *arm_summary(json_t *arm) {
+    json_t *summary = json_object();
+    for (size_t i = 0; i < sizeof arm_keys / sizeof arm_keys[0]; i++) {
+        json_t *value = json_object_get(arm, arm_keys[i]);
+        if (value) {
+            json_object_set(summary, arm_keys[i], value);
+        }
+    }
+    return summary;
+}
+
+json_t *gm_profile_report_build(const gm_profile_report_info *info, json_t *original,
+                                json_t *mended) {
+    json_t *report =
+        json_pack("{s:b,s:s,s:s,s:O,s:O,s:s,s:s,s:I}", "ok", 1, "file", info->file, "entry",
+                  info->entry, "device", json_object_get(original, "device"), "torch",
+                  json_object_get(original, "torch"), "mode", info->mode, "backend", info->backend,
+                  "mends_applied", (json_int_t)info->mends_applied);
+    if (!report) {
+        return json_pack("{s:b,s:{s:s,s:s}}", "ok", 0, "error", "kind", "internal", "message",
+                         "could not build the report");
+    }
+    json_object_set_new(report, "unsafe_fixes", json_boolean(info->unsafe_fixes));
+    json_t *name = json_object_get(original, "device_name");
+    if (name) {
+        json_object_set(report, "device_name", name);
+    }
+    json_t *fallback = json_object_get(original, "fallback");
+    if (json_is_string(fallback)) {
+        json_object_set(report, "fallback", fallback);
+    }
+    json_object_set_new(report, "original", arm_summary(original));
+    json_object_set_new(report, "mended", arm_summary(mended));
+    json_object_set_new(report, "outputs_match",
+                        json_boolean(json_is_true(json_object_get(mended, "outputs_match"))));
+    return report;
+}
+
+/* ---------------------------------------------------------------- rendering */
+
+typedef struct {
+    char *data;
+    size_t len, capacity;
+    bool failed;
+} text_buffer;
+
+static void append(text_buffer *buffer, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void append(text_buffer *buffer, const char *format, ...) {
+    if (buffer->failed) {
+        return;
+    }
+    for (;;) {
+        va_list args;
+        va_start(args, format);
+        size_t room = buffer->capacity - buffer->len;
+        int n = vsnprintf(buffer->data ? buffer->data + buffer->len : NULL, room, format, args);
+        va_end(args);
+        if (n < 0) {
+            buffer->failed = true;
+            return;
+        }
+        if ((size_t)n < room) {
+            buffer->len += (size_t)n;
+            return;
+        }
+        size_t capacity = (buffer->capacity + (size_t)n + 1) * 2;
+        char *grown = realloc(buffer->data, capacity);
+        if (!grown) {
+            buffer->failed = true;
+            return;
+        }
+        buffer->data = grown;
+        buffer->capacity = capacity;
+    }
+}
+
+typedef struct {
+    const char *label;
+    const char *key;
+    bool integer;
+} table_row;
+
+static const table_row rows[] = {
+    {"graphs", "graphs", true},
+    {"graph breaks", "breaks", true},
+    {"compile time (s)", "compile_s", false},
+    {"cold start, first call (ms)", "cold_ms", false},
+    {"steady state, median (ms)", "steady_ms", false},
+    {"steady state, p90 (ms)", "steady_p90_ms", false},
+    {"eager, median (ms)", "eager_ms", false},
+    {"CUDA-graph launches per call", "cudagraph_launches", false},
+    {"peak GPU memory (MiB)", "peak_memory_mb", false},
+};
+
+static void format_value(const json_t *value, bool integer, char *out, size_t size) {
+    if (!value || json_is_null(value)) {
+        snprintf(out, size, "-");
+    } else if (integer) {
+        snprintf(out, size, "%lld", (long long)json_integer_value(value));
+    } else {
+        double number = json_number_value(value);
+        double magnitude = number < 0 ? -number : number;
+        snprintf(out, size, magnitude >= 100 ? "%.1f" : magnitude >= 1 ? "%.2f" : "%.3f", number);
+    }
+}
+
+static const char *string_or(const json_t *object, const char *key, const char *fallback) {
+    const char *value = json_string_value(json_object_get(object, key));
+    return value ? value : fallback;
+}
+
+static void render_header(text_buffer *out, const json_t *report, bool markdown) {
+    const char *device = string_or(report, "device", "?");
+    const char *fallback = string_or(report, "fallback", NULL);
+    append(out,
+           markdown ? "**graphmend profile** `%s` (entry `%s`)\n\n"
+                    : "graphmend profile: %s (entry %s)\n",
+           string_or(report, "file", "?"), string_or(report, "entry", "?"));
+    append(out, "device %s%s%s, torch %s, backend %s, mode %s; %lld mend%s applied to the copy%s\n",
+           device, json_object_get(report, "device_name") ? " " : "",
+           string_or(report, "device_name", ""), string_or(report, "torch", "?"),
+           string_or(report, "backend", "?"), string_or(report, "mode", "?"),
+           (long long)json_integer_value(json_object_get(report, "mends_applied")),
+           json_integer_value(json_object_get(report, "mends_applied")) == 1 ? "" : "s",
+           json_is_true(json_object_get(report, "unsafe_fixes")) ? " (unsafe ones included)"
+                                                                 : " (safe ones only)");
+    if (fallback) {
+        append(out, markdown ? "\n> **Note:** %s\n" : "note: %s\n", fallback);
+    }
+    append(out, "\n");
+}
+
+static void render_table(text_buffer *out, const json_t *original, const json_t *mended,
+                         bool markdown) {
+    if (markdown) {
+        append(out, "| | original | mended |\n|---|---:|---:|\n");
+    } else {
+        append(out, "%-30s %12s %12s\n", "", "original", "mended");
+    }
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        const json_t *a = json_object_get(original, rows[i].key);
+        const json_t *b = json_object_get(mended, rows[i].key);
+        if ((!a || json_is_null(a)) && (!b || json_is_null(b))) {
+            continue;
+        }
+        char left[32], right[32];
+        format_value(a, rows[i].integer, left, sizeof left);
+        format_value(b, rows[i].integer, right, sizeof right);
+        append(out, markdown ? "| %s | %s | %s |\n" : "%-30s %12s %12s\n", rows[i].label, left,
+               right);
+    }
+}
+
+static void render_bar(text_buffer *out, const char *name, double value, double largest,
+                       bool integer) {
+    int width = largest > 0 ? (int)(value / largest * BAR_WIDTH + 0.5) : 0;
+    if (width == 0 && value > 0) {
+        width = 1;
+    }
+    char bar[BAR_WIDTH + 1];
+    memset(bar, '#', (size_t)width);
+    memset(bar + width, ' ', (size_t)(BAR_WIDTH - width));
+    bar[BAR_WIDTH] = '\0';
+    char number[32];
+    json_t *boxed = integer ? json_integer((json_int_t)value) : json_real(value);
+    format_value(boxed, integer, number, sizeof number);
+    json_decref(boxed);
+    append(out, "  %-8s |%s %s\n", name, bar, number);
+}
+
+static void render_bars(text_buffer *out, const json_t *original, const json_t *mended,
+                        bool markdown) {
+    static const struct {
+        const char *label, *key;
+    } charts[] = {
+        {"cold start (ms)", "cold_ms"},
+        {"steady state, median (ms)", "steady_ms"},
+        {"graphs", "graphs"},
+    };
+    append(out, markdown ? "\n```text\n" : "\n");
+    for (size_t i = 0; i < sizeof charts / sizeof charts[0]; i++) {
+        double a = json_number_value(json_object_get(original, charts[i].key));
+        double b = json_number_value(json_object_get(mended, charts[i].key));
+        double largest = a > b ? a : b;
+        bool integer = strcmp(charts[i].key, "graphs") == 0;
+        append(out, "%s", charts[i].label);
+        if (a > 0 && b > 0 && !integer) {
+            append(out, ": mended is %.2fx %s", a >= b ? a / b : b / a,
+                   a >= b ? "faster" : "slower");
+        }
+        append(out, "\n");
+        render_bar(out, "original", a, largest, integer);
+        render_bar(out, "mended", b, largest, integer);
+    }
+    append(out, markdown ? "```\n" : "");
+}
+
+static void render_reasons(text_buffer *out, const char *arm_name, const json_t *arm,
+                           bool markdown) {
+    const json_t *reasons = json_object_get(arm, "break_reasons");
+    if (json_array_size(reasons) == 0) {
+        return;
+    }
+    append(out, markdown ? "\n**Break reasons (%s)**\n\n" : "\nbreak reasons (%s):\n", arm_name);
+    size_t i;
+    const json_t *reason;
+    json_array_foreach(reasons, i, reason) {
+        const char *where = string_or(reason, "location", "");
+        const char *why = string_or(reason, "reason", "");
+        append(out, markdown ? "- `%s` %s\n" : "  %s  %s\n", where[0] ? where : "?", why);
+    }
+}
+
+static char *render(const json_t *report, bool markdown) {
+    text_buffer out = {0};
+    const json_t *original = json_object_get(report, "original");
+    const json_t *mended = json_object_get(report, "mended");
+    render_header(&out, report, markdown);
+    render_table(&out, original, mended, markdown);
+    bool match = json_is_true(json_object_get(report, "outputs_match"));
+    append(&out, markdown ? "\nOutputs of the two arms match: **%s**\n" : "\noutputs match: %s\n",
+           match ? "yes" : "no (the mends changed what the model computes)");
+    render_bars(&out, original, mended, markdown);
+    render_reasons(&out, "original", original, markdown);
+    render_reasons(&out, "mended", mended, markdown);
+    if (out.failed) {
+        free(out.data);
+        return NULL;
+    }
+    return out.data;
+}
+
+void gm_profile_report_print_text(FILE *out, const json_t *report) {
+    char *text = render(report, false);
+    if (text) {
+        fputs(text, out);
+        free(text);
+    }
+}
+
+char *gm_profile_report_markdown(const json_t *report) {
+    return render(report, true);
+}
+
+void gm_profile_error_print_text(FILE *out, const json_t *result) {
+    const json_t *error = json_object_get(result, "error");
+    fprintf(out, "graphmend profile: %s\n", string_or(error, "message", "the profile failed"));
+    const char *traceback = string_or(error, "traceback", "");
+    if (traceback[0]) {
+        fprintf(out, "%s\n", traceback);
+    }
+    const char *output = string_or(error, "output", "");
+    if (output[0]) {
+        fprintf(out, "--- end of the %s arm's output ---\n%s%s", string_or(error, "arm", "?"),
+                output, output[strlen(output) - 1] == '\n' ? "" : "\n");
+    }
+}

@@ -1,0 +1,368 @@
+#include "server/workspace/workspace_index.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "server/workspace/python_files.h"
+#include "analysis/module_facts/symbols.h"
+#include "analysis/module_facts/workspace_graph.h"
+
+typedef struct {
+    char *path;   /* owned, resolved with realpath */
+    char *module; /* owned, dotted */
+    char *root;   /* owned: where its absolute imports start */
+    bool is_package;
+    bool imports_loaded;
+} file_entry;
+
+struct gm_workspace_index {
+    file_entry *files;
+    size_t count, capacity;
+    size_t *table; /* file index + 1 by path hash */
+    size_t table_size;
+    gm_workspace_graph *graph;
+};
+
+gm_workspace_index *gm_workspace_index_new(void) {
+    gm_workspace_index *index = calloc(1, sizeof *index);
+    if (!index)
+        return NULL;
+    index->graph = gm_workspace_graph_new();
+    if (!index->graph) {
+        free(index);
+        return NULL;
+    }
+    return index;
+}
+
+void gm_workspace_index_free(gm_workspace_index *index) {
+    if (!index)
+        return;
+    for (size_t i = 0; i < index->count; i++) {
+        free(index->files[i].path);
+        free(index->files[i].module);
+        free(index->files[i].root);
+    }
+    free(index->files);
+    free(index->table);
+    gm_workspace_graph_free(index->graph);
+    free(index);
+}
+
+size_t gm_workspace_index_file_count(const gm_workspace_index *index) {
+    return index->count;
+}
+
+static bool file_exists(const char *path, bool directory) {
+    struct stat info;
+    return stat(path, &info) == 0 && (directory ? S_ISDIR(info.st_mode) : S_ISREG(info.st_mode));
+}
+
+int gm_module_name_for_path(const char *path, char *name, size_t cap, bool *is_package,
+                            char **root) {
+    char dir[PATH_MAX];
+    size_t len = strlen(path);
+    if (len < 4 || len >= sizeof dir || strcmp(path + len - 3, ".py") != 0)
+        return -1;
+    memcpy(dir, path, len + 1);
+    char *slash = strrchr(dir, '/');
+    const char *file = slash ? slash + 1 : dir;
+    *is_package = strcmp(file, "__init__.py") == 0;
+    /* Components innermost first: the file's stem, then each enclosing package directory. */
+    const char *parts[65];
+    size_t count = 0;
+    char stem[256];
+    if (!*is_package) {
+        size_t n = strlen(file) - 3;
+        if (n == 0 || n >= sizeof stem)
+            return -1;
+        memcpy(stem, file, n);
+        stem[n] = '\0';
+        parts[count++] = stem;
+    }
+    if (!slash)
+        return -1; /* callers pass absolute paths */
+    *slash = '\0';
+    while (count < 64) {
+        char marker[PATH_MAX + 16];
+        snprintf(marker, sizeof marker, "%s/__init__.py", dir[0] ? dir : "");
+        slash = strrchr(dir, '/');
+        if (!file_exists(marker, false) || !slash || strchr(slash + 1, '.'))
+            break;
+        parts[count++] = slash + 1;
+        *slash = '\0';
+    }
+    if (count == 0)
+        return -1;
+    size_t used = 0;
+    for (size_t i = count; i-- > 0;) {
+        int n = snprintf(name + used, cap - used, "%s%s", used ? "." : "", parts[i]);
+        if (n < 0 || (size_t)n >= cap - used)
+            return -1;
+        used += (size_t)n;
+    }
+    if (root) {
+        *root = strdup(dir[0] ? dir : "/");
+        if (!*root)
+            return -1;
+    }
+    return 0;
+}
+
+int gm_project_root_for_path(const char *path, char *root, size_t cap) {
+    char dir[PATH_MAX];
+    if (!realpath(path, dir))
+        return -1;
+    if (!file_exists(dir, true)) {
+        char *slash = strrchr(dir, '/');
+        if (!slash)
+            return -1;
+        *slash = '\0';
+    }
+    static const char *const markers[] = {"pyproject.toml", "setup.py", "setup.cfg", ".git"};
+    for (;;) {
+        for (size_t i = 0; i < sizeof markers / sizeof markers[0]; i++) {
+            char marker[PATH_MAX + 32];
+            struct stat info;
+            snprintf(marker, sizeof marker, "%s/%s", dir, markers[i]);
+            if (stat(marker, &info) == 0) {
+                if (strlen(dir) + 1 > cap)
+                    return -1;
+                strcpy(root, dir[0] ? dir : "/");
+                return 0;
+            }
+        }
+        char *slash = strrchr(dir, '/');
+        if (!slash || dir[0] == '\0')
+            return -1;
+        *slash = '\0';
+    }
+}
+
+/* ---- the file table --------------------------------------------------------------------- */
+
+static uint64_t path_hash(const char *path) {
+    return gm_hash_bytes(GM_HASH_INIT, path, strlen(path));
+}
+
+static int table_rebuild(gm_workspace_index *index, size_t size) {
+    size_t *table = calloc(size, sizeof *table);
+    if (!table)
+        return -1;
+    for (size_t i = 0; i < index->count; i++) {
+        size_t at = (size_t)path_hash(index->files[i].path) & (size - 1);
+        while (table[at])
+            at = (at + 1) & (size - 1);
+        table[at] = i + 1;
+    }
+    free(index->table);
+    index->table = table;
+    index->table_size = size;
+    return 0;
+}
+
+static file_entry *find_file(const gm_workspace_index *index, const char *real_path) {
+    if (!index->table_size)
+        return NULL;
+    size_t mask = index->table_size - 1;
+    for (size_t at = (size_t)path_hash(real_path) & mask; index->table[at]; at = (at + 1) & mask) {
+        file_entry *f = &index->files[index->table[at] - 1];
+        if (strcmp(f->path, real_path) == 0)
+            return f;
+    }
+    return NULL;
+}
+
+static file_entry *add_entry(gm_workspace_index *index, const char *real_path) {
+    char module[GM_NAME_MAX];
+    bool is_package;
+    char *root = NULL;
+    if (gm_module_name_for_path(real_path, module, sizeof module, &is_package, &root) != 0)
+        return NULL;
+    if (index->count == index->capacity) {
+        size_t cap = index->capacity ? index->capacity * 2 : 64;
+        file_entry *items = realloc(index->files, cap * sizeof *items);
+        if (!items) {
+            free(root);
+            return NULL;
+        }
+        index->files = items;
+        index->capacity = cap;
+    }
+    file_entry *f = &index->files[index->count];
+    memset(f, 0, sizeof *f);
+    f->path = strdup(real_path);
+    f->module = strdup(module);
+    f->root = root;
+    f->is_package = is_package;
+    if (!f->path || !f->module) {
+        free(f->path);
+        free(f->module);
+        free(root);
+        return NULL;
+    }
+    index->count++;
+    if (2 * index->count > index->table_size &&
+        table_rebuild(index, index->table_size ? index->table_size * 2 : 128) != 0) {
+        index->count--;
+        free(f->path);
+        free(f->module);
+        free(root);
+        return NULL;
+    }
+    size_t mask = index->table_size - 1, at = (size_t)path_hash(f->path) & mask;
+    if (index->table[at] != index->count) { /* not placed by a rebuild just now */
+        while (index->table[at])
+            at = (at + 1) & mask;
+        index->table[at] = index->count;
+    }
+    return f;
+}
+
+/* ---- summaries ------------------------------------------------------------------------- */
+
+static int summarise_from_disk(gm_workspace_index *index, const char *real_path,
+                               const gm_analysis_options *options) {
+    size_t len = 0;
+    char *text = gm_read_file(real_path, &len);
+    if (!text)
+        return -1;
+    gm_module_summary summary;
+    int rc = gm_module_summary_from_source(text, len, options, &summary);
+    free(text);
+    if (rc != 0)
+        return -1;
+    file_entry *f = add_entry(index, real_path);
+    if (!f) {
+        gm_module_summary_free(&summary);
+        return -1;
+    }
+    return gm_workspace_graph_set(index->graph, f->root, f->module, f->is_package, &summary) < 0
+               ? -1
+               : 0;
+}
+
+int gm_workspace_index_add_file(gm_workspace_index *index, const char *path,
+                                const gm_analysis_options *options) {
+    char real[PATH_MAX];
+    if (!realpath(path, real))
+        return -1;
+    if (find_file(index, real))
+        return 0;
+    return summarise_from_disk(index, real, options);
+}
+
+int gm_workspace_index_scan(gm_workspace_index *index, const char *root,
+                            const gm_analysis_options *options, size_t max_files,
+                            gm_workspace_scan_stats *stats) {
+    memset(stats, 0, sizeof *stats);
+    gm_path_list files = {0};
+    size_t room = max_files > index->count ? max_files - index->count : 0;
+    gm_find_python_files(root, &files, room, &stats->truncated);
+    for (size_t i = 0; i < files.count; i++) {
+        if (gm_workspace_index_add_file(index, files.paths[i], options) == 0)
+            stats->files++;
+        else
+            stats->failed++;
+    }
+    gm_path_list_free(&files);
+    return 0;
+}
+
+/* The file of an absolute module name under root: name as a module or as a package. */
+static bool module_file(const char *root, const char *module, size_t len, char *path, size_t cap) {
+    int n = snprintf(path, cap, "%s/%.*s", root, (int)len, module);
+    if (n < 0 || (size_t)n + 13 >= cap)
+        return false;
+    for (char *p = path + strlen(root) + 1; *p; p++)
+        if (*p == '.')
+            *p = '/';
+    size_t at = (size_t)n;
+    strcpy(path + at, ".py");
+    if (file_exists(path, false))
+        return true;
+    strcpy(path + at, "/__init__.py");
+    return file_exists(path, false);
+}
+
+/* Adds the files of every package and module along an absolute dotted name (pkg, pkg.sub,
+ * pkg.sub.mod, ...) found under root. */
+static void load_name(gm_workspace_index *index, const char *root, const char *name,
+                      const gm_analysis_options *options, size_t max_files) {
+    char path[PATH_MAX];
+    size_t len = strlen(name);
+    for (size_t cut = 1; cut <= len && index->count < max_files; cut++) {
+        if (cut < len && name[cut] != '.')
+            continue;
+        if (!module_file(root, name, cut, path, sizeof path))
+            break; /* a package that is not there has no modules either */
+        gm_workspace_index_add_file(index, path, options);
+    }
+}
+
+static bool same_top_package(const char *a, const char *b) {
+    size_t la = strcspn(a, "."), lb = strcspn(b, ".");
+    return la == lb && memcmp(a, b, la) == 0;
+}
+
+int gm_workspace_index_load_imports(gm_workspace_index *index, const gm_analysis_options *options,
+                                    size_t max_files) {
+    /* Files added while looping are visited too: the loop runs to the growing count. */
+    for (size_t i = 0; i < index->count && index->count < max_files; i++) {
+        if (index->files[i].imports_loaded)
+            continue;
+        index->files[i].imports_loaded = true;
+        file_entry f = index->files[i]; /* index->files may move */
+        bool installed = strstr(f.root, "/site-packages") || strstr(f.root, "/dist-packages");
+        const gm_module_summary *summary =
+            gm_workspace_graph_summary(index->graph, f.root, f.module);
+        for (size_t k = 0; summary && k < summary->import_count; k++) {
+            char absolute[2 * GM_NAME_MAX];
+            if (!gm_module_absolute_name(f.module, f.is_package, summary->imports[k].canonical,
+                                         absolute, sizeof absolute))
+                continue;
+            /* Installed packages import each other (torch, numpy, ...): from site-packages
+             * only the importer's own package is followed. */
+            if (installed && !same_top_package(f.module, absolute))
+                continue;
+            load_name(index, f.root, absolute, options, max_files);
+            summary = gm_workspace_graph_summary(index->graph, f.root, f.module);
+        }
+    }
+    return 0;
+}
+
+int gm_workspace_index_update(gm_workspace_index *index, const char *path,
+                              gm_module_summary *summary) {
+    char real[PATH_MAX];
+    if (!realpath(path, real)) {
+        gm_module_summary_free(summary);
+        return -1;
+    }
+    file_entry *f = find_file(index, real);
+    if (!f)
+        f = add_entry(index, real);
+    if (!f) {
+        gm_module_summary_free(summary);
+        return -1;
+    }
+    return gm_workspace_graph_set(index->graph, f->root, f->module, f->is_package, summary);
+}
+
+int gm_workspace_index_solve(gm_workspace_index *index) {
+    return gm_workspace_graph_solve(index->graph);
+}
+
+const char *const *gm_workspace_index_roots(const gm_workspace_index *index, const char *path,
+                                            size_t *count, uint64_t *digest) {
+    *count = 0;
+    *digest = 0;
+    char real[PATH_MAX];
+    if (!realpath(path, real))
+        return NULL;
+    const file_entry *f = find_file(index, real);
+    return f ? gm_workspace_graph_roots(index->graph, f->root, f->module, count, digest) : NULL;
+}

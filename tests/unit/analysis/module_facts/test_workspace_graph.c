@@ -1,0 +1,348 @@
+/* Compile targets within a file and compiled code across modules: module summaries, the
+ * workspace graph's resolution of absolute, relative and re-exported imports, and the external
+ * roots it gives each module's analysis. */
+#include "check.h"
+
+#include "analysis_test.h"
+#include "analysis/module_facts/module_summary.h"
+#include "analysis/module_facts/workspace_graph.h"
+
+/* How many GM401 (print) findings src has with external roots keys. */
+static size_t prints_with_roots(const char *src, const char *const *keys, size_t count) {
+    gm_analysis_options o;
+    gm_analysis_options_default(&o);
+    gm_finding_list list;
+    gm_finding_list_init(&list);
+    CHECK_EQ_INT(gm_analyze_source_with_roots(src, strlen(src), &o, keys, count, &list), 0);
+    size_t n = at_count(&list, "GM401");
+    gm_finding_list_free(&list);
+    return n;
+}
+
+static void compile_targets_in_the_file(void) {
+    /* torch.compile(f) makes f a region; g stays plain. */
+    CHECK_EQ_INT(prints_with_roots("import torch\n"
+                                   "def f(x):\n    print(x)\n    return x\n"
+                                   "def g(x):\n    print(x)\n"
+                                   "ff = torch.compile(f)\n",
+                                   NULL, 0),
+                 1);
+    /* through an alias, inside a function, with arguments */
+    CHECK_EQ_INT(prints_with_roots("from torch import compile as c\n"
+                                   "def f(x):\n    print(x)\n"
+                                   "def build():\n    return c(f, mode='max-autotune')\n",
+                                   NULL, 0),
+                 1);
+    /* torch._dynamo.optimize(...)(f) */
+    CHECK_EQ_INT(prints_with_roots("import torch._dynamo\n"
+                                   "def f(x):\n    print(x)\n"
+                                   "ff = torch._dynamo.optimize('eager')(f)\n",
+                                   NULL, 0),
+                 1);
+    /* torch.compile(obj.method): the method of obj's class, with what it calls on self */
+    CHECK_EQ_INT(prints_with_roots("import torch\n"
+                                   "class Tool:\n"
+                                   "    def run(self, x):\n        return self.helper(x)\n"
+                                   "    def helper(self, x):\n        print(x)\n"
+                                   "    def other(self, x):\n        print(x)\n"
+                                   "tool = Tool()\n"
+                                   "fast = torch.compile(tool.run)\n",
+                                   NULL, 0),
+                 1);
+    /* re.compile and a plain .compile() of something that is no instance: nothing */
+    CHECK_EQ_INT(prints_with_roots("import re\n"
+                                   "def f(x):\n    print(x)\n"
+                                   "pattern = re.compile('f')\n"
+                                   "f.compile()\n",
+                                   NULL, 0),
+                 0);
+    /* An external root makes the function a region, and what it calls too. */
+    const char *keys[] = {"entry"};
+    const char *src = "def entry(x):\n    return inner(x)\n"
+                      "def inner(x):\n    print(x)\n"
+                      "def other(x):\n    print(x)\n";
+    CHECK_EQ_INT(prints_with_roots(src, NULL, 0), 0);
+    CHECK_EQ_INT(prints_with_roots(src, keys, 1), 1);
+}
+
+static void fullgraph_regions(void) {
+    gm_analysis_options o;
+    gm_analysis_options_default(&o);
+    /* Region sites know fullgraph: only through the summary's view here, via the reach flags. A
+     * function compiled with fullgraph=True and also called from plain compiled code splits. */
+    const char *src = "import torch\n"
+                      "@torch.compile(fullgraph=True)\n"
+                      "def strict(x):\n    return helper(x)\n"
+                      "def helper(x):\n    print(x)\n";
+    gm_finding_list list = at_analyze_with(src, &o);
+    CHECK_EQ_INT(at_count(&list, "GM401"), 1);
+    gm_finding_list_free(&list);
+}
+
+static gm_module_summary summarise(const char *src) {
+    gm_analysis_options o;
+    gm_analysis_options_default(&o);
+    gm_module_summary s;
+    CHECK_EQ_INT(gm_module_summary_from_source(src, strlen(src), &o, &s), 0);
+    return s;
+}
+
+static void summaries(void) {
+    gm_module_summary s = summarise("import torch\n"
+                                    "from .helpers import norm\n"
+                                    "import pkg.util as util\n"
+                                    "class Net(torch.nn.Module):\n"
+                                    "    def forward(self, x):\n"
+                                    "        return util.scale(norm(self.prep(x)))\n"
+                                    "    def prep(self, x):\n        return x\n"
+                                    "def plain(x):\n    return x\n");
+    CHECK_EQ_INT(s.node_count, 3);
+    const gm_summary_node *forward = gm_module_summary_find(&s, "Net.forward");
+    CHECK(forward && forward->root);
+    CHECK(!gm_module_summary_find(&s, "plain")->root);
+    if (forward) {
+        CHECK_EQ_INT(forward->callee_count, 1);
+        CHECK_EQ_STR(s.callees[forward->callee_start], "Net.prep");
+        CHECK_EQ_INT(forward->external_count, 2);
+        /* order of the calls as collected: util.scale(...) encloses norm(...) */
+        bool has_norm = false, has_scale = false;
+        for (uint32_t e = 0; e < forward->external_count; e++) {
+            has_norm |= strcmp(s.externals[forward->external_start + e], ".helpers.norm") == 0;
+            has_scale |= strcmp(s.externals[forward->external_start + e], "pkg.util.scale") == 0;
+        }
+        CHECK(has_norm && has_scale);
+    }
+    uint64_t digest = s.digest;
+    gm_module_summary_free(&s);
+    gm_module_summary same = summarise("import torch\n"
+                                       "from .helpers import norm\n"
+                                       "import pkg.util as util\n"
+                                       "class Net(torch.nn.Module):\n"
+                                       "    def forward(self, x):\n"
+                                       "        return util.scale(norm(self.prep(x)))\n"
+                                       "    def prep(self, x):\n        return x  # comment\n"
+                                       "def plain(x):\n    return x\n");
+    CHECK(same.digest == digest);
+    gm_module_summary_free(&same);
+}
+
+static void add(gm_workspace_graph *g, const char *root, const char *name, bool package,
+                const char *src) {
+    gm_module_summary s = summarise(src);
+    CHECK_EQ_INT(gm_workspace_graph_set(g, root, name, package, &s), 1);
+}
+
+static bool has_root(gm_workspace_graph *g, const char *root, const char *name, const char *key) {
+    size_t count;
+    uint64_t digest;
+    const char *const *roots = gm_workspace_graph_roots(g, root, name, &count, &digest);
+    for (size_t i = 0; i < count; i++)
+        if (strcmp(roots[i], key) == 0)
+            return true;
+    return false;
+}
+
+static size_t root_count(gm_workspace_graph *g, const char *root, const char *name) {
+    size_t count;
+    uint64_t digest;
+    gm_workspace_graph_roots(g, root, name, &count, &digest);
+    return count;
+}
+
+static void workspace_resolution(void) {
+    gm_workspace_graph *g = gm_workspace_graph_new();
+    CHECK(g != NULL);
+    add(g, "/p", "pkg", true, "from .helpers import norm\n");
+    add(g, "/p", "pkg.helpers", false,
+        "def norm(x):\n    return scale(x)\n"
+        "def scale(x):\n    return x\n"
+        "def unused(x):\n    return x\n"
+        "def chained(x):\n    return x\n");
+    add(g, "/p", "pkg.layers", true, "");
+    add(g, "/p", "pkg.layers.attn", false,
+        "import torch\n"
+        "from pkg import norm\n"
+        "from .. import helpers\n"
+        "from ..util import step\n"
+        "class Attn(torch.nn.Module):\n"
+        "    def forward(self, x):\n"
+        "        return helpers.chained(norm(x))\n");
+    add(g, "/p", "pkg.util", false,
+        "def step(x):\n    return x\n"
+        "def later(x):\n    return x\n");
+    add(g, "/p", "train", false,
+        "import torch\n"
+        "from pkg.util import later\n"
+        "fast = torch.compile(later)\n");
+    CHECK_EQ_INT(gm_workspace_graph_solve(g), 0);
+    /* re-exported through pkg/__init__.py; scale is reached inside helpers by its own analysis */
+    CHECK(has_root(g, "/p", "pkg.helpers", "norm"));
+    CHECK(has_root(g, "/p", "pkg.helpers", "chained"));
+    CHECK(!has_root(g, "/p", "pkg.helpers", "unused"));
+    CHECK(!has_root(g, "/p", "pkg.helpers", "scale"));
+    CHECK_EQ_INT(root_count(g, "/p", "pkg.helpers"), 2);
+    /* imported but not called from compiled code: step; compiled from train.py: later */
+    CHECK(!has_root(g, "/p", "pkg.util", "step"));
+    CHECK(has_root(g, "/p", "pkg.util", "later"));
+    /* A module's own roots are not external roots. */
+    CHECK_EQ_INT(root_count(g, "/p", "pkg.layers.attn"), 0);
+
+    /* Replacing a summary by an equal one changes nothing; a different one does. */
+    gm_module_summary same = summarise("import torch\n"
+                                       "from pkg.util import later\n"
+                                       "fast = torch.compile(later)\n");
+    CHECK_EQ_INT(gm_workspace_graph_set(g, "/p", "train", false, &same), 0);
+    gm_module_summary none = summarise("import torch\nfrom pkg.util import later\n");
+    CHECK_EQ_INT(gm_workspace_graph_set(g, "/p", "train", false, &none), 1);
+    CHECK_EQ_INT(gm_workspace_graph_solve(g), 0);
+    CHECK(!has_root(g, "/p", "pkg.util", "later"));
+
+    /* Scripts in two directories with a module of the same name: each sees its own. */
+    add(g, "/a", "utils", false, "def helper(x):\n    return x\n");
+    add(g, "/b", "utils", false, "def helper(x):\n    return x\n");
+    add(g, "/b", "main", false,
+        "import torch\nfrom utils import helper\n"
+        "@torch.compile\ndef run(x):\n    return helper(x)\n");
+    CHECK_EQ_INT(gm_workspace_graph_solve(g), 0);
+    CHECK(has_root(g, "/b", "utils", "helper"));
+    CHECK(!has_root(g, "/a", "utils", "helper"));
+    gm_workspace_graph_remove(g, "/b", "main");
+    CHECK_EQ_INT(gm_workspace_graph_solve(g), 0);
+    CHECK(!has_root(g, "/b", "utils", "helper"));
+    gm_workspace_graph_free(g);
+}
+
+/* `self.m()` where a base class of another module (or its own base) defines m; decorators of
+ * other modules that return a nested wrapper. */
+static void inherited_methods_and_decorators(void) {
+    gm_workspace_graph *g = gm_workspace_graph_new();
+    CHECK(g != NULL);
+    add(g, "/p", "lib", true, "from .base import PreTrainedModel\n");
+    add(g, "/p", "lib.base", false,
+        "import warnings\n"
+        "from torch import nn\n"
+        "class Mixin:\n"
+        "    def mask(self, m):\n        return self.deep(m)\n"
+        "    def deep(self, m):\n        return m\n"
+        "    def unused(self, m):\n        return m\n"
+        "class PreTrainedModel(nn.Module, Mixin):\n"
+        "    def own(self, x):\n        return x\n");
+    add(g, "/p", "lib.rope", false,
+        "import functools\n"
+        "def update(fn):\n"
+        "    def helper(self, p):\n        return p\n"
+        "    @functools.wraps(fn)\n"
+        "    def wrapper(self, x, p):\n"
+        "        helper(self, p)\n"
+        "        return fn(self, x, p)\n"
+        "    return wrapper\n"
+        "def same(fn):\n"
+        "    def inner(x):\n        return x\n"
+        "    fn.inner = inner\n"
+        "    return fn\n");
+    add(g, "/p", "model", false,
+        "from lib import PreTrainedModel\n"
+        "from lib.rope import update, same\n"
+        "class Mid(PreTrainedModel):\n"
+        "    pass\n"
+        "class Net(Mid):\n"
+        "    @update\n"
+        "    @same\n"
+        "    def forward(self, x, p):\n"
+        "        return self.own(self.mask(x))\n");
+    CHECK_EQ_INT(gm_workspace_graph_solve(g), 0);
+    CHECK(has_root(g, "/p", "lib.base", "Mixin.mask"));
+    CHECK(has_root(g, "/p", "lib.base", "PreTrainedModel.own"));
+    CHECK(!has_root(g, "/p", "lib.base", "Mixin.unused"));
+    CHECK(!has_root(g, "/p", "lib.base", "Mixin.deep")); /* reached by its own analysis */
+    CHECK(has_root(g, "/p", "lib.rope", "update.<return>"));
+    CHECK_EQ_INT(root_count(g, "/p", "lib.rope"), 1);
+    /* the summary covers the bases: changing one changes the digest */
+    gm_module_summary a = summarise("class A(B):\n    pass\nclass B:\n    pass\n");
+    gm_module_summary b = summarise("class A:\n    pass\nclass B:\n    pass\n");
+    CHECK(a.digest != b.digest);
+    CHECK_EQ_INT((int)a.class_count, 2);
+    gm_module_summary_free(&a);
+    gm_module_summary_free(&b);
+    gm_workspace_graph_free(g);
+
+    /* A wrapper's region: the helper it calls, reached from the external root. */
+    const char *rope = "import functools\n"
+                       "def update(fn):\n"
+                       "    def helper(self, p):\n        print(p)\n"
+                       "    def wrapper(self, x, p):\n"
+                       "        helper(self, p)\n"
+                       "        return fn(self, x, p)\n"
+                       "    def unused(x):\n        print(x)\n"
+                       "    return wrapper\n";
+    const char *keys[] = {"update.<return>"};
+    CHECK_EQ_INT(prints_with_roots(rope, NULL, 0), 0);
+    CHECK_EQ_INT(prints_with_roots(rope, keys, 1), 1);
+}
+
+/* forward of a class that is an nn.Module only through a base in another module is a root of
+ * its module; not when the base is no Module, nor with forward_is_compiled off. */
+static void module_bases_in_other_modules(void) {
+    gm_workspace_graph *g = gm_workspace_graph_new();
+    CHECK(g != NULL);
+    add(g, "/p", "layers", false,
+        "from torch import nn\n"
+        "class Block(nn.Module):\n    pass\n"
+        "class Deep(Block):\n    pass\n"
+        "class Plain:\n    pass\n");
+    add(g, "/p", "net", false,
+        "from layers import Deep, Plain\n"
+        "import layers\n"
+        "class Net(Deep):\n    def forward(self, x):\n        return x\n"
+        "class Other(layers.Block):\n    def forward(self, x):\n        return x\n"
+        "class NotModule(Plain):\n    def forward(self, x):\n        return x\n"
+        "class Local(nn.Module):\n    def forward(self, x):\n        return x\n");
+    CHECK_EQ_INT(gm_workspace_graph_solve(g), 0);
+    CHECK(has_root(g, "/p", "net", "Net.forward"));
+    CHECK(has_root(g, "/p", "net", "Other.forward"));
+    CHECK(!has_root(g, "/p", "net", "NotModule.forward"));
+    CHECK_EQ_INT(root_count(g, "/p", "net"), 2);
+    gm_workspace_graph_free(g);
+
+    g = gm_workspace_graph_new();
+    CHECK(g != NULL);
+    gm_analysis_options off;
+    gm_analysis_options_default(&off);
+    off.forward_is_compiled = false;
+    add(g, "/p", "layers", false, "from torch import nn\nclass Block(nn.Module):\n    pass\n");
+    gm_module_summary s;
+    const char *net = "from layers import Block\n"
+                      "class Net(Block):\n    def forward(self, x):\n        return x\n";
+    CHECK_EQ_INT(gm_module_summary_from_source(net, strlen(net), &off, &s), 0);
+    CHECK_EQ_INT(gm_workspace_graph_set(g, "/p", "net", false, &s), 1);
+    CHECK_EQ_INT(gm_workspace_graph_solve(g), 0);
+    CHECK_EQ_INT(root_count(g, "/p", "net"), 0);
+    gm_workspace_graph_free(g);
+}
+
+static void absolute_names(void) {
+    char buf[128];
+    CHECK(gm_module_absolute_name("pkg.sub.mod", false, ".helpers.f", buf, sizeof buf));
+    CHECK_EQ_STR(buf, "pkg.sub.helpers.f");
+    CHECK(gm_module_absolute_name("pkg.sub.mod", false, "..util.g", buf, sizeof buf));
+    CHECK_EQ_STR(buf, "pkg.util.g");
+    CHECK(gm_module_absolute_name("pkg.sub", true, ".helpers", buf, sizeof buf));
+    CHECK_EQ_STR(buf, "pkg.sub.helpers");
+    CHECK(gm_module_absolute_name("pkg.sub", true, "..", buf, sizeof buf));
+    CHECK_EQ_STR(buf, "pkg");
+    CHECK(gm_module_absolute_name("mod", false, "torch.nn", buf, sizeof buf));
+    CHECK_EQ_STR(buf, "torch.nn");
+    CHECK(!gm_module_absolute_name("mod", false, ".x", buf, sizeof buf));
+    CHECK(!gm_module_absolute_name("pkg.mod", false, "...x", buf, sizeof buf));
+}
+
+int main(void) {
+    compile_targets_in_the_file();
+    fullgraph_regions();
+    summaries();
+    workspace_resolution();
+    absolute_names();
+    inherited_methods_and_decorators();
+    module_bases_in_other_modules();
+    return check_exit_code("analysis/module_facts/workspace_graph");
+}

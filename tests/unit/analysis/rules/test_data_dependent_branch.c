@@ -1,0 +1,265 @@
+/* GM101 data-dependent-branch: positives, negatives, constant folding, consequences. */
+#include "check.h"
+
+#include "analysis_test.h"
+
+#define HEAD                                                                                       \
+    "import torch\n"                                                                               \
+    "import torch.nn as nn\n"                                                                      \
+    "import torch.nn.functional as F\n"                                                            \
+    "import numpy as np\n"                                                                         \
+    "\n"                                                                                           \
+    "class M(nn.Module):\n"                                                                        \
+    "    def helper(self, t):\n"                                                                   \
+    "        return t\n"                                                                           \
+    "\n"                                                                                           \
+    "    def forward(self, x: torch.Tensor, y=None, n: int = 3):\n"
+
+/* One forward body (indented 8 spaces) -> expected GM101 count. */
+static void expect_forward(const char *body, size_t n) {
+    char src[4096];
+    snprintf(src, sizeof src, "%s%s", HEAD, body);
+    AT_EXPECT(src, "GM101", n);
+}
+
+/* The GM101 span text and message of a forward body with exactly one finding. */
+static void expect_span(const char *body, const char *span, const char *message_part) {
+    char src[4096];
+    snprintf(src, sizeof src, "%s%s", HEAD, body);
+    gm_finding_list l = at_analyze(src);
+    const gm_finding *f = at_find(&l, "GM101", 0);
+    CHECK(f != NULL);
+    if (f) {
+        CHECK_EQ_STR(at_span_text(src, f), span);
+        CHECK(strstr(f->message, message_part) != NULL);
+        if (!strstr(f->message, message_part))
+            fprintf(stderr, "message: %s\n", f->message);
+        CHECK_EQ_INT(f->rule->severity, GM_SEVERITY_WARNING);
+        CHECK_EQ_STR(f->rule->registry_id, "GB0170");
+    }
+    gm_finding_list_free(&l);
+}
+
+static void positives(void) {
+    expect_forward("        if x.sum() > 0:\n            pass\n", 1);
+    expect_forward("        if x:\n            pass\n", 1);
+    expect_forward("        if not x:\n            pass\n", 1);
+    expect_forward("        if x > 0:\n            pass\n", 1);
+    expect_forward("        if x and y is None:\n            pass\n", 1);
+    expect_forward("        if y is None or x.any():\n            pass\n", 1);
+    expect_forward("        if (x == 0).all():\n            pass\n", 1);
+    expect_forward("        if x.any():\n            pass\n", 1);
+    expect_forward("        while x.max() > 1:\n            x = x / 2\n", 1);
+    expect_forward("        if y is None:\n            pass\n        elif x.mean() > 0:\n"
+                   "            pass\n",
+                   1);
+    expect_forward("        t = torch.randn(3)\n        if t[0] > 0:\n            pass\n", 1);
+    expect_forward(
+        "        h = F.softmax(y, dim=-1)\n        if h.max() > 0.5:\n            pass\n", 1);
+    expect_forward("        h = self.proj(y)\n        if h.mean() > 0:\n            pass\n", 1);
+    expect_forward("        h = self.layers[0](y)\n        if h.mean() > 0:\n            pass\n",
+                   1);
+    /* A tensor-only reduction on an unknown value is evidence of a tensor. */
+    expect_forward("        z = y.sum()\n        if z:\n            pass\n", 1);
+    expect_forward("        a, b = x.chunk(2)\n        if a.sum() > b.sum():\n            pass\n",
+                   1);
+    expect_forward("        h = x @ x.T + 1\n        if h.norm() > 1:\n            pass\n", 1);
+    expect_forward("        h = x\n        h += 1\n        if h[0]:\n            pass\n", 1);
+    expect_forward("        z = 1 if x.sum() > 0 else 2\n", 1);
+    expect_forward("        if (m := x.mean()) > 0:\n            pass\n", 1);
+    /* self.training folds to False: `not self.training and t` is t. */
+    expect_forward("        if not self.training and x.sum() > 0:\n            pass\n", 1);
+    expect_forward("        for row in x:\n            if row.sum() > 0:\n                pass\n",
+                   1);
+    /* Two branches, two findings. */
+    expect_forward("        if x.sum() > 0:\n            pass\n        while x.any():\n"
+                   "            x = x - 1\n",
+                   2);
+    /* Optional[Tensor] and Tensor | None annotations. */
+    AT_EXPECT("import torch\nfrom typing import Optional\n@torch.compile\n"
+              "def f(a: Optional[torch.Tensor] = None, b: torch.Tensor | None = None):\n"
+              "    if a:\n        pass\n    if b:\n        pass\n",
+              "GM101", 2);
+    AT_EXPECT("import torch as th\nfrom torch import Tensor\n@th.compile\n"
+              "def f(a: Tensor, b):\n    t = th.zeros(3)\n    if t.sum():\n        pass\n"
+              "    if a.max() > 0:\n        pass\n",
+              "GM101", 2);
+}
+
+static void negatives(void) {
+    expect_forward("        if x.shape[0] > 1:\n            pass\n", 0);
+    expect_forward("        if x.dim() == 3:\n            pass\n", 0);
+    expect_forward("        if x.ndim == 3:\n            pass\n", 0);
+    expect_forward("        if x.size(0) > 1:\n            pass\n", 0);
+    expect_forward("        if x.numel() > 0:\n            pass\n", 0);
+    expect_forward("        if y is None:\n            pass\n", 0);
+    expect_forward("        if x is not None:\n            pass\n", 0);
+    expect_forward("        if self.training:\n            pass\n", 0);
+    expect_forward("        if torch.compiler.is_compiling():\n            pass\n", 0);
+    expect_forward("        if torch.jit.is_scripting():\n            pass\n", 0);
+    expect_forward("        if isinstance(y, torch.Tensor):\n            pass\n", 0);
+    expect_forward("        if len(x) > 2:\n            pass\n", 0);
+    expect_forward("        if y:\n            pass\n", 0); /* unknown parameter */
+    expect_forward("        if n > 2:\n            pass\n", 0);
+    expect_forward("        if x.dtype == torch.float16:\n            pass\n", 0);
+    expect_forward("        if x.device.type == 'cuda':\n            pass\n", 0);
+    expect_forward("        if torch.is_tensor(y):\n            pass\n", 0);
+    expect_forward("        if torch.cuda.is_available():\n            pass\n", 0);
+    expect_forward("        if x.is_cuda:\n            pass\n", 0);
+    expect_forward("        k = x.shape[-1]\n        if k % 2:\n            pass\n", 0);
+    expect_forward("        b, c = x.shape\n        if b > c:\n            pass\n", 0);
+    expect_forward(
+        "        for i in range(x.shape[0]):\n            if i > 2:\n                pass\n", 0);
+    expect_forward("        if np.sum(y) > 0:\n            pass\n", 0);
+    expect_forward("        if self.helper(y):\n            pass\n",
+                   0); /* a method, not a submodule */
+    /* .item() breaks at the call (a later rule), not at the branch. */
+    expect_forward("        if x.sum().item() > 0:\n            pass\n", 0);
+    /* Constant folding: the tensor operand is never evaluated. */
+    expect_forward("        if self.training and x.sum() > 0:\n            pass\n", 0);
+    expect_forward("        if torch.compiler.is_compiling() or x.sum() > 0:\n            pass\n",
+                   0);
+    /* Dead branches are not traced. */
+    expect_forward("        if torch.compiler.is_compiling():\n            pass\n        else:\n"
+                   "            if x.sum() > 0:\n                pass\n",
+                   0);
+    /* A nested def is a frame of its own, traced where forward calls it; one never called is
+     * not traced. */
+    expect_forward("        def inner(t: torch.Tensor):\n            if t.sum() > 0:\n"
+                   "                pass\n        return inner(x)\n",
+                   1);
+    expect_forward("        def unused(t: torch.Tensor):\n            if t.sum() > 0:\n"
+                   "                pass\n        return x\n",
+                   0);
+    expect_forward("        f = lambda t: 1 if t.sum() > 0 else 0\n", 0);
+    /* Not regions: __init__, other methods, plain classes, undecorated functions. */
+    AT_EXPECT("import torch\nimport torch.nn as nn\nclass M(nn.Module):\n"
+              "    def __init__(self):\n        super().__init__()\n        t = torch.zeros(3)\n"
+              "        if t.sum() > 0:\n            pass\n"
+              "    def extra(self, x: torch.Tensor):\n        if x.sum() > 0:\n            pass\n",
+              "GM101", 0);
+    AT_EXPECT("import torch\nclass P:\n    def forward(self, x: torch.Tensor):\n"
+              "        if x.sum() > 0:\n            pass\n",
+              "GM101", 0);
+    AT_EXPECT("import torch\ndef f(x: torch.Tensor):\n    if x.sum() > 0:\n        pass\n", "GM101",
+              0);
+    /* forward is not a region when the options say so. */
+    {
+        const char *src = HEAD "        if x.sum() > 0:\n            pass\n";
+        gm_analysis_options o;
+        gm_analysis_options_default(&o);
+        o.forward_is_compiled = false;
+        gm_finding_list l = at_analyze_with(src, &o);
+        CHECK_EQ_INT(at_count(&l, "GM101"), 0);
+        gm_finding_list_free(&l);
+        /* In training mode the training branch is live. */
+        const char *src2 = HEAD "        if self.training and x.sum() > 0:\n            pass\n";
+        gm_analysis_options_default(&o);
+        o.training = true;
+        l = at_analyze_with(src2, &o);
+        CHECK_EQ_INT(at_count(&l, "GM101"), 1);
+        gm_finding_list_free(&l);
+    }
+}
+
+static void spans_and_consequences(void) {
+    expect_span("        if x.sum() > 0:\n            pass\n", "x.sum() > 0",
+                "`if` on a tensor value: torch.compile breaks the graph here");
+    expect_span("        if x.sum() > 0:\n            pass\n", "x.sum() > 0", "separate graphs");
+    /* A while's own test breaks and resumes (torch 2.13: three graphs); its body is the loop. */
+    expect_span(
+        "        for i in range(3):\n            while (x > 0).any():\n                x = x - 1\n",
+        "(x > 0).any()",
+        "inside a loop, so dynamo skips the frame and the whole function runs eagerly");
+    expect_span("        while True:\n            if x.mean() > 1:\n                break\n",
+                "x.mean() > 1", "inside a loop");
+    expect_span("        for i in range(3):\n            if x.sum() > i:\n                pass\n",
+                "x.sum() > i", "inside a loop");
+    expect_span("        try:\n            if x.sum() > 0:\n                pass\n"
+                "        except ValueError:\n            pass\n",
+                "x.sum() > 0", "inside try/with, so dynamo falls back to eager");
+    expect_span(
+        "        with make_ctx() as fh:\n            if x.sum() > 0:\n                pass\n",
+        "x.sum() > 0", "inside try/with");
+    expect_span("        z = 3 if x.sum() > 0 else 4\n", "x.sum() > 0",
+                "`conditional expression` on a tensor value");
+    expect_span(
+        "        if y is None:\n            pass\n        elif x.mean():\n            pass\n",
+        "x.mean()", "`elif` on a tensor value");
+    /* No consequence suffix: torch context managers are resumable; a for's else is not the loop. */
+    const char *plain[] = {
+        "        with torch.no_grad():\n            if x.sum() > 0:\n                pass\n",
+        "        with torch.autocast('cuda'):\n            if x.sum() > 0:\n                pass\n",
+        ("        for i in range(3):\n            pass\n        else:\n"
+         "            if x.sum() > 0:\n                pass\n"),
+        "        if x.sum() > 0:\n            pass\n",
+        "        while (x > 0).any():\n            x = x - 1\n",
+    };
+    for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++) {
+        char src[4096];
+        snprintf(src, sizeof src, "%s%s", HEAD, plain[i]);
+        gm_finding_list l = at_analyze(src);
+        const gm_finding *f = at_find(&l, "GM101", 0);
+        CHECK(f != NULL);
+        if (f) {
+            CHECK(strstr(f->message, "loop") == NULL);
+            CHECK(strstr(f->message, "try/with") == NULL);
+        }
+        gm_finding_list_free(&l);
+    }
+}
+
+/* random.uniform()/randint() results are graph inputs to dynamo: branching on them breaks
+ * (GB0170 on torch 2.13), in any spelling; random.random() and local names do not count. */
+static void random_values(void) {
+    AT_EXPECT("import random\nimport torch\n@torch.compile\ndef f(x):\n"
+              "    if random.uniform(0, 1) < 2:\n        x = x + 1\n"
+              "    k = random.randint(0, 3)\n    if k > 0:\n        x = x - 1\n    return x\n",
+              "GM101", 2);
+    AT_EXPECT("import random as r\nfrom random import uniform\nimport torch\n@torch.compile\n"
+              "def f(x):\n    if uniform(0, 1) < 2 or r.randint(0, 1):\n        x = x + 1\n"
+              "    return x\n",
+              "GM101", 1);
+    AT_EXPECT("import random\nimport torch\n@torch.compile\ndef f(x):\n"
+              "    if random.random() < 2:\n        x = x + 1\n    return x\n",
+              "GM101", 0);
+    AT_EXPECT("import torch\n@torch.compile\ndef f(x, random):\n"
+              "    if random.uniform(0, 1) < 2:\n        x = x + 1\n    return x\n",
+              "GM101", 0);
+    AT_EXPECT("import torch\n@torch.compile\ndef f(x):\n"
+              "    if uniform(0, 1) < 2:\n        x = x + 1\n    return x\n",
+              "GM101", 0);
+    AT_EXPECT("import random\nimport torch\n@torch.compile\ndef f(x):\n"
+              "    return x * random.uniform(0.5, 1.5)\n",
+              "GM101", 0);
+}
+
+/* `not <tensor>` as a value (GM104) cannot be resumed from on torch 2.13: the rest of the
+ * function runs eagerly and its later breaks are never reported; a GM101 branch is resumed. */
+static void tensor_not_skips_frame(void) {
+    const char *src = "import torch\n@torch.compile\ndef f(x: torch.Tensor):\n"
+                      "    print(x)\n    z = not (x > 0).all()\n    print(z)\n"
+                      "    if x.sum() > 0:\n        x = x + 1\n    return x\n";
+    gm_finding_list l = at_analyze(src);
+    CHECK_EQ_INT(at_count(&l, "GM104"), 1);
+    CHECK_EQ_INT(at_count(&l, "GM401"), 1);
+    CHECK_EQ_INT(at_count(&l, "GM101"), 0);
+    gm_finding_list_free(&l);
+    AT_EXPECT("import torch\n@torch.compile\ndef f(x: torch.Tensor):\n"
+              "    if x.sum() > 0:\n        x = x + 1\n    print(x)\n",
+              "GM401", 1);
+    /* in a loop the branch skips the frame: neither its body nor what follows is reported */
+    AT_EXPECT("import torch\n@torch.compile\ndef f(x: torch.Tensor):\n"
+              "    for i in range(2):\n        if x.sum() > 0:\n            print(x)\n"
+              "        print(i)\n    print(x)\n",
+              "GM401", 0);
+}
+
+int main(void) {
+    tensor_not_skips_frame();
+    positives();
+    random_values();
+    negatives();
+    spans_and_consequences();
+    return check_exit_code("analysis/rules/data_dependent_branch");
+}

@@ -1,0 +1,117 @@
+/* The parser wrapper: parsing, incremental reparsing, and the time bound on pathological
+ * input. */
+#include "check.h"
+
+#include <stdlib.h>
+#include <time.h>
+
+#include "analysis_test.h"
+
+static char *repeat(const char *unit, size_t times, size_t *len) {
+    size_t n = strlen(unit);
+    char *s = malloc(n * times + 1);
+    for (size_t i = 0; i < times; i++)
+        memcpy(s + i * n, unit, n);
+    s[n * times] = '\0';
+    *len = n * times;
+    return s;
+}
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void parses(void) {
+    CHECK(gm_python_language() != NULL);
+    TSParser *p = gm_python_parser_new(0);
+    CHECK(p != NULL);
+    const char *src = "import torch\ndef f(x):\n    return x\n";
+    TSTree *t = gm_python_parse(p, NULL, src, strlen(src));
+    CHECK(t != NULL);
+    TSNode root = ts_tree_root_node(t);
+    CHECK_EQ_STR(ts_node_type(root), "module");
+    CHECK(!ts_node_has_error(root));
+    CHECK_EQ_INT(ts_node_named_child_count(root), 2);
+
+    /* Incremental: insert "y = 1\n" at the start and reparse with the edited old tree. */
+    const char *src2 = "y = 1\nimport torch\ndef f(x):\n    return x\n";
+    TSInputEdit e = {0, 0, 6, {0, 0}, {0, 0}, {1, 0}};
+    gm_tree_edit(t, &e);
+    TSTree *t2 = gm_python_parse(p, t, src2, strlen(src2));
+    TSTree *fresh = gm_python_parse(p, NULL, src2, strlen(src2));
+    char *a = ts_node_string(ts_tree_root_node(t2));
+    char *b = ts_node_string(ts_tree_root_node(fresh));
+    CHECK_EQ_STR(a, b);
+    free(a);
+    free(b);
+    gm_tree_delete(t);
+    gm_tree_delete(t2);
+    gm_tree_delete(fresh);
+    ts_parser_delete(p);
+}
+
+static void time_bound(void) {
+    size_t len;
+    char *big = repeat("x = [1, 2, (3, {4: 5})]  # c\n", 150000, &len); /* ~4 MB */
+    TSParser *p = gm_python_parser_new(1000);                           /* 1 ms */
+    double start = now_seconds();
+    TSTree *t = gm_python_parse(p, NULL, big, len);
+    double took = now_seconds() - start;
+    CHECK(t == NULL);
+    CHECK(took < 2.0); /* stopped early (a full parse takes far longer under sanitizers) */
+    if (t)
+        gm_tree_delete(t);
+    /* The parser starts afresh after a timeout. */
+    const char *small = "x = 1\n";
+    t = gm_python_parse(p, NULL, small, strlen(small));
+    CHECK(t != NULL);
+    CHECK(t && !ts_node_has_error(ts_tree_root_node(t)));
+    CHECK(t && ts_node_end_byte(ts_tree_root_node(t)) == strlen(small));
+    if (t)
+        gm_tree_delete(t);
+    ts_parser_delete(p);
+    free(big);
+
+    /* Pathological nesting and unterminated constructs: bounded, never a crash. Whatever
+     * comes back can be analysed. */
+    const char *units[] = {"(", "[", "{", "\"\"\"", "if x:\n ", "lambda: ", "not ", "-"};
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        char *s = repeat(units[i], 20000, &len);
+        p = gm_python_parser_new(200000); /* 200 ms */
+        t = gm_python_parse(p, NULL, s, len);
+        if (t) {
+            gm_analyzer *a = gm_analyzer_new();
+            const gm_finding_list *l = gm_analyzer_run(a, t, s, len, NULL);
+            CHECK(l != NULL);
+            gm_analyzer_free(a);
+            gm_tree_delete(t);
+        }
+        ts_parser_delete(p);
+        free(s);
+    }
+    /* Deep nesting inside a compiled region. */
+    size_t n1, n2;
+    char *open = repeat("(", 3000, &n1), *close = repeat(")", 3000, &n2);
+    size_t cap = n1 + n2 + 256;
+    char *src = malloc(cap);
+    snprintf(src, cap,
+             "import torch\n@torch.compile\ndef f(x):\n    if %sx.sum()%s:\n"
+             "        print(%sx%s)\n",
+             open, close, open, close);
+    gm_finding_list l;
+    gm_finding_list_init(&l);
+    int rc = gm_analyze_source(src, strlen(src), NULL, &l);
+    CHECK(rc == 0 || rc == -1);
+    gm_finding_list_free(&l);
+    free(open);
+    free(close);
+    free(src);
+}
+
+int main(void) {
+    parses();
+    time_bound();
+    return check_exit_code("analysis/syntax/python_parser");
+}

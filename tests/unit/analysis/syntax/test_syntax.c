@@ -1,0 +1,119 @@
+/* gm_syntax_init resolves every node type to the id tree-sitter's own lookup gives, and the
+ * name set answers as a set. */
+#include "check.h"
+
+#include "analysis_test.h"
+#include "analysis/syntax/name_set.h"
+#include "analysis/syntax/syntax.h"
+
+static void symbols_match_tree_sitter(void) {
+    const TSLanguage *language = gm_python_language();
+    gm_syntax syntax;
+    CHECK_EQ_INT(gm_syntax_init(&syntax, language), 0);
+#define GM_SYNTAX_CHECK(member, name)                                                              \
+    CHECK_EQ_INT(syntax.sym.member,                                                                \
+                 ts_language_symbol_for_name(language, name, (uint32_t)strlen(name), true));
+    GM_SYNTAX_SYMBOLS(GM_SYNTAX_CHECK)
+#undef GM_SYNTAX_CHECK
+    /* and the ids are what parsed nodes carry */
+    TSParser *parser = gm_python_parser_new(0);
+    const char *src = "import torch\nx = f(a.b)\n";
+    TSTree *tree = gm_python_parse(parser, NULL, src, strlen(src));
+    TSNode root = ts_tree_root_node(tree);
+    CHECK_EQ_INT(ts_node_symbol(root), syntax.sym.module);
+    CHECK_EQ_INT(ts_node_symbol(ts_node_named_child(root, 0)), syntax.sym.import_statement);
+    TSNode assign = ts_node_named_child(ts_node_named_child(root, 1), 0);
+    CHECK_EQ_INT(ts_node_symbol(assign), syntax.sym.assignment);
+    CHECK_EQ_INT(ts_node_symbol(gm_child(assign, syntax.field.left)), syntax.sym.identifier);
+    CHECK_EQ_INT(ts_node_symbol(gm_child(assign, syntax.field.right)), syntax.sym.call);
+    gm_tree_delete(tree);
+    ts_parser_delete(parser);
+}
+
+static void name_set(void) {
+    gm_name_set set = {0};
+    const char *text = "alpha beta gamma alpha";
+    CHECK(!gm_name_set_has_cstr(&set, "alpha"));
+    CHECK_EQ_INT(gm_name_set_add(&set, (gm_slice){text, 5}), 0);
+    CHECK_EQ_INT(gm_name_set_add(&set, (gm_slice){text + 6, 4}), 0);
+    CHECK_EQ_INT(gm_name_set_add(&set, (gm_slice){text + 17, 5}), 0); /* alpha again */
+    CHECK_EQ_INT(set.count, 2);
+    CHECK(gm_name_set_has_cstr(&set, "alpha"));
+    CHECK(gm_name_set_has_cstr(&set, "beta"));
+    CHECK(!gm_name_set_has_cstr(&set, "gamma"));
+    CHECK(!gm_name_set_has_cstr(&set, "alph"));
+    /* growing keeps every name */
+    char names[100][8];
+    for (int i = 0; i < 100; i++) {
+        snprintf(names[i], sizeof names[i], "n%d", i);
+        CHECK_EQ_INT(gm_name_set_add(&set, (gm_slice){names[i], (uint32_t)strlen(names[i])}), 0);
+    }
+    CHECK_EQ_INT(set.count, 102);
+    for (int i = 0; i < 100; i++)
+        CHECK(gm_name_set_has_cstr(&set, names[i]));
+    gm_name_set_clear(&set);
+    CHECK(!gm_name_set_has_cstr(&set, "alpha"));
+    CHECK(!gm_name_set_has_cstr(&set, "n5"));
+    gm_name_set_free(&set);
+}
+
+/* gm_child answers as tree-sitter does: for every node and field of a tree, again after the
+ * tree is deleted and another one (perhaps at the same addresses) parsed, and after an edit
+ * moves the nodes of an old tree. */
+static void same_child(TSNode n, TSFieldId field, int *mismatches) {
+    TSNode remembered = gm_child(n, field), asked = ts_node_child_by_field_id(n, field);
+    if (!ts_node_eq(remembered, asked) ||
+        (!ts_node_is_null(asked) && (ts_node_start_byte(remembered) != ts_node_start_byte(asked) ||
+                                     ts_node_end_byte(remembered) != ts_node_end_byte(asked))))
+        (*mismatches)++;
+}
+
+static void check_fields(const gm_syntax *syn, TSNode n, int *mismatches, int depth) {
+    const TSFieldId fields[] = {syn->field.left,      syn->field.right,     syn->field.function,
+                                syn->field.arguments, syn->field.body,      syn->field.name,
+                                syn->field.condition, syn->field.attribute, syn->field.object};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        same_child(n, fields[i], mismatches);
+        same_child(n, fields[i], mismatches); /* the remembered answer */
+    }
+    uint32_t count = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < count && depth < 64; i++)
+        check_fields(syn, ts_node_named_child(n, i), mismatches, depth + 1);
+}
+
+static void remembered_field_lookups(void) {
+    gm_syntax syn;
+    CHECK_EQ_INT(gm_syntax_init(&syn, gm_python_language()), 0);
+    TSParser *parser = gm_python_parser_new(0);
+    const char *sources[] = {
+        "x = f(a.b)\nif x:\n    y = g(x, k=1)\n",
+        "def f(a):\n    return a.b(c)\n",
+        "x = f(a.b)\nif x:\n    y = g(x, k=1)\n",
+        "class C:\n    def m(self):\n        self.v = w(1)\n",
+    };
+    int mismatches = 0;
+    for (int round = 0; round < 20; round++) {
+        const char *src = sources[round % 4];
+        TSTree *tree = gm_python_parse(parser, NULL, src, strlen(src));
+        check_fields(&syn, ts_tree_root_node(tree), &mismatches, 0);
+        /* an edit in place: "x = " becomes "xyz = ", moving every later node */
+        TSInputEdit edit = {.start_byte = 1,
+                            .old_end_byte = 1,
+                            .new_end_byte = 3,
+                            .start_point = {0, 1},
+                            .old_end_point = {0, 1},
+                            .new_end_point = {0, 3}};
+        gm_tree_edit(tree, &edit);
+        check_fields(&syn, ts_tree_root_node(tree), &mismatches, 0);
+        gm_tree_delete(tree);
+    }
+    CHECK_EQ_INT(mismatches, 0);
+    ts_parser_delete(parser);
+}
+
+int main(void) {
+    symbols_match_tree_sitter();
+    remembered_field_lookups();
+    name_set();
+    return check_exit_code("analysis/syntax/syntax");
+}

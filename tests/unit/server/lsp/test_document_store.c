@@ -1,0 +1,282 @@
+/* The document store under thousands of random incremental edits: after each batch the text must
+ * equal an independently edited copy and the incrementally reparsed tree must equal a fresh parse.
+ * Positions are produced by a naive reference converter, independent of protocol/position.c. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "server/lsp/document_store.h"
+#include "analysis/syntax/python_parser.h"
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+
+static uint32_t next_random(void) {
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (uint32_t)(rng_state >> 11);
+}
+
+static const char *const snippets[] = {
+    "x",
+    "\n",
+    "    ",
+    "print(x)\n",
+    "if x.sum() > 0:\n        y = x\n",
+    "é",
+    "€",
+    "😀",
+    "# comment 😀 é\n",
+    "\r\n",
+    "def f(a):\n    return a\n",
+    "class M(nn.Module):\n    def forward(self, x):\n        print(x)\n        return x\n",
+    "(",
+    ")",
+    ":",
+    "\"str",
+    "'''",
+    "@torch.compile\n",
+    "\t",
+    "\r",
+};
+
+static const char *initial_text = "import torch\n"
+                                  "from torch import nn\n"
+                                  "\n"
+                                  "class Block(nn.Module):  # é😀\n"
+                                  "    def __init__(self):\n"
+                                  "        super().__init__()\n"
+                                  "        self.linear = nn.Linear(4, 4)\n"
+                                  "\n"
+                                  "    def forward(self, x: torch.Tensor):\n"
+                                  "        h = self.linear(x)\n"
+                                  "        if h.sum() > 0:\n"
+                                  "            print(\"positive\", h)\n"
+                                  "        return h\n"
+                                  "\n"
+                                  "@torch.compile\n"
+                                  "def step(x):\n"
+                                  "    while x.max() > 1:\n"
+                                  "        x = x / 2\n"
+                                  "    return x\n";
+
+/* Is offset a UTF-8 character boundary? */
+static bool boundary(const char *text, size_t len, size_t offset) {
+    return offset == 0 || offset >= len || ((unsigned char)text[offset] & 0xC0) != 0x80;
+}
+
+/* Reference conversion of a byte offset to an LSP position: lines end at \n, \r\n or \r. */
+static void reference_position(const char *text, size_t offset, gm_position_encoding encoding,
+                               uint32_t *line, uint32_t *character) {
+    uint32_t l = 0, c = 0;
+    size_t i = 0;
+    while (i < offset) {
+        unsigned char b = (unsigned char)text[i];
+        if (b == '\n' || (b == '\r' && text[i + 1] != '\n')) {
+            l++;
+            c = 0;
+            i++;
+            continue;
+        }
+        if (b == '\r') { /* first half of \r\n: the line ends at the \n */
+            i++;
+            continue;
+        }
+        size_t width = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+        c += encoding == GM_ENCODING_UTF8    ? (uint32_t)width
+             : encoding == GM_ENCODING_UTF16 ? (width == 4 ? 2 : 1)
+                                             : 1;
+        i += width;
+    }
+    *line = l;
+    *character = c;
+}
+
+static bool trees_equal(TSNode a, TSNode b) {
+    if (strcmp(ts_node_type(a), ts_node_type(b)) != 0 ||
+        ts_node_start_byte(a) != ts_node_start_byte(b) ||
+        ts_node_end_byte(a) != ts_node_end_byte(b) ||
+        ts_node_start_point(a).row != ts_node_start_point(b).row ||
+        ts_node_start_point(a).column != ts_node_start_point(b).column ||
+        ts_node_end_point(a).row != ts_node_end_point(b).row ||
+        ts_node_end_point(a).column != ts_node_end_point(b).column ||
+        ts_node_child_count(a) != ts_node_child_count(b)) {
+        return false;
+    }
+    for (uint32_t i = 0; i < ts_node_child_count(a); i++) {
+        if (!trees_equal(ts_node_child(a, i), ts_node_child(b, i))) {
+            return false;
+        }
+    }
+    return true;
+}
+
+typedef struct {
+    char *text;
+    size_t len;
+} model_text;
+
+static void model_apply(model_text *model, size_t start, size_t end, const char *insert) {
+    size_t n = strlen(insert);
+    char *next = malloc(model->len - (end - start) + n + 1);
+    memcpy(next, model->text, start);
+    memcpy(next + start, insert, n);
+    memcpy(next + start + n, model->text + end, model->len - end);
+    model->len = model->len - (end - start) + n;
+    next[model->len] = '\0';
+    free(model->text);
+    model->text = next;
+}
+
+static size_t random_boundary(const model_text *model) {
+    size_t offset = model->len ? next_random() % (model->len + 1) : 0;
+    while (!boundary(model->text, model->len, offset)) {
+        offset--;
+    }
+    /* Never split a \r\n pair: a position cannot address the point between them. */
+    if (offset > 0 && offset < model->len && model->text[offset - 1] == '\r' &&
+        model->text[offset] == '\n') {
+        offset--;
+    }
+    return offset;
+}
+
+static void random_edit_sequences(gm_position_encoding encoding, int rounds) {
+    gm_document_store store;
+    CHECK(gm_document_store_init(&store) == 0);
+    model_text model = {strdup(initial_text), strlen(initial_text)};
+    gm_document *doc = gm_document_store_open(&store, "file:///t.py", model.text, model.len, 1);
+    CHECK(doc != NULL);
+    TSParser *fresh_parser = gm_python_parser_new(0);
+    int text_mismatches = 0, tree_mismatches = 0;
+    for (int round = 0; round < rounds; round++) {
+        /* Up to three changes per notification, each relative to the previous result. */
+        int change_count = 1 + (int)(next_random() % 3);
+        gm_document_change changes[3];
+        char *inserts[3];
+        for (int c = 0; c < change_count; c++) {
+            size_t a = random_boundary(&model), b = random_boundary(&model);
+            size_t start = a < b ? a : b, end = a < b ? b : a;
+            /* Mostly small deletions; long ones only to keep the text around 2 KB, so each round's
+             * fresh parse stays cheap. */
+            size_t max_delete = model.len > 2048 ? 600 : 40;
+            if (end - start > max_delete) {
+                end = start + max_delete;
+                while (
+                    !boundary(model.text, model.len, end) ||
+                    (end < model.len && model.text[end - 1] == '\r' && model.text[end] == '\n')) {
+                    end--;
+                }
+            }
+            const char *insert =
+                (model.len > 2048 || next_random() % 4 == 0)
+                    ? ""
+                    : snippets[next_random() % (sizeof snippets / sizeof *snippets)];
+            gm_document_change *change = &changes[c];
+            reference_position(model.text, start, encoding, &change->start_line,
+                               &change->start_character);
+            reference_position(model.text, end, encoding, &change->end_line,
+                               &change->end_character);
+            /* An inserted \n right after a \r, or a \r right before a \n, would merge into a
+             * \r\n and renumber lines differently in the model: keep such edits out. */
+            if ((insert[0] == '\n' && start > 0 && model.text[start - 1] == '\r') ||
+                (insert[0] != '\0' && insert[strlen(insert) - 1] == '\r' && end < model.len &&
+                 model.text[end] == '\n') ||
+                (insert[0] == '\0' && start > 0 && end < model.len &&
+                 model.text[start - 1] == '\r' && model.text[end] == '\n')) {
+                insert = "x";
+            }
+            inserts[c] = strdup(insert);
+            change->has_range = true;
+            change->text = inserts[c];
+            change->text_len = strlen(insert);
+            model_apply(&model, start, end, insert);
+        }
+        char error[256];
+        gm_document_status status = gm_document_apply_changes(
+            &store, doc, changes, (size_t)change_count, round + 2, encoding, error, sizeof error);
+        CHECK(status == GM_DOC_OK);
+        for (int c = 0; c < change_count; c++) {
+            free(inserts[c]);
+        }
+        if (doc->len != model.len || memcmp(doc->text, model.text, model.len) != 0) {
+            text_mismatches++;
+            if (text_mismatches == 1) {
+                fprintf(stderr, "round %d: text differs\n--- store\n%s\n--- model\n%s\n", round,
+                        doc->text, model.text);
+            }
+            /* Resynchronise so one failure does not cascade. */
+            doc = gm_document_store_open(&store, "file:///t.py", model.text, model.len, round);
+            continue;
+        }
+        TSTree *fresh = gm_python_parse(fresh_parser, NULL, model.text, model.len);
+        if (!doc->tree || !trees_equal(ts_tree_root_node(doc->tree), ts_tree_root_node(fresh))) {
+            tree_mismatches++;
+        }
+        gm_tree_delete(fresh);
+        CHECK_EQ_INT(doc->version, round + 2);
+    }
+    CHECK_EQ_INT(text_mismatches, 0);
+    CHECK_EQ_INT(tree_mismatches, 0);
+    ts_parser_delete(fresh_parser);
+    free(model.text);
+    gm_document_store_free(&store);
+}
+
+/* A batch whose second change is out of range leaves the document exactly as it was. */
+static void refused_batches_change_nothing(void) {
+    gm_document_store store;
+    CHECK(gm_document_store_init(&store) == 0);
+    gm_document *doc =
+        gm_document_store_open(&store, "file:///r.py", initial_text, strlen(initial_text), 7);
+    char *before = strdup(doc->text);
+    char *before_tree = ts_node_string(ts_tree_root_node(doc->tree));
+    gm_document_change changes[2] = {
+        {true, 0, 0, 0, 0, "# ok\n", 5},
+        {true, 400, 0, 400, 1, "boom", 4},
+    };
+    char error[256];
+    gm_document_status status = gm_document_apply_changes(&store, doc, changes, 2, 8,
+                                                          GM_ENCODING_UTF16, error, sizeof error);
+    CHECK_EQ_INT(status, GM_DOC_BAD_RANGE);
+    CHECK(strstr(error, "contentChanges[1]") != NULL);
+    CHECK_EQ_STR(doc->text, before);
+    CHECK_EQ_INT(doc->version, 7);
+    char *after_tree = ts_node_string(ts_tree_root_node(doc->tree));
+    CHECK_EQ_STR(after_tree, before_tree);
+
+    /* A single change splitting a surrogate pair is refused too. */
+    gm_document *emoji = gm_document_store_open(&store, "file:///e.py", "a😀b\n", 7, 1);
+    gm_document_change split = {true, 0, 2, 0, 2, "x", 1};
+    CHECK_EQ_INT(gm_document_apply_changes(&store, emoji, &split, 1, 2, GM_ENCODING_UTF16, error,
+                                           sizeof error),
+                 GM_DOC_BAD_RANGE);
+    CHECK_EQ_STR(emoji->text, "a😀b\n");
+    /* ... and the next valid change still applies. */
+    gm_document_change valid = {true, 0, 3, 0, 3, "x", 1};
+    CHECK_EQ_INT(gm_document_apply_changes(&store, emoji, &valid, 1, 3, GM_ENCODING_UTF16, error,
+                                           sizeof error),
+                 GM_DOC_OK);
+    CHECK_EQ_STR(emoji->text, "a😀xb\n");
+
+    /* Full-text replacement. */
+    gm_document_change full = {false, 0, 0, 0, 0, "y = 1\n", 6};
+    CHECK_EQ_INT(gm_document_apply_changes(&store, emoji, &full, 1, 4, GM_ENCODING_UTF16, error,
+                                           sizeof error),
+                 GM_DOC_OK);
+    CHECK_EQ_STR(emoji->text, "y = 1\n");
+    free(before);
+    free(before_tree);
+    free(after_tree);
+    gm_document_store_free(&store);
+}
+
+int main(int argc, char **argv) {
+    int rounds = argc > 1 ? atoi(argv[1]) : 2000;
+    random_edit_sequences(GM_ENCODING_UTF16, rounds);
+    random_edit_sequences(GM_ENCODING_UTF8, rounds);
+    random_edit_sequences(GM_ENCODING_UTF32, rounds);
+    refused_batches_change_nothing();
+    return check_exit_code("server/lsp/document_store");
+}
