@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "analysis/findings/suppression.h"
-#include "analysis/value_kinds/value_kinds.h"
 
 static void fixes_free(gm_fix *fixes, size_t count) {
     for (size_t i = 0; i < count; i++)
