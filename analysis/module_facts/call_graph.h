@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis/regions/compiled_regions.h"
+#include "analysis/module_facts/call_parts.h"
 #include "analysis/module_facts/symbols.h"
 
 typedef struct {

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "analysis/options/analysis_options.h"
-#include "analysis/regions/compiled_regions.h"
+#include "analysis/module_facts/call_parts.h"
 #include "analysis/module_facts/symbols.h"
 
 typedef struct {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analysis/rules/emit.h"
+#include "analysis/module_facts/decorators.h"
 #include "analysis/rules/rules.h"
 #include "analysis/module_facts/symbols.h"
 

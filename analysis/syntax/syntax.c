@@ -201,3 +201,60 @@ TSNode gm_child(TSNode node, TSFieldId field) {
     *e = (child_entry){node.id, node.tree, node.context[0], field, generation, child};
     return child;
 }
+/* The text of a chain of names (`a.b.c`, parentheses and spaces dropped) into buf; false for
+ * anything else or when it does not fit. */
+bool gm_dotted_name_text(const gm_syntax *syn, const char *text, TSNode n, char *buf, size_t cap,
+                         size_t *len) {
+    n = gm_unparen(syn, n);
+    if (gm_is(n, syn->sym.identifier)) {
+        gm_slice s = gm_node_slice(n, text);
+        if (*len + s.len + 1 > cap)
+            return false;
+        memcpy(buf + *len, s.ptr, s.len);
+        *len += s.len;
+        buf[*len] = '\0';
+        return true;
+    }
+    if (!gm_is(n, syn->sym.attribute))
+        return false;
+    TSNode attr = gm_child(n, syn->field.attribute);
+    if (ts_node_is_null(attr) ||
+        !gm_dotted_name_text(syn, text, gm_child(n, syn->field.object), buf, cap, len))
+        return false;
+    gm_slice s = gm_node_slice(attr, text);
+    if (*len + s.len + 2 > cap)
+        return false;
+    buf[(*len)++] = '.';
+    memcpy(buf + *len, s.ptr, s.len);
+    *len += s.len;
+    buf[*len] = '\0';
+    return true;
+}
+
+/* The first parameter of fn when it is a plain name: self in a method. */
+gm_slice gm_first_parameter(const gm_syntax *syn, const char *text, TSNode fn) {
+    gm_slice none = {text, 0};
+    TSNode params = gm_child(fn, syn->field.parameters);
+    if (ts_node_is_null(params) || ts_node_named_child_count(params) == 0)
+        return none;
+    TSNode p = ts_node_named_child(params, 0);
+    return gm_is(p, syn->sym.identifier) ? gm_node_slice(p, text) : none;
+}
+
+/* Whether a parameter of fn binds name. */
+bool gm_parameters_bind_name(const gm_syntax *syn, const char *text, TSNode fn, gm_slice name) {
+    TSNode params = gm_child(fn, syn->field.parameters);
+    uint32_t n = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode p = ts_node_named_child(params, i);
+        TSNode id = p;
+        if (gm_is(p, syn->sym.default_parameter) || gm_is(p, syn->sym.typed_default_parameter))
+            id = gm_child(p, syn->field.name);
+        else if (!gm_is(p, syn->sym.identifier) && ts_node_named_child_count(p) > 0)
+            id = ts_node_named_child(p, 0); /* typed, *args, **kwargs */
+        if (gm_is(id, syn->sym.identifier) && gm_slice_eq(gm_node_slice(id, text), name))
+            return true;
+    }
+    return false;
+}
+

@@ -188,4 +188,16 @@ TSNode gm_class_init(const gm_syntax *syntax, const char *text, TSNode class_nod
  * around it allowed): a message known before tracing. */
 bool gm_is_constant_string(const gm_syntax *syntax, TSNode node);
 
+/* The text of a chain of names (`a.b.c`, parentheses and spaces dropped) appended to buf at
+ * *len; false for anything else or when it does not fit. */
+bool gm_dotted_name_text(const gm_syntax *syn, const char *text, TSNode n, char *buf, size_t cap,
+                         size_t *len);
+
+/* The first parameter of the function_definition fn when it is a plain name (self in a method),
+ * else an empty slice. */
+gm_slice gm_first_parameter(const gm_syntax *syn, const char *text, TSNode fn);
+
+/* Whether a parameter of the function_definition fn binds name. */
+bool gm_parameters_bind_name(const gm_syntax *syn, const char *text, TSNode fn, gm_slice name);
+
 #endif

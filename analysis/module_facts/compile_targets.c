@@ -1,0 +1,173 @@
+#include "analysis/module_facts/compile_targets.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/module_facts/decorators.h"
+
+typedef struct {
+    const gm_symbols *symbols;
+    const gm_syntax *syntax;
+    const char *text;
+    gm_call_part *part; /* receives the targets and instance bindings */
+} walk;
+
+static char *dup_text(const char *s, size_t n) {
+    char *out = malloc(n + 1);
+    if (out) {
+        memcpy(out, s, n);
+        out[n] = '\0';
+    }
+    return out;
+}
+
+static int add_target(gm_call_part *p, const char *name, size_t name_len, const char *member,
+                      size_t member_len, bool fullgraph, bool module_compile) {
+    if (p->target_count == p->target_capacity) {
+        uint32_t cap = p->target_capacity ? p->target_capacity * 2 : 2;
+        gm_compile_target *items = realloc(p->targets, cap * sizeof *items);
+        if (!items)
+            return -1;
+        p->targets = items;
+        p->target_capacity = cap;
+    }
+    gm_compile_target *t = &p->targets[p->target_count];
+    t->name = dup_text(name, name_len);
+    t->member = member ? dup_text(member, member_len) : NULL;
+    t->fullgraph = fullgraph;
+    t->module_compile = module_compile;
+    if (!t->name || (member && !t->member)) {
+        free(t->name);
+        free(t->member);
+        return -1;
+    }
+    p->target_count++;
+    return 0;
+}
+
+/* The thing torch.compile is given: `f`, `obj.method`, `mod.f` (an import), `Net(...)`. */
+static int add_target_expr(const walk *w, TSNode arg, bool fullgraph) {
+    const gm_syntax *syn = w->syntax;
+    arg = gm_unparen(syn, arg);
+    if (gm_is(arg, syn->sym.call))
+        arg = gm_unparen(syn, gm_child(arg, syn->field.function)); /* a module built in place */
+    char name[GM_NAME_MAX];
+    size_t len = 0;
+    if (!gm_dotted_name_text(syn, w->text, arg, name, sizeof name, &len))
+        return 0;
+    TSNode head = gm_chain_head(syn, arg);
+    const char *dot = strchr(name, '.');
+    if (dot && !gm_symbols_is_imported(w->symbols, gm_node_slice(head, w->text))) {
+        /* obj.method: the method of whatever class obj is an instance of */
+        if (strchr(dot + 1, '.'))
+            return 0;
+        return add_target(w->part, name, (size_t)(dot - name), dot + 1, strlen(dot + 1), fullgraph,
+                          false);
+    }
+    return add_target(w->part, name, len, NULL, 0, fullgraph, false);
+}
+
+static int add_instance(gm_call_part *p, gm_slice var, const char *class_name, size_t len) {
+    if (p->instance_count == p->instance_capacity) {
+        uint32_t cap = p->instance_capacity ? p->instance_capacity * 2 : 2;
+        gm_instance_binding *items = realloc(p->instances, cap * sizeof *items);
+        if (!items)
+            return -1;
+        p->instances = items;
+        p->instance_capacity = cap;
+    }
+    gm_instance_binding *b = &p->instances[p->instance_count];
+    b->var = dup_text(var.ptr, var.len);
+    b->class_name = dup_text(class_name, len);
+    if (!b->var || !b->class_name) {
+        free(b->var);
+        free(b->class_name);
+        return -1;
+    }
+    p->instance_count++;
+    return 0;
+}
+
+/* `var = Cls(...)`, also through `.eval()`, `.to(device)` and similar calls on the result. */
+static int note_instance(const walk *w, TSNode assignment) {
+    const gm_syntax *syn = w->syntax;
+    TSNode left = gm_child(assignment, syn->field.left);
+    TSNode right = gm_unparen(syn, gm_child(assignment, syn->field.right));
+    if (!gm_is(left, syn->sym.identifier) || !gm_is(right, syn->sym.call))
+        return 0;
+    for (int depth = 0; depth < 8; depth++) {
+        TSNode fn = gm_unparen(syn, gm_child(right, syn->field.function));
+        if (!gm_is(fn, syn->sym.attribute))
+            break;
+        TSNode object = gm_unparen(syn, gm_child(fn, syn->field.object));
+        if (!gm_is(object, syn->sym.call))
+            break;
+        right = object;
+    }
+    char name[GM_NAME_MAX];
+    size_t len = 0;
+    if (!gm_dotted_name_text(syn, w->text, gm_child(right, syn->field.function), name, sizeof name, &len))
+        return 0;
+    return add_instance(w->part, gm_node_slice(left, w->text), name, len);
+}
+
+/* Whether a call's callee (parentheses stripped) may resolve to torch.compile,
+ * torch._dynamo.optimize or a .compile method: resolution only rewrites the head of a chain, so
+ * a longer chain must end in one of those words, and a bare name must be an import. Saves
+ * resolving the callee of every call of a statement. */
+static bool may_name_compile(const walk *w, TSNode fn) {
+    const gm_syntax *syn = w->syntax;
+    if (gm_is(fn, syn->sym.identifier))
+        return gm_symbols_is_imported(w->symbols, gm_node_slice(fn, w->text));
+    if (!gm_is(fn, syn->sym.attribute))
+        return false;
+    TSNode attr = gm_child(fn, syn->field.attribute);
+    return !ts_node_is_null(attr) && (gm_node_text_is(attr, w->text, "compile") ||
+                                      gm_node_text_is(attr, w->text, "optimize"));
+}
+
+static int note_target_call(const walk *w, TSNode n) {
+    const gm_syntax *syn = w->syntax;
+    TSNode fn = gm_unparen(syn, gm_child(n, syn->field.function));
+    bool wrapped = gm_is(fn, syn->sym.call);
+    TSNode inner = wrapped ? gm_unparen(syn, gm_child(fn, syn->field.function)) : fn;
+    if (!may_name_compile(w, inner))
+        return 0;
+    TSNode args = gm_child(n, syn->field.arguments);
+    TSNode first = ts_node_is_null(args) || ts_node_named_child_count(args) == 0
+                       ? (TSNode){0}
+                       : ts_node_named_child(args, 0);
+    char name[GM_NAME_MAX];
+    if (wrapped) {
+        /* torch._dynamo.optimize(backend, nopython=...)(f) */
+        if (!ts_node_is_null(first) && !gm_is(first, syn->sym.keyword_argument) &&
+            gm_symbols_resolve(w->symbols, syn, w->text, inner, name, sizeof name) &&
+            strcmp(name, "torch._dynamo.optimize") == 0)
+            return add_target_expr(w, first, gm_compile_call_asks_fullgraph(syn, w->text, fn));
+    } else if (gm_symbols_resolve(w->symbols, syn, w->text, fn, name, sizeof name)) {
+        TSNode head = gm_chain_head(syn, fn);
+        if (gm_is_compile_name(name) && strcmp(name, "torch._dynamo.optimize") != 0) {
+            if (!ts_node_is_null(first) && !gm_is(first, syn->sym.keyword_argument))
+                return add_target_expr(w, first, gm_compile_call_asks_fullgraph(syn, w->text, n));
+        } else if (gm_is(fn, syn->sym.attribute) && gm_name_last_is(name, "compile") &&
+                   gm_is(gm_unparen(syn, gm_child(fn, syn->field.object)), syn->sym.identifier) &&
+                   !gm_symbols_is_imported(w->symbols, gm_node_slice(head, w->text))) {
+            /* model.compile(): nn.Module.compile compiles the module's forward */
+            gm_slice obj = gm_node_slice(head, w->text);
+            return add_target(w->part, obj.ptr, obj.len, NULL, 0, gm_compile_call_asks_fullgraph(syn, w->text, n),
+                              true);
+        }
+    }
+    return 0;
+}
+
+int gm_compile_target_note(const gm_symbols *symbols, const gm_syntax *syntax, const char *text,
+                           gm_call_part *part, TSNode n, TSSymbol t) {
+    const walk wk = {symbols, syntax, text, part};
+    const walk *w = &wk;
+    if (t == w->syntax->sym.assignment)
+        return note_instance(w, n);
+    if (t == w->syntax->sym.call)
+        return note_target_call(w, n);
+    return 0;
+}

@@ -1,0 +1,16 @@
+/* What a statement hands to torch.compile: `torch.compile(x)`, `torch._dynamo.optimize(...)(x)`
+ * and `x.compile()` targets, and the `var = Cls(...)` bindings that lead a target named var to
+ * Cls.forward. Recorded in the statement's call part. */
+#ifndef GM_ANALYSIS_MODULE_FACTS_COMPILE_TARGETS_H
+#define GM_ANALYSIS_MODULE_FACTS_COMPILE_TARGETS_H
+
+#include <tree_sitter/api.h>
+
+#include "analysis/module_facts/call_parts.h"
+
+/* A compile target or instance binding at n, whose symbol is t (when n is a call or an
+ * assignment), added to part. Returns 0, or -1 on OOM. */
+int gm_compile_target_note(const gm_symbols *symbols, const gm_syntax *syntax, const char *text,
+                           gm_call_part *part, TSNode n, TSSymbol t);
+
+#endif
