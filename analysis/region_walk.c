@@ -99,19 +99,14 @@ static void check_operation(gm_region *r, TSNode n, TSSymbol t) {
     const gm_syntax *syn = syn_of(r);
     if (t == syn->sym.call) {
         gm_kinds_note_call(r, n);
-        gm_rule_print_call(r, n);
-        gm_rule_tensor_to_python(r, n);
-        gm_rule_logging_call(r, n);
-        gm_rule_dynamic_shape_call(r, n);
-        gm_rule_untraceable_call(r, n);
-        gm_rule_python_construct_call(r, n);
-        gm_rule_disabled_call(r, n);
-        gm_rule_rng_state_call(r, n);
-        gm_rule_autograd_call(r, n);
+        for (size_t i = 0; i < gm_call_rule_count; i++)
+            gm_call_rules[i](r, n);
     } else if (t == syn->sym.subscript) {
-        gm_rule_boolean_mask(r, n);
+        for (size_t i = 0; i < gm_subscript_rule_count; i++)
+            gm_subscript_rules[i](r, n);
     } else if (t == syn->sym.comparison_operator) {
-        gm_rule_tensor_contains(r, n);
+        for (size_t i = 0; i < gm_comparison_rule_count; i++)
+            gm_comparison_rules[i](r, n);
     } else if (t == syn->sym.named_expression) {
         gm_value_of(r, n); /* binds the walrus target */
     } else if (t == syn->sym.not_operator) {

@@ -1,5 +1,6 @@
-/* The rules. Each is called by the region walker at the construct it looks at and reports
- * through gm_emit_finding. */
+/* The rules. The region walker runs them at the constructs they look at: those that look at one
+ * node go through the rule table below, the others are called with what they need (a condition's
+ * value, the construct's name). Each reports through gm_emit_finding. */
 #ifndef GM_ANALYSIS_RULES_RULES_H
 #define GM_ANALYSIS_RULES_RULES_H
 
@@ -99,5 +100,15 @@ bool gm_rule_sequence_comparison(gm_region *region, TSNode condition);
 /* Whether node lies in an operand dynamo never evaluates: the right side of `<False> and ...`
  * or `<True> or ...` with a compile-time constant left side. */
 bool gm_in_dead_operand(gm_region *region, TSNode node);
+
+/* The rule table (rule_table.c): the rules run at every call, subscript and comparison of a
+ * region, in the order they report. */
+typedef void (*gm_node_rule)(gm_region *region, TSNode node);
+extern const gm_node_rule gm_call_rules[];
+extern const size_t gm_call_rule_count;
+extern const gm_node_rule gm_subscript_rules[];
+extern const size_t gm_subscript_rule_count;
+extern const gm_node_rule gm_comparison_rules[];
+extern const size_t gm_comparison_rule_count;
 
 #endif
