@@ -15,17 +15,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/options/analysis_options.h"
-#include "analysis/module_facts/call_graph.h"
-#include "analysis/regions/compiled_regions.h"
-#include "analysis/module_facts/module_summary.h"
-#include "analysis/syntax/python_parser.h"
-#include "analysis/regions/region.h"
-#include "analysis/region_walk.h"
 #include "analysis/findings/suppression.h"
-#include "analysis/module_facts/symbols.h"
-#include "analysis/syntax/syntax.h"
 #include "analysis/findings/syntax_errors.h"
+#include "analysis/module_facts/call_graph.h"
+#include "analysis/module_facts/module_summary.h"
+#include "analysis/module_facts/symbols.h"
+#include "analysis/options/analysis_options.h"
+#include "analysis/region_walk.h"
+#include "analysis/regions/compiled_regions.h"
+#include "analysis/regions/region.h"
+#include "analysis/syntax/python_parser.h"
+#include "analysis/syntax/syntax.h"
 
 #define GM_ANALYZE_SOURCE_TIMEOUT_MICROS (10u * 1000u * 1000u)
 

@@ -8,8 +8,8 @@
 #include <stddef.h>
 #include <tree_sitter/api.h>
 
-#include "analysis/options/analysis_options.h"
 #include "analysis/findings/findings.h"
+#include "analysis/options/analysis_options.h"
 
 typedef struct gm_analyzer gm_analyzer;
 

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/regions/binding_lookup.h"
 #include "analysis/module_facts/symbols.h"
+#include "analysis/regions/binding_lookup.h"
 
 #define GM_LOGGER_MAX_DEPTH 4
 

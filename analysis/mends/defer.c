@@ -16,9 +16,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analysis/mends/rewrite_text.h"
-#include "analysis/mends/mends.h"
 #include "analysis/logging_calls/logging_outcome.h"
+#include "analysis/mends/mends.h"
+#include "analysis/mends/rewrite_text.h"
 
 /* The last import statement among the module's children before the statement under analysis,
  * or a null node. Only module-level imports count: one inside try/if may not run. */

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/mends/setting_suggestion.h"
-#include "analysis/mends/rewrite_text.h"
-#include "analysis/mends/value_uses.h"
 #include "analysis/mends/mends.h"
+#include "analysis/mends/rewrite_text.h"
+#include "analysis/mends/setting_suggestion.h"
+#include "analysis/mends/value_uses.h"
 #include "analysis/module_facts/symbols.h"
 #include "analysis/value_kinds/value_kinds.h"
 

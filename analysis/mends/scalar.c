@@ -4,10 +4,10 @@
  * meaning but capture_scalar_outputs would trace the value, a display-only suggestion of it. */
 #include <string.h>
 
-#include "analysis/mends/setting_suggestion.h"
-#include "analysis/mends/rewrite_text.h"
-#include "analysis/mends/value_uses.h"
 #include "analysis/mends/mends.h"
+#include "analysis/mends/rewrite_text.h"
+#include "analysis/mends/setting_suggestion.h"
+#include "analysis/mends/value_uses.h"
 #include "analysis/module_facts/symbols.h"
 
 #define SCALAR_SETTING_TITLE                                                                       \

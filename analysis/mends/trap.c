@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analysis/mends/rewrite_text.h"
 #include "analysis/mends/mends.h"
+#include "analysis/mends/rewrite_text.h"
 #include "analysis/value_kinds/value_kinds.h"
 
 /* Builtin exception classes whose meaning a message-prefixed RuntimeError still conveys. */

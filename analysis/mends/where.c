@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/mends/where.h"
 #include "analysis/mends/mends.h"
+#include "analysis/mends/where.h"
 #include "analysis/value_kinds/value_kinds.h"
 
 /* Why Where declined when the branches are not one of its shapes: Cond gets to say more. */

@@ -430,8 +430,8 @@ static int add_function_node(void *payload, const gm_statement_function *f) {
     }
     if (!ts_node_is_null(f->class_node) &&
         gm_decorators_have_property(syn, w->text, f->decorated) &&
-        gm_name_set_add(&c->properties, gm_node_slice(gm_child(f->function, syn->field.name),
-                                                      w->text)) != 0)
+        gm_name_set_add(&c->properties,
+                        gm_node_slice(gm_child(f->function, syn->field.name), w->text)) != 0)
         return -1;
     return add_node(c, f->function, f->decorated, f->root, f->traceable, f->fullgraph, f->depth);
 }
@@ -733,10 +733,10 @@ static int add_nested_nodes(call_collect *c, uint32_t bi) {
         b->fn = nd.fn;
         b->body = body;
         b->decorated = nd.decorated;
-        b->self_name =
-            outer.self_name.len > 0 && !gm_parameters_bind_name(syn, c->text, nd.fn, outer.self_name)
-                ? outer.self_name
-                : (gm_slice){c->text, 0};
+        b->self_name = outer.self_name.len > 0 &&
+                               !gm_parameters_bind_name(syn, c->text, nd.fn, outer.self_name)
+                           ? outer.self_name
+                           : (gm_slice){c->text, 0};
         b->node = p->node_count - 1;
         b->depth = outer.depth + 2;
         b->parent = outer.node;
@@ -844,7 +844,8 @@ int gm_call_part_build(const gm_symbols *symbols, const gm_syntax *syntax, const
     c->part = part;
     c->top_start = ts_node_start_byte(top);
     walk w = {symbols, syntax, text, part, c};
-    int rc = gm_statement_functions_each(symbols, syntax, text, options, top, add_function_node, &w);
+    int rc =
+        gm_statement_functions_each(symbols, syntax, text, options, top, add_function_node, &w);
     if (rc == 0) {
         collect_statement(&w, top, 0);
         /* bodies the walk did not reach (none in a parsed tree): their calls all the same */

@@ -106,7 +106,8 @@ static int note_instance(const walk *w, TSNode assignment) {
     }
     char name[GM_NAME_MAX];
     size_t len = 0;
-    if (!gm_dotted_name_text(syn, w->text, gm_child(right, syn->field.function), name, sizeof name, &len))
+    if (!gm_dotted_name_text(syn, w->text, gm_child(right, syn->field.function), name, sizeof name,
+                             &len))
         return 0;
     return add_instance(w->part, gm_node_slice(left, w->text), name, len);
 }
@@ -154,8 +155,8 @@ static int note_target_call(const walk *w, TSNode n) {
                    !gm_symbols_is_imported(w->symbols, gm_node_slice(head, w->text))) {
             /* model.compile(): nn.Module.compile compiles the module's forward */
             gm_slice obj = gm_node_slice(head, w->text);
-            return add_target(w->part, obj.ptr, obj.len, NULL, 0, gm_compile_call_asks_fullgraph(syn, w->text, n),
-                              true);
+            return add_target(w->part, obj.ptr, obj.len, NULL, 0,
+                              gm_compile_call_asks_fullgraph(syn, w->text, n), true);
         }
     }
     return 0;

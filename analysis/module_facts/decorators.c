@@ -83,7 +83,8 @@ gm_decorator_kind gm_decorators_kind(const gm_symbols *symbols, const gm_syntax 
             else if (k == GM_DECORATOR_COMPILE && kind == GM_DECORATOR_OTHER)
                 kind = GM_DECORATOR_COMPILE;
             if (k == GM_DECORATOR_COMPILE && ts_node_named_child_count(d) > 0 &&
-                gm_compile_call_asks_fullgraph(syntax, text, gm_unparen(syntax, ts_node_named_child(d, 0))))
+                gm_compile_call_asks_fullgraph(syntax, text,
+                                               gm_unparen(syntax, ts_node_named_child(d, 0))))
                 *fullgraph = true;
         } while (ts_tree_cursor_goto_next_sibling(&cursor));
     }

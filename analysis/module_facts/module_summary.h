@@ -11,9 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis/options/analysis_options.h"
 #include "analysis/module_facts/call_parts.h"
 #include "analysis/module_facts/symbols.h"
+#include "analysis/options/analysis_options.h"
 
 typedef struct {
     char *key; /* owned: "f", or "C.m" for a method */

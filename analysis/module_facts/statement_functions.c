@@ -47,8 +47,7 @@ static int visit_class(const walk *w, TSNode cls, int class_depth) {
             if (!gm_is(fn, syn->sym.function_definition) ||
                 ts_node_is_null(gm_child(fn, syn->field.name)))
                 continue;
-            classify_method(w, f.module_class, decorated, fn, &f.root, &f.traceable,
-                            &f.fullgraph);
+            classify_method(w, f.module_class, decorated, fn, &f.root, &f.traceable, &f.fullgraph);
             f.function = fn;
             f.decorated = decorated;
             f.index = index++;

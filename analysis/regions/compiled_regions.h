@@ -21,7 +21,7 @@ typedef struct {
     bool fullgraph;    /* compiled with fullgraph=True (or error_on_graph_break=True): the first
                           break raises torch._dynamo.exc.Unsupported instead of splitting */
     const gm_call_part *calls; /* the statement's call part, or NULL */
-    uint32_t node;                      /* the function's node in calls */
+    uint32_t node;             /* the function's node in calls */
     /* A function defined inside another (a nested def the enclosing code calls, or the wrapper
      * a decorator returns): outer_self is the first parameter of the enclosing method when the
      * nested function can see it (it does not rebind the name), else empty. */

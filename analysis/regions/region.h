@@ -9,10 +9,10 @@
 #include <stdint.h>
 #include <tree_sitter/api.h>
 
-#include "analysis/options/analysis_options.h"
-#include "analysis/regions/compiled_regions.h"
 #include "analysis/findings/findings.h"
 #include "analysis/module_facts/symbols.h"
+#include "analysis/options/analysis_options.h"
+#include "analysis/regions/compiled_regions.h"
 #include "analysis/syntax/syntax.h"
 
 /* One top-level statement under analysis. */

@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/module_facts/symbols.h"
 #include "analysis/rules/emit.h"
 #include "analysis/rules/rules.h"
-#include "analysis/module_facts/symbols.h"
 
 static bool is_self(const gm_region *region, TSNode n) {
     const gm_syntax *syn = region->stmt->syntax;

@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analysis/rules/emit.h"
 #include "analysis/module_facts/decorators.h"
-#include "analysis/rules/rules.h"
 #include "analysis/module_facts/symbols.h"
+#include "analysis/rules/emit.h"
+#include "analysis/rules/rules.h"
 
 static bool names_disable(const gm_stmt_ctx *st, TSNode fn) {
     char name[GM_NAME_MAX];

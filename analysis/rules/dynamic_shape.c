@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "analysis/mends/mends.h"
+#include "analysis/module_facts/symbols.h"
 #include "analysis/rules/emit.h"
 #include "analysis/rules/rules.h"
-#include "analysis/module_facts/symbols.h"
 #include "analysis/value_kinds/value_kinds.h"
 
 /* Whether head names a module-level import the function does not shadow. */

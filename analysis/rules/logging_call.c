@@ -18,9 +18,9 @@
 
 #include "analysis/logging_calls/logger_bindings.h"
 #include "analysis/mends/mends.h"
+#include "analysis/module_facts/symbols.h"
 #include "analysis/rules/emit.h"
 #include "analysis/rules/rules.h"
-#include "analysis/module_facts/symbols.h"
 
 /* logging.Logger's methods (sorted: bsearch), with the *_once ones libraries add (transformers'
  * warning_once, info_once): dynamo 2.13 reports GB0291 for any method call on a Logger. */

@@ -9,9 +9,9 @@
 
 #include "analysis/logging_calls/logger_bindings.h"
 #include "analysis/mends/mends.h"
+#include "analysis/module_facts/symbols.h"
 #include "analysis/rules/emit.h"
 #include "analysis/rules/rules.h"
-#include "analysis/module_facts/symbols.h"
 
 /* Whether callee resolves to builtins.print through an import the function does not shadow. */
 static bool is_builtins_print(gm_region *region, TSNode callee) {

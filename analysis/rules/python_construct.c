@@ -8,9 +8,9 @@
  * receives as a parameter (one it creates is traced). */
 #include <string.h>
 
+#include "analysis/module_facts/symbols.h"
 #include "analysis/rules/emit.h"
 #include "analysis/rules/rules.h"
-#include "analysis/module_facts/symbols.h"
 
 void gm_rule_class_in_region(gm_region *region, TSNode class_definition) {
     gm_emit_finding(region, gm_rule_by_id("GM601"), class_definition,

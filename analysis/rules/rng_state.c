@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/module_facts/symbols.h"
 #include "analysis/rules/emit.h"
 #include "analysis/rules/rules.h"
-#include "analysis/module_facts/symbols.h"
 
 static const char *const methods[] = {
     "manual_seed",         "seed", "initial_seed", "get_state", "set_state", "graphsafe_get_state",

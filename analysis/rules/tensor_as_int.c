@@ -17,10 +17,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/module_facts/symbols.h"
 #include "analysis/regions/binding_lookup.h"
 #include "analysis/rules/emit.h"
 #include "analysis/rules/rules.h"
-#include "analysis/module_facts/symbols.h"
 #include "analysis/value_kinds/value_kinds.h"
 
 static const gm_syntax *syn_of(const gm_region *r) {

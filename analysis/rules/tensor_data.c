@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/module_facts/symbols.h"
 #include "analysis/rules/emit.h"
 #include "analysis/rules/rules.h"
-#include "analysis/module_facts/symbols.h"
 #include "analysis/value_kinds/value_kinds.h"
 
 /* math functions that convert their arguments to Python numbers (sorted: bsearch). */

@@ -9,10 +9,10 @@
 
 #include "analysis/logging_calls/logger_bindings.h"
 #include "analysis/mends/mends.h"
-#include "analysis/value_kinds/numpy_values.h"
+#include "analysis/module_facts/symbols.h"
 #include "analysis/rules/emit.h"
 #include "analysis/rules/rules.h"
-#include "analysis/module_facts/symbols.h"
+#include "analysis/value_kinds/numpy_values.h"
 #include "analysis/value_kinds/value_kinds.h"
 
 static bool has_no_arguments(const gm_region *region, TSNode call) {

@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/module_facts/symbols.h"
 #include "analysis/rules/emit.h"
 #include "analysis/rules/rules.h"
-#include "analysis/module_facts/symbols.h"
 #include "analysis/value_kinds/value_kinds.h"
 
 typedef struct {

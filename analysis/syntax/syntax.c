@@ -257,4 +257,3 @@ bool gm_parameters_bind_name(const gm_syntax *syn, const char *text, TSNode fn, 
     }
     return false;
 }
-

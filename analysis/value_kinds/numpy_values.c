@@ -2,8 +2,8 @@
 
 #include <string.h>
 
-#include "analysis/regions/binding_lookup.h"
 #include "analysis/module_facts/symbols.h"
+#include "analysis/regions/binding_lookup.h"
 
 #define GM_NUMPY_MAX_DEPTH 6
 

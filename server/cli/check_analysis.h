@@ -7,8 +7,8 @@
 
 #include <stddef.h>
 
-#include "analysis/options/analysis_options.h"
 #include "analysis/findings/findings.h"
+#include "analysis/options/analysis_options.h"
 #include "server/workspace/workspace_index.h"
 
 /* Analyses text (of the file at path) as if nothing else called into it, appending the findings

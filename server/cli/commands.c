@@ -8,12 +8,12 @@
 #include <unistd.h>
 
 #include "analysis/analyzer.h"
-#include "server/cli/check_analysis.h"
-#include "server/workspace/python_files.h"
-#include "server/cli/report.h"
 #include "analysis/mend_apply.h"
-#include "server/config/pyproject_config.h"
+#include "server/cli/check_analysis.h"
+#include "server/cli/report.h"
 #include "server/cli/unified_diff.h"
+#include "server/config/pyproject_config.h"
+#include "server/workspace/python_files.h"
 #include "server/workspace/workspace_index.h"
 
 /* Most files of the workspace read to follow compiled code across imports. */

@@ -10,12 +10,12 @@
 #include <unistd.h>
 #include <uv.h>
 
-#include "server/workspace/python_files.h"
 #include "analysis/mend_apply.h"
+#include "server/config/pyproject_config.h"
 #include "server/profile/defaults.h"
 #include "server/profile/job.h"
 #include "server/profile/report.h"
-#include "server/config/pyproject_config.h"
+#include "server/workspace/python_files.h"
 
 typedef struct {
     const char *path;

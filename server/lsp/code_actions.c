@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/findings/text_edit.h"
 #include "protocol/lsp_params.h"
 #include "server/lsp/lsp_internal.h"
-#include "analysis/findings/text_edit.h"
 
 #define FIX_ALL_KIND "source.fixAll.graphmend"
 

@@ -3,8 +3,8 @@
  * function. The lens only carries the command; nothing runs until the user picks it. */
 #include <string.h>
 
-#include "server/profile/defaults.h"
 #include "server/lsp/lsp_internal.h"
+#include "server/profile/defaults.h"
 
 #define LENS_TITLE "Profile mended vs original"
 

@@ -4,9 +4,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "server/workspace/python_files.h"
-#include "server/config/pyproject_config.h"
 #include "protocol/uri.h"
+#include "server/config/pyproject_config.h"
+#include "server/workspace/python_files.h"
 
 #include "protocol/lsp_params.h"
 #include "server/lsp/lsp_internal.h"

@@ -3,8 +3,8 @@
 #include <string.h>
 
 #include "protocol/lsp_params.h"
-#include "server/profile/defaults.h"
 #include "server/lsp/lsp_internal.h"
+#include "server/profile/defaults.h"
 
 /* The first encoding in the client's list that we speak; UTF-16 when it offers none. */
 static gm_position_encoding negotiate_encoding(const json_t *capabilities) {

@@ -9,13 +9,13 @@
 #include <stdint.h>
 
 #include "analysis/analyzer.h"
-#include "server/lsp/document_store.h"
 #include "protocol/framing.h"
 #include "protocol/json_writer.h"
 #include "protocol/jsonrpc.h"
-#include "server/lsp/lsp_server.h"
 #include "protocol/position.h"
 #include "server/config/settings.h"
+#include "server/lsp/document_store.h"
+#include "server/lsp/lsp_server.h"
 
 typedef enum {
     GM_LIFECYCLE_UNINITIALIZED,

@@ -7,16 +7,16 @@
 #include <string.h>
 #include <uv.h>
 
-#include "protocol/lsp_params.h"
 #include "analysis/mend_apply.h"
+#include "protocol/lsp_params.h"
+#include "protocol/uri.h"
+#include "server/config/pyproject_config.h"
+#include "server/lsp/lsp_internal.h"
 #include "server/profile/defaults.h"
 #include "server/profile/job.h"
 #include "server/profile/report.h"
-#include "server/config/pyproject_config.h"
-#include "server/lsp/lsp_internal.h"
-#include "protocol/uri.h"
-#include "server/workspace/workspace_index.h"
 #include "server/workspace/python_files.h"
+#include "server/workspace/workspace_index.h"
 
 typedef enum {
     PROGRESS_NONE,    /* the client cannot show it */

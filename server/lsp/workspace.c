@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/workspace/python_files.h"
 #include "protocol/lsp_params.h"
-#include "server/lsp/lsp_internal.h"
 #include "protocol/uri.h"
+#include "server/lsp/lsp_internal.h"
+#include "server/workspace/python_files.h"
 #include "server/workspace/workspace_index.h"
 
 /* Most files indexed per workspace: beyond it, cross-file calls into the rest are not seen. */

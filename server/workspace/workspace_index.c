@@ -6,9 +6,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "server/workspace/python_files.h"
 #include "analysis/module_facts/symbols.h"
 #include "analysis/module_facts/workspace_graph.h"
+#include "server/workspace/python_files.h"
 
 typedef struct {
     char *path;   /* owned, resolved with realpath */

@@ -9,8 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis/options/analysis_options.h"
 #include "analysis/module_facts/module_summary.h"
+#include "analysis/options/analysis_options.h"
 
 typedef struct gm_workspace_index gm_workspace_index;
 

@@ -33,8 +33,8 @@
 #include <jansson.h>
 #include <tree_sitter/api.h>
 
-#include "protocol/framing.h"
 #include "analysis/syntax/python_parser.h"
+#include "protocol/framing.h"
 
 #define DEFAULT_EDITS 300
 #define RESPONSE_TIMEOUT_MS 60000 /* a response slower than this counts as never coming */

@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "analysis/analyzer.h"
-#include "analysis/syntax/python_parser.h"
 #include "analysis/findings/text_edit.h"
+#include "analysis/syntax/python_parser.h"
 
 static inline gm_finding_list at_analyze_with(const char *src, const gm_analysis_options *o) {
     gm_finding_list list;

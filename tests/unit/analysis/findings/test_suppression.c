@@ -1,8 +1,8 @@
 /* `# graphmend: ignore` comments (line and file forms) and the suppression fix. */
 #include "check.h"
 
-#include "analysis_test.h"
 #include "analysis/findings/suppression.h"
+#include "analysis_test.h"
 
 #define HEAD                                                                                       \
     "import torch\n"                                                                               \

@@ -1,8 +1,8 @@
 /* GM001 syntax-error and analysis of files that do not fully parse. */
 #include "check.h"
 
-#include "analysis_test.h"
 #include "analysis/findings/syntax_errors.h"
+#include "analysis_test.h"
 
 static bool valid_utf8(const char *s) {
     const unsigned char *p = (const unsigned char *)s;

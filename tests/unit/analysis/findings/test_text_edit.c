@@ -4,8 +4,8 @@
 #include <stdlib.h>
 
 #include "analysis/findings/findings.h"
-#include "analysis/rules/catalogue/rule_catalogue.h"
 #include "analysis/findings/text_edit.h"
+#include "analysis/rules/catalogue/rule_catalogue.h"
 
 static gm_text_edit edit(uint32_t s, uint32_t e, const char *r) {
     gm_text_edit x = {s, e, (char *)r};

@@ -2,10 +2,10 @@
  * name) for every name, bound or not, and the call part keeps the same names for regions. */
 #include "check.h"
 
-#include "analysis_test.h"
-#include "analysis/regions/compiled_regions.h"
 #include "analysis/module_facts/symbols.h"
+#include "analysis/regions/compiled_regions.h"
 #include "analysis/syntax/syntax.h"
+#include "analysis_test.h"
 
 static const char *const src = "import torch\n"
                                "def f(a, b: int, c=1, *args, d: float = 2.0, **kw):\n"

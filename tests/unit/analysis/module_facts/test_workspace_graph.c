@@ -3,9 +3,9 @@
  * roots it gives each module's analysis. */
 #include "check.h"
 
-#include "analysis_test.h"
 #include "analysis/module_facts/module_summary.h"
 #include "analysis/module_facts/workspace_graph.h"
+#include "analysis_test.h"
 
 /* How many GM401 (print) findings src has with external roots keys. */
 static size_t prints_with_roots(const char *src, const char *const *keys, size_t count) {

@@ -2,9 +2,9 @@
  * detected through the print rule: a print inside it is reported, outside it is not. */
 #include "check.h"
 
-#include "analysis_test.h"
 #include "analysis/module_facts/symbols.h"
 #include "analysis/syntax/syntax.h"
+#include "analysis_test.h"
 
 /* Parses src, scans its top level into symbols and resolves the dotted expression that forms
  * the last line of src. */

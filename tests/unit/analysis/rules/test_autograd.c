@@ -5,8 +5,8 @@
 
 #include "check.h"
 
-#include "analysis_test.h"
 #include "analysis/rules/catalogue/rule_catalogue.h"
+#include "analysis_test.h"
 
 #define HEAD "import torch\nfrom torch import nn\nW = torch.ones(2)\n@torch.compile\ndef f(x, w):\n"
 

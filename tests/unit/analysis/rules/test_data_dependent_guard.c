@@ -5,8 +5,8 @@
 
 #include "check.h"
 
-#include "analysis_test.h"
 #include "analysis/rules/catalogue/rule_catalogue.h"
+#include "analysis_test.h"
 
 #define HEAD                                                                                       \
     "import torch\n"                                                                               \

@@ -5,8 +5,8 @@
 
 #include "check.h"
 
-#include "analysis_test.h"
 #include "analysis/rules/catalogue/rule_catalogue.h"
+#include "analysis_test.h"
 
 static void decorated(void) {
     AT_EXPECT("import torch\n@torch.compiler.disable\ndef h(t):\n    return t\n"

@@ -4,8 +4,8 @@
 
 #include "check.h"
 
-#include "analysis_test.h"
 #include "analysis/rules/catalogue/rule_catalogue.h"
+#include "analysis_test.h"
 
 static void generator_methods(void) {
     AT_EXPECT("import torch\nG = torch.Generator()\n@torch.compile\ndef f(x):\n"

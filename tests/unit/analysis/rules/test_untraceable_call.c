@@ -6,8 +6,8 @@
 
 #include "check.h"
 
-#include "analysis_test.h"
 #include "analysis/rules/catalogue/rule_catalogue.h"
+#include "analysis_test.h"
 
 #define HEAD                                                                                       \
     "import os\n"                                                                                  \

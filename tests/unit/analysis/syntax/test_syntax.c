@@ -2,9 +2,9 @@
  * name set answers as a set. */
 #include "check.h"
 
-#include "analysis_test.h"
 #include "analysis/syntax/name_set.h"
 #include "analysis/syntax/syntax.h"
+#include "analysis_test.h"
 
 static void symbols_match_tree_sitter(void) {
     const TSLanguage *language = gm_python_language();

@@ -2,8 +2,8 @@
 #include <stdlib.h>
 
 #include "analysis/analyzer.h"
-#include "check.h"
 #include "analysis/syntax/python_parser.h"
+#include "check.h"
 #include "server/config/pyproject_config.h"
 
 static int parse(const char *text, gm_analysis_options *options, unsigned *set, char *error) {

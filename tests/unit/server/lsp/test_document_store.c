@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/syntax/python_parser.h"
 #include "check.h"
 #include "server/lsp/document_store.h"
-#include "analysis/syntax/python_parser.h"
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 

@@ -7,9 +7,9 @@
 #include <unistd.h>
 #include <uv.h>
 
+#include "analysis/mend_apply.h"
 #include "check.h"
 #include "server/lsp/lsp_server.h"
-#include "analysis/mend_apply.h"
 #include "server/profile/defaults.h"
 #include "server/profile/helper_script.h"
 #include "server/profile/job.h"
