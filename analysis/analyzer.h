@@ -36,8 +36,8 @@ void gm_analyzer_reset(gm_analyzer *analyzer);
 const gm_finding_list *gm_analyzer_run(gm_analyzer *analyzer, const TSTree *tree, const char *text,
                                        size_t len, const gm_analysis_options *options);
 
-/* What other modules need to know of this one (module_summary.h), from the last run. summary
- * is overwritten. Returns 0, or -1 on OOM. */
+/* What other modules need to know of this one (analysis/module_facts/module_summary.h), from the
+ * last run. summary is overwritten. Returns 0, or -1 on OOM. */
 struct gm_module_summary;
 int gm_analyzer_module_summary(gm_analyzer *analyzer, struct gm_module_summary *summary);
 
@@ -61,8 +61,8 @@ int gm_analyze_source_with_roots(const char *text, size_t len, const gm_analysis
                                  const char *const *external_roots, size_t external_count,
                                  gm_finding_list *list);
 
-/* The same, also giving the module's summary from that run (module_summary.h; summary is
- * overwritten): a command-line check parses each file once to index and analyse it. */
+/* The same, also giving the module's summary from that run (analysis/module_facts/module_summary.h;
+ * summary is overwritten): a command-line check parses each file once to index and analyse it. */
 int gm_analyze_source_with_summary(const char *text, size_t len, const gm_analysis_options *options,
                                    const char *const *external_roots, size_t external_count,
                                    gm_finding_list *list, struct gm_module_summary *summary);

@@ -1,8 +1,9 @@
 /* Which expressions of a compiled region are logging.Logger objects, beyond the module-level
- * `logger = logging.getLogger(...)` names symbols.c records: `logging.getLogger(name)` inline,
- * a logger bound as a class attribute or assigned to self in __init__ and read through self (or
- * through the class), and a local bound to any of these earlier in the function. Also the
- * `if logger.isEnabledFor(logging.DEBUG):` guard whose body dynamo never traces. */
+ * `logger = logging.getLogger(...)` names analysis/module_facts/symbols.c records:
+ * `logging.getLogger(name)` inline, a logger bound as a class attribute or assigned to self in
+ * __init__ and read through self (or through the class), and a local bound to any of these earlier
+ * in the function. Also the `if logger.isEnabledFor(logging.DEBUG):` guard whose body dynamo never
+ * traces. */
 #ifndef GM_ANALYSIS_LOGGING_CALLS_LOGGER_BINDINGS_H
 #define GM_ANALYSIS_LOGGING_CALLS_LOGGER_BINDINGS_H
 

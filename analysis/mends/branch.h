@@ -1,4 +1,4 @@
-/* What [Where] (mend_where.c) and [Cond] (mend_cond.c) share about a data-dependent branch:
+/* What [Where] (where.c) and [Cond] (cond.c) share about a data-dependent branch:
  * the `if` statement a GM101 condition tests and its branches, the condition lowered to a
  * boolean tensor (`and`/`or`/`not` as torch.logical_*), what a branch expression may do when
  * it runs unconditionally, and the comments a rewrite must carry over. */
@@ -77,7 +77,7 @@ bool gm_branch_bound_before(const gm_region *region, gm_slice name);
 /* Appends "\n<indent>" as the statement's lines end. */
 void gm_branch_newline(gm_text_builder *tb, const gm_stmt_layout *layout);
 
-/* [Cond] (mend_cond.c): the if as torch.cond over two local functions, into out (at most
+/* [Cond] (cond.c): the if as torch.cond over two local functions, into out (at most
  * one fix). Returns 1, 0 with *why, or -1 on OOM. */
 int gm_mend_branch_cond(gm_region *region, const gm_branch_if *branch, gm_fix *out,
                         const char **why);

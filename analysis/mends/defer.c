@@ -10,7 +10,7 @@
  *   the incremental analyzer moves a statement's findings with the statement: an edit anchored
  *   elsewhere would go stale. Every such mend of one statement inserts the identical line at the
  *   same place, which the fix applier takes once; once the line is in the file, dynamo (and
- *   logging_config.c) defers the calls and no mend is offered again.
+ *   analysis/logging_calls/logging_config.c) defers the calls and no mend is offered again.
  * - eager-only: `if not torch.compiler.is_compiling():` around the call, which dynamo folds to
  *   False and skips: under torch.compile the message is not produced. */
 #include <stdio.h>

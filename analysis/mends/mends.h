@@ -12,25 +12,25 @@
 
 #define GM_MENDS_MAX 3
 
-/* GM101 (mend_where.c, mend_cond.c): the condition of a data-dependent `if` (or a ternary,
+/* GM101 (where.c, cond.c): the condition of a data-dependent `if` (or a ternary,
  * while, ...): torch.where / torch.cond rewrites. */
 int gm_mend_data_dependent_branch(gm_region *region, TSNode condition, gm_fix *out);
 
-/* GM103 (mend_trap.c): the condition of `if not <cond>: raise E("...")`: an in-graph assert.
+/* GM103 (trap.c): the condition of `if not <cond>: raise E("...")`: an in-graph assert.
  * GM101's builder hands it `if <cond>: raise ...` too (asserting not cond). */
 int gm_mend_validation_guard(gm_region *region, TSNode condition, gm_fix *out);
 /* Whether if_stmt is a guard: no elif or else, and a body of one raise (and comments). */
 bool gm_mend_is_raise_guard(const gm_syntax *syntax, TSNode if_stmt);
 
-/* GM401, GM402, GM403 (mend_defer.c): a print, logging or warnings call named name ("print",
+/* GM401, GM402, GM403 (defer.c): a print, logging or warnings call named name ("print",
  * "warnings.warn", "logging.info", "logging.Logger.warning"): moved out of the graph, or run
  * in eager mode only. */
 int gm_mend_logging_call(gm_region *region, TSNode call, const char *name, gm_fix *out);
 
-/* GM201, GM202 (mend_scalar.c): `.item()`, `.tolist()`, int()/float()/bool() of a tensor. */
+/* GM201, GM202 (scalar.c): `.item()`, `.tolist()`, int()/float()/bool() of a tensor. */
 int gm_mend_tensor_to_python(gm_region *region, TSNode call, gm_fix *out);
 
-/* GM301, GM302 (mend_dynamic_shape.c): dynamic-shape calls and boolean-mask subscripts. */
+/* GM301, GM302 (dynamic_shape.c): dynamic-shape calls and boolean-mask subscripts. */
 int gm_mend_dynamic_shape(gm_region *region, TSNode node, gm_fix *out);
 
 #endif

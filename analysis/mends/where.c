@@ -7,8 +7,8 @@
  * gives finite values and gradients; unsafe when one may raise or give non-finite values
  * (their gradient would reach the taken branch as NaN) or reduces (the select broadcasts the
  * branches to one shape); declined when one may have effects or calls code not seen here. Where no
- * select fits, [Cond] (mend_cond.c) may. This file: the entry point, the conditional expression
- * and what the shapes share; the if shapes are in mend_where_chain.c and mend_where_update.c. */
+ * select fits, [Cond] (cond.c) may. This file: the entry point, the conditional expression
+ * and what the shapes share; the if shapes are in where_chain.c and where_update.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* [Where] for GM101 (mend_where.c, mend_where_chain.c, mend_where_update.c): what its shapes
+/* [Where] for GM101 (where.c, where_chain.c, where_update.c): what its shapes
  * share. A select evaluates every branch, so each value it takes is judged (admitted) for what
  * evaluating it unconditionally may do; the worst judgement sets the mend's applicability. */
 #ifndef GM_ANALYSIS_MENDS_WHERE_H
@@ -46,10 +46,10 @@ void gm_where_append(gm_text_builder *tb, gm_where_ctx *w, const char *cond, TSN
 bool gm_where_registers(const char *text, uint32_t start, uint32_t end, gm_slice literal);
 
 /* if/elif/else whose branches assign the same targets, make the same calls or return
- * (mend_where_chain.c). Returns 1, 0 with w->why, or -1 on OOM. */
+ * (where_chain.c). Returns 1, 0 with w->why, or -1 on OOM. */
 int gm_where_chain(gm_where_ctx *w, gm_fix *out);
 
-/* An if without else updating tensors bound before it (mend_where_update.c). */
+/* An if without else updating tensors bound before it (where_update.c). */
 int gm_where_update(gm_where_ctx *w, gm_fix *out);
 
 #endif

@@ -1,4 +1,4 @@
-/* [Where], the if/elif/else shape (see mend_where.h): every branch assigns the same targets,
+/* [Where], the if/elif/else shape (see where.h): every branch assigns the same targets,
  * makes the same calls or returns, statement by statement. Each statement becomes one select,
  * nested for an elif chain (`torch.where(c1, a1, torch.where(c2, a2, b))`); calls of one callee
  * whose positional arguments differ take the select in those arguments and run once (GraphMend's

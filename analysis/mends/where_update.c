@@ -1,4 +1,4 @@
-/* [Where], the else-less shape (see mend_where.h): `if [s and] c: x = a` updating tensors
+/* [Where], the else-less shape (see where.h): `if [s and] c: x = a` updating tensors
  * bound before the if becomes `x = torch.where(c, a, x)`; leading static conjuncts s stay a
  * Python `if` (dynamo folds them) and names first bound in the body are computed
  * unconditionally (GraphMend's Florence-2 overflow guard). */

@@ -459,8 +459,8 @@ static int scan(sink *s, const gm_syntax *syn, const char *text, TSNode n, bool 
         if (statement_assigns(syn, text, n, "print"))
             note_print_binding(s);
         /* `torch._dynamo.config.reorderable_logging_functions.add(f)` changes what dynamo does
-         * with every call of f in the file (logging_config.c), so it is part of the
-         * fingerprint. */
+         * with every call of f in the file (analysis/logging_calls/logging_config.c), so it is part
+         * of the fingerprint. */
         gm_slice stmt = gm_node_slice(n, text);
         static const char setting[] = "reorderable_logging_functions";
         for (uint32_t at = 0; at + sizeof setting - 1 <= stmt.len; at++)

@@ -38,7 +38,7 @@ typedef struct {
     char *torch_alias;       /* owned: a local name bound to the torch module, or NULL */
     bool module_binds_print; /* a top-level def/class/import/assignment named print */
     /* a top-level expression statement mentions reorderable_logging_functions (a file that
-     * sets dynamo's logging setting itself: logging_config.c) */
+     * sets dynamo's logging setting itself: analysis/logging_calls/logging_config.c) */
     bool mentions_reorderable_logging;
 } gm_symbols;
 

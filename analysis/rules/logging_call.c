@@ -6,12 +6,12 @@
  * skipped builtin). Names are matched after import resolution, and a name the function binds
  * locally shadows the module-level one. A logger is a module-level `name =
  * logging.getLogger(...)`, a getLogger call inline, a class attribute or an attribute __init__
- * sets read through self, or a local bound to one of these (logger_bindings.c); a Logger method
- * bound to a local (`warn = self.log.warning; warn(...)`) breaks where it is called. Calls in
- * the body of `if logger.isEnabledFor(logging.DEBUG):` are not reported: dynamo breaks at the
- * test and the body does not run. Under the reorderable_logging_functions and
- * ignore_logging_functions settings dynamo defers or drops the call instead
- * (gm_emit_logging_call). */
+ * sets read through self, or a local bound to one of these
+ * (analysis/logging_calls/logger_bindings.c); a Logger method bound to a local (`warn =
+ * self.log.warning; warn(...)`) breaks where it is called. Calls in the body of `if
+ * logger.isEnabledFor(logging.DEBUG):` are not reported: dynamo breaks at the test and the body
+ * does not run. Under the reorderable_logging_functions and ignore_logging_functions settings
+ * dynamo defers or drops the call instead (gm_emit_logging_call). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

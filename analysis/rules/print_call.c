@@ -1,6 +1,6 @@
 /* GM401 print-call (GB0059 "Failed to trace builtin operator"): the builtin print inside a
  * compiled region, called by its name or through the builtins module (`builtins.print(...)`,
- * `from builtins import print as p`). Its mends are mend_defer.c's. Under the
+ * `from builtins import print as p`). Its mends are analysis/mends/defer.c's. Under the
  * reorderable_logging_functions and ignore_logging_functions settings dynamo defers or drops
  * the call instead (gm_emit_logging_call). A print in the body of
  * `if logger.isEnabledFor(logging.DEBUG):` is not reported: dynamo breaks at the test and the

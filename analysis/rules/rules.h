@@ -73,12 +73,12 @@ void gm_rule_autograd_store(gm_region *region, TSNode target);
 /* GM101 (builtin any()/all() over a tensor) and GM202 (math functions of a tensor,
  * torch._assert with a tensor condition, torch.equal/allclose and their methods): every call in
  * the region, with its callee (parentheses stripped), through gm_rule_tensor_to_python
- * (rule_tensor_data.c). */
+ * (tensor_data.c). */
 void gm_rule_tensor_data_call(gm_region *region, TSNode call, TSNode callee);
 
 /* GM202 for `v in t` / `v not in t` with a tensor t: Tensor.__contains__ reads the data with
  * Tensor.item(), and dynamo cannot resume after it, so the function runs eagerly
- * (rule_tensor_data.c). Every comparison in the region. */
+ * (tensor_data.c). Every comparison in the region. */
 void gm_rule_tensor_contains(gm_region *region, TSNode comparison);
 
 /* GM202 for a tensor where Python needs an int, which dynamo reads with Tensor.item(): a slice

@@ -1,4 +1,4 @@
-/* Python functions that need a tensor's data, reached from rule_tensor_to_python.c for every
+/* Python functions that need a tensor's data, reached from tensor_to_python.c for every
  * call in the region (verified on torch 2.13):
  * - GM101 (GB0170 "Data-dependent branching"): the builtin any()/all() over a tensor, whose
  *   polyfill tests each element's truth value: `any(x > 5)`, `all(mask)`, `any([t.sum() > 0,

@@ -2,8 +2,9 @@
  * tensor-to-python for `int(t)`, `float(t)`, `bool(t)` (GB0124 on torch 2.13: dynamo turns
  * them into Tensor.item()) and `t.tolist()` (GB0109 on a non-integer tensor, GB0033 on an
  * integer one). Only receivers/arguments whose value kind is tensor count, and NumPy values
- * (numpy_values.c), which dynamo traces as tensors. Other calls that need tensor data (any(),
- * math functions, torch._assert, torch.equal) are rule_tensor_data.c's, called from here. */
+ * (analysis/value_kinds/numpy_values.c), which dynamo traces as tensors. Other calls that need
+ * tensor data (any(), math functions, torch._assert, torch.equal) are tensor_data.c's, called from
+ * here. */
 #include <stdio.h>
 #include <string.h>
 

@@ -120,7 +120,7 @@ void gm_publish_dirty_diagnostics(gm_server *server) {
         return;
     }
     /* Analysing one document may change what other files' compiled code enters in another
-     * (lsp_workspace.c), which is then dirty again: a second pass publishes those. */
+     * (workspace.c), which is then dirty again: a second pass publishes those. */
     for (int pass = 0; pass < 2; pass++) {
         for (gm_document *doc = server->documents.head; doc; doc = doc->next) {
             if (doc->diagnostics_dirty) {

@@ -28,7 +28,7 @@ typedef struct gm_document {
      * save rather than on every keystroke. */
     char *pyproject_path;
     bool pyproject_resolved;
-    /* Cross-file state (lsp_workspace.c): whether the workspace index has this file, and the
+    /* Cross-file state (workspace.c): whether the workspace index has this file, and the
      * digest of the external roots its findings were computed with. */
     bool workspace_known;
     uint64_t external_digest;

@@ -48,7 +48,7 @@ typedef struct {
 
 #define GM_MAX_FOLDERS 16
 
-/* A graphmend.profile command in flight (lsp_profile.c). */
+/* A graphmend.profile command in flight (profile_command.c). */
 typedef struct gm_profile_session gm_profile_session;
 
 /* A pyproject.toml seen by the server, with the options it gave the last time it was valid. */
@@ -91,7 +91,7 @@ struct gm_server {
     gm_pyproject_entry pyprojects[GM_PYPROJECT_CACHE];
     unsigned long long pyproject_clock;
 
-    /* The workspace folders (paths, owned) and the index of their modules (lsp_workspace.c). */
+    /* The workspace folders (paths, owned) and the index of their modules (workspace.c). */
     char *workspace_folders[GM_MAX_FOLDERS];
     size_t workspace_folder_count;
     struct gm_workspace_index *workspace;
@@ -136,19 +136,19 @@ void gm_server_log(gm_server *server, int type, const char *format, ...)
 void gm_server_show(gm_server *server, int type, const char *format, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* --- lifecycle (lsp_lifecycle.c) --- */
+/* --- lifecycle (lifecycle.c) --- */
 json_t *gm_handle_initialize(gm_server *, json_t *, int *, char *, size_t);
 json_t *gm_handle_shutdown(gm_server *, json_t *, int *, char *, size_t);
 void gm_handle_initialized(gm_server *, json_t *);
 void gm_handle_exit(gm_server *, json_t *);
 
-/* --- text synchronisation (lsp_text_sync.c) --- */
+/* --- text synchronisation (text_sync.c) --- */
 void gm_handle_did_open(gm_server *, json_t *);
 void gm_handle_did_change(gm_server *, json_t *);
 void gm_handle_did_close(gm_server *, json_t *);
 void gm_handle_did_save(gm_server *, json_t *);
 
-/* --- diagnostics (lsp_diagnostics.c) --- */
+/* --- diagnostics (diagnostics.c) --- */
 /* Current findings of a document (analysed on demand; never NULL). */
 const gm_finding_list *gm_server_findings(gm_server *server, gm_document *doc);
 json_t *gm_diagnostic_json(gm_server *server, const gm_document *doc, const gm_finding *finding);
@@ -162,11 +162,11 @@ void gm_publish_dirty_diagnostics(gm_server *server);
 void gm_invalidate_all_diagnostics(gm_server *server);
 json_t *gm_handle_document_diagnostic(gm_server *, json_t *, int *, char *, size_t);
 
-/* --- code actions (lsp_code_actions.c) and hover (lsp_hover.c) --- */
+/* --- code actions (code_actions.c) and hover (hover.c) --- */
 json_t *gm_handle_code_action(gm_server *, json_t *, int *, char *, size_t);
 json_t *gm_handle_hover(gm_server *, json_t *, int *, char *, size_t);
 
-/* --- profiling (lsp_profile.c) and its code lens (lsp_code_lens.c) --- */
+/* --- profiling (profile_command.c) and its code lens (code_lens.c) --- */
 json_t *gm_handle_execute_command(gm_server *, json_t *, int *, char *, size_t);
 json_t *gm_handle_code_lens(gm_server *, json_t *, int *, char *, size_t);
 void gm_handle_work_done_progress_cancel(gm_server *, json_t *);
@@ -177,7 +177,7 @@ bool gm_profile_cancel_request(gm_server *server, const json_t *id);
 /* shutdown: every running profile is answered as cancelled and its children are killed. */
 void gm_profile_cancel_all(gm_server *server);
 
-/* --- configuration (lsp_configuration.c) --- */
+/* --- configuration (configuration.c) --- */
 void gm_handle_did_change_configuration(gm_server *, json_t *);
 void gm_request_configuration(gm_server *server);
 void gm_handle_configuration_response(gm_server *server, json_t *result);
@@ -188,7 +188,7 @@ void gm_handle_configuration_response(gm_server *server, json_t *result);
 bool gm_document_find_pyproject(gm_document *doc);
 void gm_server_document_options(gm_server *server, gm_document *doc, gm_analysis_options *options);
 
-/* --- the workspace's modules (lsp_workspace.c) --- */
+/* --- the workspace's modules (workspace.c) --- */
 /* Remembers the folders of initialize's workspaceFolders (or rootUri). */
 void gm_workspace_note_folders(gm_server *server, const json_t *initialize_params);
 /* Indexes the folders' Python files (at initialized). */
@@ -202,7 +202,7 @@ void gm_workspace_after_analysis(gm_server *server, gm_document *doc);
 void gm_workspace_document_closed(gm_server *server, const char *uri);
 void gm_workspace_free(gm_server *server);
 
-/* --- conversions (lsp_convert.c) --- */
+/* --- conversions (convert.c) --- */
 /* LSP range of bytes [start, end) of the document, in the negotiated encoding. */
 json_t *gm_range_json(const gm_server *server, const gm_document *doc, size_t start, size_t end);
 /* WorkspaceEdit for edits of one document (documentChanges or changes, as the client allows). */

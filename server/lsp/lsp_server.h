@@ -1,6 +1,6 @@
 /* The language server's state machine, independent of I/O: bytes in, framed messages out.
- * The libuv transport (stdio_transport.c), the unit tests and the fuzz target all drive it
- * through this interface. Everything runs on one thread. */
+ * The libuv transport (server/transport/stdio_transport.c), the unit tests and the fuzz target all
+ * drive it through this interface. Everything runs on one thread. */
 #ifndef GM_SERVER_LSP_LSP_SERVER_H
 #define GM_SERVER_LSP_LSP_SERVER_H
 

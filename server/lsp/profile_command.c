@@ -1,4 +1,4 @@
-/* workspace/executeCommand graphmend.profile: runs the profile job (profile_job.c) for a
+/* workspace/executeCommand graphmend.profile: runs the profile job (server/profile/job.c) for a
  * document, reports $/progress while it runs, answers with the report, and kills the children
  * on $/cancelRequest, window/workDoneProgress/cancel, shutdown and exit. This is the only place
  * where the server runs the user's code, and only on this explicit request. */

@@ -1,4 +1,4 @@
-/* The profile helper (server/profile_helper.py), embedded at build time by server/embed_text.py. */
+/* The profile helper (profile_helper.py), embedded at build time by embed_text.py. */
 #ifndef GM_SERVER_PROFILE_HELPER_SCRIPT_H
 #define GM_SERVER_PROFILE_HELPER_SCRIPT_H
 

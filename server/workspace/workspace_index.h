@@ -1,7 +1,7 @@
 /* The Python modules of a workspace, by file: each file's module name (from the packages around
  * it), and its summary, from disk or from the editor's buffer. It answers which functions of a
- * file compiled code of other files calls (workspace_graph.h), for the LSP server and for
- * `graphmend check`/`fix`. */
+ * file compiled code of other files calls (analysis/module_facts/workspace_graph.h), for the LSP
+ * server and for `graphmend check`/`fix`. */
 #ifndef GM_SERVER_WORKSPACE_WORKSPACE_INDEX_H
 #define GM_SERVER_WORKSPACE_WORKSPACE_INDEX_H
 

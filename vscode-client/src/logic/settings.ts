@@ -2,7 +2,7 @@
  * and the client-side severity override. Pure: no VS Code API. */
 import { SettingLevels } from './serverPath';
 
-/** The keys of the server's settings section (server/settings.c), with their defaults there. */
+/** The keys of the server's settings section (server/config/settings.c), with their defaults there. */
 export const SERVER_SETTING_KEYS = [
   'compileForward',
   'training',

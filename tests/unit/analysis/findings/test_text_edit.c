@@ -1,4 +1,4 @@
-/* text_edit.c, findings.c and the rule catalogue. */
+/* analysis/findings/text_edit.c, analysis/findings/findings.c and the rule catalogue. */
 #include "check.h"
 
 #include <stdlib.h>

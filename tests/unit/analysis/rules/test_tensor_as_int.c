@@ -1,5 +1,5 @@
-/* A tensor where Python needs an int or a plain comparison (rule_tensor_as_int.c): GM202 for a
- * tensor made in the graph passed as a size, length or step, for a tensor slice bound (which
+/* A tensor where Python needs an int or a plain comparison (analysis/rules/tensor_as_int.c): GM202
+ * for a tensor made in the graph passed as a size, length or step, for a tensor slice bound (which
  * also skips the frame) and for indexing with a 0-d tensor made in the graph; GM101 for `==`/`!=`
  * between a list or tuple display holding a tensor and a sequence. Graph inputs (parameters),
  * ints from shapes and loops over Python lists of ints are no break. */
