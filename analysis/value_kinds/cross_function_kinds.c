@@ -1,0 +1,393 @@
+/* Kinds from other functions of the file: what a same-file callee returns (a tuple display,
+ * element by element) and what the callers of a method pass to a parameter of unknown kind,
+ * each found by walking the other function's assignments without the rules. */
+#include "analysis/value_kinds/value_kinds.h"
+#include "analysis/value_kinds/value_kinds_internal.h"
+
+#include <string.h>
+
+/* How deep one function's kinds look into another's (a callee's returns, a caller's
+ * arguments): each step walks a function, so a chain stays short. The analysis runs on one
+ * thread at a time per region, but the counter is per thread all the same. */
+#define GM_MAX_FLOW_DEPTH 2
+static _Thread_local int flow_depth;
+
+typedef struct {
+    TSNode stop; /* walk up to the statement holding this node, or null: the whole body */
+    bool stopped;
+    bool returns_ok; /* every return seen is a tuple display of count elements */
+    unsigned returns;
+    uint32_t count;
+    gm_kind *kinds; /* per element: tensor only where every return has a tensor */
+} flow_walk;
+
+static bool node_holds(TSNode outer, TSNode inner) {
+    return ts_node_start_byte(outer) <= ts_node_start_byte(inner) &&
+           ts_node_end_byte(inner) <= ts_node_end_byte(outer);
+}
+
+static void flow_block(gm_region *r, TSNode block, flow_walk *w, int depth);
+
+static void flow_return(gm_region *r, TSNode ret, flow_walk *w) {
+    const gm_syntax *syn = syn_of(r);
+    if (!w->kinds)
+        return;
+    TSNode e = ts_node_named_child_count(ret) ? ts_node_named_child(ret, 0) : (TSNode){0};
+    e = gm_unparen(syn, e);
+    if (!(gm_is(e, syn->sym.expression_list) || gm_is(e, syn->sym.tuple)) ||
+        ts_node_named_child_count(e) != w->count || gm_vk_has_splat(syn, e)) {
+        w->returns_ok = false;
+        return;
+    }
+    for (uint32_t i = 0; i < w->count; i++) {
+        gm_kind k = gm_value_of(r, ts_node_named_child(e, i)).kind;
+        if (w->returns == 0)
+            w->kinds[i] = k == GM_KIND_TENSOR ? GM_KIND_TENSOR : GM_KIND_UNKNOWN;
+        else if (k != GM_KIND_TENSOR)
+            w->kinds[i] = GM_KIND_UNKNOWN;
+    }
+    w->returns++;
+}
+
+/* The kinds part of a region walk, without rules: assignments, for targets, returns. */
+static void flow_statement(gm_region *r, TSNode s, flow_walk *w, int depth) {
+    const gm_syntax *syn = syn_of(r);
+    if (w->stopped || depth > 64 || r->stmt->oom)
+        return;
+    TSSymbol t = ts_node_symbol(s);
+    if (t == syn->sym.function_definition || t == syn->sym.class_definition ||
+        t == syn->sym.decorated_definition || t == syn->sym.comment)
+        return;
+    bool holds = !ts_node_is_null(w->stop) && node_holds(s, w->stop);
+    if (t == syn->sym.expression_statement || t == syn->sym.return_statement) {
+        if (holds) {
+            w->stopped = true;
+            return;
+        }
+        if (t != syn->sym.expression_statement) {
+            flow_return(r, s, w);
+            return;
+        }
+        uint32_t count = ts_node_named_child_count(s);
+        for (uint32_t i = 0; i < count; i++) {
+            TSNode e = ts_node_named_child(s, i);
+            if (gm_is(e, syn->sym.assignment))
+                gm_kinds_assign(r, gm_child(e, syn->field.left), gm_child(e, syn->field.right));
+            else if (gm_is(e, syn->sym.augmented_assignment))
+                gm_kinds_augment(r, gm_child(e, syn->field.left), gm_child(e, syn->field.right));
+        }
+        return;
+    }
+    /* compound statements: their blocks and clauses, in order */
+    bool is_for = t == syn->sym.for_statement;
+    uint32_t count = ts_node_named_child_count(s);
+    bool entered = false;
+    for (uint32_t i = 0; i < count && !w->stopped; i++) {
+        TSNode c = ts_node_named_child(s, i);
+        bool is_block = gm_is(c, syn->sym.block);
+        bool is_clause = !is_block && strstr(ts_node_type(c), "clause") != NULL;
+        if (!is_block && !is_clause)
+            continue;
+        if (holds && !node_holds(c, w->stop))
+            continue;
+        if (is_for && is_block && c.id == gm_child(s, syn->field.body).id)
+            gm_kinds_bind_for(r, gm_child(s, syn->field.left), gm_child(s, syn->field.right));
+        entered = true;
+        if (is_block)
+            flow_block(r, c, w, depth + 1);
+        else
+            flow_statement(r, c, w, depth + 1); /* elif/else/except/finally: their blocks */
+    }
+    if (holds && !entered)
+        w->stopped = true; /* in the statement's header */
+}
+
+static void flow_block(gm_region *r, TSNode block, flow_walk *w, int depth) {
+    TSTreeCursor cursor = ts_tree_cursor_new(block);
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+        do {
+            TSNode c = ts_tree_cursor_current_node(&cursor);
+            if (ts_node_is_named(c))
+                flow_statement(r, c, w, depth + 1);
+        } while (!w->stopped && ts_tree_cursor_goto_next_sibling(&cursor));
+    }
+    ts_tree_cursor_delete(&cursor);
+}
+
+static void flow_region_init(gm_region *tmp, gm_region *r, TSNode function) {
+    memset(tmp, 0, sizeof *tmp);
+    tmp->stmt = r->stmt;
+    tmp->site = r->site;
+    tmp->site.function = function;
+    tmp->site.calls = NULL;
+    tmp->site.node = 0;
+    tmp->print_shadowed = -1;
+    gm_kinds_seed_parameters(tmp);
+}
+
+static void flow_region_free(gm_region *tmp) {
+    gm_kind_env_free(&tmp->env);
+    gm_name_set_free(&tmp->bound_names);
+    gm_name_set_free(&tmp->rnn_attributes);
+    gm_name_set_free(&tmp->disabled_methods);
+    gm_name_set_free(&tmp->buffers);
+}
+
+static TSNode def_of(const gm_syntax *syn, TSNode n) {
+    if (gm_is(n, syn->sym.decorated_definition))
+        n = gm_child(n, syn->field.definition);
+    return gm_is(n, syn->sym.function_definition) ? n : (TSNode){0};
+}
+
+/* The definition of the method the class of the region defines as name, or a null node. */
+static TSNode class_method(const gm_region *r, gm_slice name) {
+    const gm_syntax *syn = syn_of(r);
+    TSNode body = ts_node_is_null(r->site.class_node)
+                      ? (TSNode){0}
+                      : gm_child(r->site.class_node, syn->field.body);
+    TSNode found = {0};
+    if (ts_node_is_null(body))
+        return found;
+    TSTreeCursor cursor = ts_tree_cursor_new(body);
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+        do {
+            TSNode m = def_of(syn, ts_tree_cursor_current_node(&cursor));
+            if (!ts_node_is_null(m) &&
+                gm_slice_eq(gm_node_slice(gm_child(m, syn->field.name), text_of(r)), name))
+                found = m;
+        } while (ts_tree_cursor_goto_next_sibling(&cursor));
+    }
+    ts_tree_cursor_delete(&cursor);
+    return found;
+}
+
+/* The same-file function a call runs: `self.m(...)` (a method of the region's class) or `f(...)`
+ * (a module-level def the function does not shadow), or a null node. */
+static TSNode callee_of(gm_region *r, TSNode call) {
+    const gm_syntax *syn = syn_of(r);
+    TSNode fn = gm_unparen(syn, gm_child(call, syn->field.function));
+    TSNode null = {0};
+    if (gm_is(fn, syn->sym.attribute)) {
+        TSNode obj = gm_unparen(syn, gm_child(fn, syn->field.object));
+        TSNode attr = gm_child(fn, syn->field.attribute);
+        if (!gm_vk_is_self(r, obj) || ts_node_is_null(attr))
+            return null;
+        return class_method(r, gm_node_slice(attr, text_of(r)));
+    }
+    if (!gm_is(fn, syn->sym.identifier) || gm_region_binds_node(r, fn) ||
+        gm_symbols_is_imported(r->stmt->symbols, gm_node_slice(fn, text_of(r))))
+        return null;
+    TSNode module = ts_node_parent(r->stmt->top);
+    if (ts_node_is_null(module))
+        return null;
+    gm_slice name = gm_node_slice(fn, text_of(r));
+    TSNode found = null;
+    TSTreeCursor cursor = ts_tree_cursor_new(module);
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+        do {
+            TSNode d = def_of(syn, ts_tree_cursor_current_node(&cursor));
+            if (!ts_node_is_null(d) &&
+                gm_slice_eq(gm_node_slice(gm_child(d, syn->field.name), text_of(r)), name))
+                found = d;
+        } while (ts_tree_cursor_goto_next_sibling(&cursor));
+    }
+    ts_tree_cursor_delete(&cursor);
+    return found;
+}
+
+/* Whether call runs a same-file function whose every return is a tuple display of count
+ * elements; kinds gets, per element, tensor where every return has a tensor. */
+bool gm_vk_call_returns_tuple(gm_region *r, TSNode call, gm_kind *kinds, uint32_t count) {
+    if (flow_depth >= GM_MAX_FLOW_DEPTH || count == 0)
+        return false;
+    TSNode def = callee_of(r, call);
+    if (ts_node_is_null(def) || ts_node_eq(def, r->site.function))
+        return false;
+    TSNode body = gm_child(def, syn_of(r)->field.body);
+    if (ts_node_is_null(body))
+        return false;
+    flow_depth++;
+    gm_region tmp;
+    flow_region_init(&tmp, r, def);
+    flow_walk w = {.returns_ok = true, .count = count, .kinds = kinds};
+    flow_block(&tmp, body, &w, 0);
+    flow_region_free(&tmp);
+    flow_depth--;
+    return w.returns_ok && w.returns > 0;
+}
+
+/* The position of name among the parameters of def that a call passes (self left out unless
+ * the method is static), or -1; *plain: a plain parameter (not *args, keyword-only...). */
+static int parameter_index(const gm_region *r, TSNode def, gm_slice name, bool skip_first) {
+    const gm_syntax *syn = syn_of(r);
+    TSNode params = gm_child(def, syn->field.parameters);
+    uint32_t count = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
+    int index = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode p = ts_node_named_child(params, i);
+        TSNode n = {0};
+        if (gm_is(p, syn->sym.identifier))
+            n = p;
+        else if (gm_is(p, syn->sym.default_parameter) || gm_is(p, syn->sym.typed_default_parameter))
+            n = gm_child(p, syn->field.name);
+        else if (gm_is(p, syn->sym.typed_parameter) && ts_node_named_child_count(p) > 0)
+            n = ts_node_named_child(p, 0);
+        if (!gm_is(n, syn->sym.identifier))
+            return -1; /* *args, **kwargs, a bare * or /: keep it simple */
+        if (i == 0 && skip_first)
+            continue;
+        if (gm_slice_eq(gm_node_slice(n, text_of(r)), name))
+            return index;
+        index++;
+    }
+    return -1;
+}
+
+/* The argument a call passes for the parameter at index called name, or a null node. */
+static TSNode argument_for(const gm_region *r, TSNode call, int index, gm_slice name, bool *bad) {
+    const gm_syntax *syn = syn_of(r);
+    TSNode args = gm_child(call, syn->field.arguments);
+    TSNode found = {0};
+    if (!gm_is(args, syn->sym.argument_list)) {
+        *bad = true;
+        return found;
+    }
+    uint32_t count = ts_node_named_child_count(args);
+    int position = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode a = ts_node_named_child(args, i);
+        const char *type = ts_node_type(a);
+        if (strcmp(type, "list_splat") == 0 || strcmp(type, "dictionary_splat") == 0) {
+            *bad = true;
+            return found;
+        }
+        if (gm_is(a, syn->sym.keyword_argument)) {
+            if (gm_slice_eq(gm_node_slice(gm_child(a, syn->field.name), text_of(r)), name))
+                found = gm_child(a, syn->field.value);
+        } else if (position++ == index) {
+            found = a;
+        }
+    }
+    return found;
+}
+
+typedef struct {
+    gm_slice method;
+    const char *needle; /* ".method(": subtrees whose text lacks it hold no call site */
+    int index;
+    gm_slice param;
+    unsigned sites, tensors;
+    bool bad;
+} site_search;
+
+/* Calls `self.method(...)` below n, in a method def of the class (other than the region's):
+ * the kind of the argument each passes, in the caller as it stands at the call. */
+static void visit_sites(gm_region *r, TSNode caller, TSNode n, site_search *q, int depth) {
+    const gm_syntax *syn = syn_of(r);
+    if (ts_node_is_null(n) || depth > 100 || q->bad || r->stmt->oom)
+        return;
+    TSSymbol t = ts_node_symbol(n);
+    if (t == syn->sym.lambda || t == syn->sym.class_definition ||
+        (t == syn->sym.function_definition && depth > 0))
+        return;
+    if (t == syn->sym.call) {
+        TSNode fn = gm_unparen(syn, gm_child(n, syn->field.function));
+        TSNode attr = gm_child(fn, syn->field.attribute);
+        if (gm_is(fn, syn->sym.attribute) && !ts_node_is_null(attr) &&
+            gm_slice_eq(gm_node_slice(attr, text_of(r)), q->method)) {
+            q->sites++;
+            gm_region tmp;
+            flow_region_init(&tmp, r, caller);
+            TSNode obj = gm_unparen(syn, gm_child(fn, syn->field.object));
+            bool bad = !gm_vk_is_self(&tmp, obj);
+            TSNode arg = bad ? (TSNode){0} : argument_for(r, n, q->index, q->param, &bad);
+            if (!bad && !ts_node_is_null(arg)) {
+                flow_walk w = {.stop = n};
+                flow_block(&tmp, gm_child(caller, syn->field.body), &w, 0);
+                q->tensors += gm_value_of(&tmp, arg).kind == GM_KIND_TENSOR;
+            }
+            flow_region_free(&tmp);
+            q->bad = bad;
+            if (q->bad || q->tensors < q->sites)
+                return;
+        }
+    }
+    TSTreeCursor cursor = ts_tree_cursor_new(n);
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+        do {
+            TSNode c = ts_tree_cursor_current_node(&cursor);
+            if (ts_node_is_named(c) && gm_vk_mentions(gm_node_slice(c, text_of(r)), q->needle))
+                visit_sites(r, caller, c, q, depth + 1);
+        } while (!q->bad && ts_tree_cursor_goto_next_sibling(&cursor));
+    }
+    ts_tree_cursor_delete(&cursor);
+}
+
+/* A parameter of a method of unknown kind that every call of the method in its class
+ * (`self.m(...)`, seen with the caller's kinds at the call) passes a tensor: a tensor.
+ * Looked at once per parameter and region. */
+void gm_vk_resolve_parameter(gm_region *r, TSNode identifier) {
+    const gm_syntax *syn = syn_of(r);
+    gm_slice name = gm_node_slice(identifier, text_of(r));
+    if (flow_depth >= GM_MAX_FLOW_DEPTH || ts_node_is_null(r->site.class_node) ||
+        gm_vk_env_find(&r->env, name) || gm_vk_mark_of(r, name) == GM_MARK_TRIED ||
+        gm_vk_is_self(r, identifier))
+        return;
+    TSNode def = r->site.function;
+    TSNode fname = gm_child(def, syn->field.name);
+    bool is_static = gm_vk_is_static_method(r);
+    int index = parameter_index(r, def, name, !is_static);
+    gm_vk_mark_set(r, name, GM_MARK_TRIED);
+    if (index < 0 || ts_node_is_null(fname))
+        return;
+    site_search q = {.method = gm_node_slice(fname, text_of(r)), .index = index, .param = name};
+    /* a cheap look at the text first: most methods are not called as self.m( */
+    gm_slice class_text = gm_node_slice(r->site.class_node, text_of(r));
+    char needle[GM_NAME_MAX + 2];
+    if (q.method.len + 2 >= sizeof needle)
+        return;
+    needle[0] = '.';
+    memcpy(needle + 1, q.method.ptr, q.method.len);
+    needle[q.method.len + 1] = '(';
+    needle[q.method.len + 2] = '\0';
+    if (!gm_vk_mentions(class_text, needle))
+        return;
+    q.needle = needle;
+    flow_depth++;
+    TSNode body = gm_child(r->site.class_node, syn->field.body);
+    TSTreeCursor cursor = ts_tree_cursor_new(body);
+    if (!ts_node_is_null(body) && ts_tree_cursor_goto_first_child(&cursor)) {
+        do {
+            TSNode m = def_of(syn, ts_tree_cursor_current_node(&cursor));
+            if (ts_node_is_null(m) || ts_node_eq(m, def) ||
+                !gm_vk_mentions(gm_node_slice(m, text_of(r)), needle))
+                continue;
+            visit_sites(r, m, m, &q, 0);
+        } while (!q.bad && q.tensors == q.sites && ts_tree_cursor_goto_next_sibling(&cursor));
+    }
+    ts_tree_cursor_delete(&cursor);
+    flow_depth--;
+    if (!q.bad && q.sites > 0 && q.tensors == q.sites)
+        gm_vk_env_set(r, name, GM_KIND_TENSOR);
+}
+
+static void resolve_in(gm_region *r, TSNode n, int depth) {
+    const gm_syntax *syn = syn_of(r);
+    if (ts_node_is_null(n) || depth > 16)
+        return;
+    if (gm_is(n, syn->sym.identifier)) {
+        if (!gm_vk_env_find(&r->env, gm_node_slice(n, text_of(r))))
+            gm_vk_resolve_parameter(r, n);
+        return;
+    }
+    if (gm_is(n, syn->sym.call) || gm_is(n, syn->sym.lambda) || gm_is(n, syn->sym.attribute))
+        return;
+    uint32_t count = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < count && i < 32; i++)
+        resolve_in(r, ts_node_named_child(n, i), depth + 1);
+}
+
+gm_value gm_value_of_resolved(gm_region *region, TSNode expr) {
+    resolve_in(region, expr, 0);
+    return gm_value_of(region, expr);
+}

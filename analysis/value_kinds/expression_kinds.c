@@ -1,0 +1,445 @@
+/* The kind of an expression: names from the environment, literals, calls (torch functions,
+ * builtins, tensor methods, submodules), attributes (static metadata, buffers), operators, with
+ * the compile-time truth value where torch.compile folds the expression to a constant. */
+#include "analysis/value_kinds/value_kinds.h"
+#include "analysis/value_kinds/value_kinds_internal.h"
+
+#include <ctype.h>
+#include <string.h>
+
+#define GM_MAX_EXPR_DEPTH 200
+
+/* ---- helpers ------------------------------------------------------------------------- */
+
+static gm_value value(gm_kind kind) {
+    gm_value v = {kind, -1};
+    return v;
+}
+
+static gm_value constant(int truth) {
+    gm_value v = {GM_KIND_STATIC, truth ? 1 : 0};
+    return v;
+}
+
+/* The kind of an operation combining operands: tensors win, then data-dependent scalars;
+ * static only when every operand is. */
+gm_kind gm_vk_combine(gm_kind a, gm_kind b) {
+    if (a == GM_KIND_TENSOR || b == GM_KIND_TENSOR)
+        return GM_KIND_TENSOR;
+    if (a == GM_KIND_SCALAR || b == GM_KIND_SCALAR)
+        return GM_KIND_SCALAR;
+    if (a == GM_KIND_STATIC && b == GM_KIND_STATIC)
+        return GM_KIND_STATIC;
+    return GM_KIND_UNKNOWN;
+}
+
+bool gm_vk_is_self(const gm_region *r, TSNode n) {
+    if (r->self_name.len == 0 || !gm_is(n, syn_of(r)->sym.identifier))
+        return false;
+    gm_slice s = gm_node_slice(n, text_of(r));
+    return s.len == r->self_name.len && memcmp(s.ptr, r->self_name.ptr, s.len) == 0;
+}
+
+/* Whether the head of the chain is a name of the function (a local or self), as opposed to a
+ * module, class or function the file imports or defines. */
+bool gm_vk_head_is_local(const gm_region *r, TSNode head) {
+    if (ts_node_is_null(head))
+        return false;
+    gm_slice s = gm_node_slice(head, text_of(r));
+    return gm_vk_is_self(r, head) || gm_vk_env_find(&r->env, s) != NULL;
+}
+
+/* Whether the region's class defines a method called name (so self.name(...) is a method call,
+ * not a submodule call). */
+static bool class_defines(const gm_region *r, gm_slice name) {
+    const gm_syntax *syn = syn_of(r);
+    if (ts_node_is_null(r->site.class_node))
+        return false;
+    TSNode body = gm_child(r->site.class_node, syn->field.body);
+    if (ts_node_is_null(body))
+        return false;
+    bool found = false;
+    TSTreeCursor cursor = ts_tree_cursor_new(body);
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+        do {
+            TSNode m = ts_tree_cursor_current_node(&cursor);
+            if (gm_is(m, syn->sym.decorated_definition))
+                m = gm_child(m, syn->field.definition);
+            if (gm_is(m, syn->sym.function_definition)) {
+                TSNode n = gm_child(m, syn->field.name);
+                gm_slice s = gm_node_slice(n, text_of(r));
+                found = !ts_node_is_null(n) && s.len == name.len &&
+                        memcmp(s.ptr, name.ptr, name.len) == 0;
+            }
+        } while (!found && ts_tree_cursor_goto_next_sibling(&cursor));
+    }
+    ts_tree_cursor_delete(&cursor);
+    return found;
+}
+
+/* self.<attr> where attr is not a method of the class: a submodule in a Module's region. */
+bool gm_vk_is_submodule(const gm_region *r, TSNode n) {
+    const gm_syntax *syn = syn_of(r);
+    n = gm_unparen(syn, n);
+    if (!r->site.module_class || !gm_is(n, syn->sym.attribute))
+        return false;
+    TSNode object = gm_unparen(syn, gm_child(n, syn->field.object));
+    TSNode attr = gm_child(n, syn->field.attribute);
+    return gm_vk_is_self(r, object) && !ts_node_is_null(attr) &&
+           !class_defines(r, gm_node_slice(attr, text_of(r)));
+}
+
+/* Adds to out the names `self_name.register_buffer("name", ...)` calls below n register (not in
+ * nested definitions). */
+static void note_buffers(gm_region *r, TSNode n, gm_slice self_name, int depth) {
+    const gm_syntax *syn = syn_of(r);
+    if (ts_node_is_null(n) || depth > 64 || r->stmt->oom)
+        return;
+    TSSymbol t = ts_node_symbol(n);
+    if (t == syn->sym.function_definition || t == syn->sym.class_definition || t == syn->sym.lambda)
+        return;
+    if (t == syn->sym.call) {
+        TSNode fn = gm_unparen(syn, gm_child(n, syn->field.function));
+        TSNode first = gm_vk_first_argument(r, n);
+        if (gm_is(fn, syn->sym.attribute) && gm_is(first, syn->sym.string) &&
+            gm_node_text_is(gm_child(fn, syn->field.attribute), text_of(r), "register_buffer")) {
+            TSNode obj = gm_unparen(syn, gm_child(fn, syn->field.object));
+            gm_slice lit = gm_node_slice(first, text_of(r));
+            /* a plain 'name' or "name" literal */
+            if (gm_is(obj, syn->sym.identifier) &&
+                gm_slice_eq(gm_node_slice(obj, text_of(r)), self_name) && lit.len >= 3 &&
+                (lit.ptr[0] == '"' || lit.ptr[0] == '\'') && lit.ptr[lit.len - 1] == lit.ptr[0] &&
+                gm_name_set_add(&r->buffers, (gm_slice){lit.ptr + 1, lit.len - 2}) != 0)
+                r->stmt->oom = true;
+        }
+    }
+    uint32_t count = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < count; i++)
+        note_buffers(r, ts_node_named_child(n, i), self_name, depth + 1);
+}
+
+/* Whether text contains word: most __init__ methods register no buffer, and looking at the
+ * text is cheaper than walking their trees. */
+bool gm_vk_mentions(gm_slice text, const char *word) {
+    size_t n = strlen(word);
+    for (uint32_t at = 0; at + n <= text.len; at++)
+        if (text.ptr[at] == word[0] && memcmp(text.ptr + at, word, n) == 0)
+            return true;
+    return false;
+}
+
+/* Whether self.name is a buffer the class's __init__ registers. */
+static bool is_buffer(gm_region *r, gm_slice name) {
+    const gm_syntax *syn = syn_of(r);
+    if (!r->buffers_scanned) {
+        r->buffers_scanned = true;
+        gm_slice self_name;
+        TSNode init = gm_class_init(syn, text_of(r), r->site.class_node, &self_name);
+        if (!ts_node_is_null(init) &&
+            gm_vk_mentions(gm_node_slice(init, text_of(r)), "register_buffer"))
+            note_buffers(r, gm_child(init, syn->field.body), self_name, 0);
+    }
+    return gm_name_set_has(&r->buffers, name);
+}
+
+/* ---- calls --------------------------------------------------------------------------- */
+
+static gm_value classify_torch_function(const char *name) {
+    if (strncmp(name, "torch.nn.functional.", 20) == 0)
+        return value(GM_KIND_TENSOR);
+    if (gm_vk_in_list(gm_vk_torch_scalar_functions, name))
+        return value(GM_KIND_SCALAR);
+    if (gm_vk_in_list(gm_vk_torch_static_functions, name) ||
+        gm_vk_has_prefix_in(gm_vk_torch_static_prefixes, name))
+        return value(GM_KIND_STATIC);
+    const char *dot = strrchr(name, '.');
+    const char *last = dot ? dot + 1 : name;
+    if (isupper((unsigned char)last[0])) {
+        size_t n = strlen(last);
+        /* torch.Tensor(...), torch.FloatTensor(...) build tensors; other classes do not. */
+        return value(n >= 6 && strcmp(last + n - 6, "Tensor") == 0 ? GM_KIND_TENSOR
+                                                                   : GM_KIND_UNKNOWN);
+    }
+    return value(GM_KIND_TENSOR);
+}
+
+TSNode gm_vk_first_argument(const gm_region *r, TSNode call) {
+    TSNode args = gm_child(call, syn_of(r)->field.arguments);
+    if (!ts_node_is_null(args) && gm_is(args, syn_of(r)->sym.argument_list) &&
+        ts_node_named_child_count(args) > 0) {
+        TSNode a = ts_node_named_child(args, 0);
+        if (!gm_is(a, syn_of(r)->sym.keyword_argument))
+            return a;
+    }
+    TSNode null = {0};
+    return null;
+}
+
+static gm_value eval(gm_region *r, TSNode n, int depth);
+
+/* Whether the region's function binds the chain's head itself (a parameter, say), so that it
+ * does not name what the file imports. */
+static gm_value eval_builtin(gm_region *r, const char *name, TSNode call, int depth) {
+    if (gm_vk_in_list(gm_vk_static_builtins, name))
+        return value(GM_KIND_STATIC);
+    TSNode arg = gm_vk_first_argument(r, call);
+    if (ts_node_is_null(arg))
+        return value(GM_KIND_UNKNOWN);
+    if (strcmp(name, "int") == 0 || strcmp(name, "float") == 0 || strcmp(name, "bool") == 0 ||
+        strcmp(name, "complex") == 0) {
+        gm_kind k = eval(r, arg, depth + 1).kind;
+        return value(k == GM_KIND_TENSOR ? GM_KIND_SCALAR : k);
+    }
+    if (strcmp(name, "abs") == 0)
+        return value(eval(r, arg, depth + 1).kind);
+    return value(GM_KIND_UNKNOWN);
+}
+
+static gm_value eval_method(gm_region *r, TSNode receiver, gm_slice method, int depth) {
+    gm_kind recv = eval(r, receiver, depth + 1).kind;
+    switch (recv) {
+    case GM_KIND_TENSOR:
+        if (gm_vk_slice_in_list(gm_vk_scalar_methods, method))
+            return value(GM_KIND_SCALAR);
+        if (gm_vk_slice_in_list(gm_vk_static_methods, method))
+            return value(GM_KIND_STATIC);
+        if (gm_vk_slice_in_list(gm_vk_other_methods, method))
+            return value(GM_KIND_UNKNOWN);
+        return value(GM_KIND_TENSOR);
+    case GM_KIND_SCALAR:
+        return value(GM_KIND_SCALAR);
+    case GM_KIND_STATIC:
+        return value(GM_KIND_STATIC);
+    case GM_KIND_UNKNOWN:
+        break;
+    }
+    /* a method only tensors have returns a tensor */
+    return value(gm_vk_slice_in_list(gm_vk_tensor_reductions, method) ||
+                         gm_vk_slice_in_list(gm_vk_tensor_evidence_methods, method)
+                     ? GM_KIND_TENSOR
+                     : GM_KIND_UNKNOWN);
+}
+
+/* Whether every argument of call (keyword values too) is static. */
+static bool all_arguments_static(gm_region *r, TSNode call, int depth) {
+    const gm_syntax *syn = syn_of(r);
+    TSNode args = gm_child(call, syn->field.arguments);
+    if (!gm_is(args, syn->sym.argument_list))
+        return false;
+    uint32_t count = ts_node_named_child_count(args);
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (gm_is(a, syn->sym.keyword_argument))
+            a = gm_child(a, syn->field.value);
+        if (eval(r, a, depth + 1).kind != GM_KIND_STATIC)
+            return false;
+    }
+    return count > 0;
+}
+
+static gm_value eval_call(gm_region *r, TSNode call, int depth) {
+    const gm_syntax *syn = syn_of(r);
+    TSNode fn = gm_unparen(syn, gm_child(call, syn->field.function));
+    if (ts_node_is_null(fn))
+        return value(GM_KIND_UNKNOWN);
+    TSNode head = gm_chain_head(syn, fn);
+    if (!ts_node_is_null(head) && !gm_vk_head_is_local(r, head)) {
+        char name[GM_NAME_MAX];
+        if (gm_symbols_resolve(r->stmt->symbols, syn, text_of(r), fn, name, sizeof name)) {
+            for (size_t i = 0; i < gm_vk_compile_constant_count; i++)
+                if (strcmp(name, gm_vk_compile_constants[i].name) == 0)
+                    return constant(gm_vk_compile_constants[i].value);
+            if (gm_name_last_is(name, "is_torchdynamo_compiling"))
+                return constant(1);
+            /* Dynamo draws these at run time and feeds them to the graph as tensor inputs, so
+             * branching on them is data-dependent (verified on torch 2.13: GB0170).
+             * random.random() is not listed: it breaks at the call itself (GB0007). */
+            if ((strcmp(name, "random.uniform") == 0 || strcmp(name, "random.randint") == 0) &&
+                !gm_region_binds_node(r, head))
+                return value(GM_KIND_TENSOR);
+            if (strcmp(name, "copy.deepcopy") == 0 || strcmp(name, "copy.copy") == 0) {
+                /* a copy of a tensor is a tensor (when dynamo gets past the copy) */
+                TSNode arg = gm_vk_first_argument(r, call);
+                gm_kind k = ts_node_is_null(arg) ? GM_KIND_UNKNOWN : eval(r, arg, depth + 1).kind;
+                return value(k == GM_KIND_TENSOR ? k : GM_KIND_UNKNOWN);
+            }
+            /* torch.div(seq_len, w, rounding_mode="trunc") of Python numbers: dynamo folds
+             * it to a constant (verified on torch 2.13: no break as a size) */
+            if ((strcmp(name, "torch.div") == 0 || strcmp(name, "torch.floor_divide") == 0) &&
+                all_arguments_static(r, call, depth))
+                return value(GM_KIND_STATIC);
+            if (strncmp(name, "torch.", 6) == 0)
+                return classify_torch_function(name);
+            if (gm_is(fn, syn->sym.identifier)) {
+                if (gm_symbols_is_imported(r->stmt->symbols, gm_node_slice(fn, text_of(r))))
+                    return value(GM_KIND_UNKNOWN);
+                return eval_builtin(r, name, call, depth);
+            }
+            /* A function of another imported module (np.sum, math.prod): no evidence. */
+            if (gm_symbols_is_imported(r->stmt->symbols, gm_node_slice(head, text_of(r))))
+                return value(GM_KIND_UNKNOWN);
+        }
+    }
+    if (gm_is(fn, syn->sym.attribute)) {
+        if (gm_vk_is_submodule(r, fn))
+            return value(GM_KIND_TENSOR);
+        TSNode attr = gm_child(fn, syn->field.attribute);
+        if (ts_node_is_null(attr))
+            return value(GM_KIND_UNKNOWN);
+        return eval_method(r, gm_child(fn, syn->field.object), gm_node_slice(attr, text_of(r)),
+                           depth);
+    }
+    /* self.layers[i](x): an entry of a submodule container. */
+    if (gm_is(fn, syn->sym.subscript) && gm_vk_is_submodule(r, gm_child(fn, syn->field.value)))
+        return value(GM_KIND_TENSOR);
+    return value(GM_KIND_UNKNOWN);
+}
+
+/* ---- expressions --------------------------------------------------------------------- */
+
+static gm_value eval_attribute(gm_region *r, TSNode n, int depth) {
+    const gm_syntax *syn = syn_of(r);
+    TSNode attr = gm_child(n, syn->field.attribute);
+    TSNode object = gm_unparen(syn, gm_child(n, syn->field.object));
+    if (ts_node_is_null(attr))
+        return value(GM_KIND_UNKNOWN);
+    gm_slice name = gm_node_slice(attr, text_of(r));
+    if (gm_vk_slice_in_list(gm_vk_static_attributes, name))
+        return value(GM_KIND_STATIC);
+    if (gm_vk_is_self(r, object) && gm_slice_is(name, "training"))
+        return constant(r->stmt->options->training);
+    if (gm_vk_is_self(r, object) && r->site.module_class && is_buffer(r, name))
+        return value(GM_KIND_TENSOR);
+    TSNode head = gm_chain_head(syn, n);
+    if (!ts_node_is_null(head) && !gm_vk_head_is_local(r, head)) {
+        char full[GM_NAME_MAX];
+        if (gm_symbols_resolve(r->stmt->symbols, syn, text_of(r), n, full, sizeof full) &&
+            strncmp(full, "torch.", 6) == 0)
+            return value(GM_KIND_STATIC); /* torch.float32, torch.pi, ... */
+    }
+    gm_kind k = eval(r, object, depth + 1).kind;
+    if (k == GM_KIND_TENSOR && gm_vk_slice_in_list(gm_vk_tensor_attributes, name))
+        return value(GM_KIND_TENSOR);
+    return value(GM_KIND_UNKNOWN);
+}
+
+static gm_value eval_boolean(gm_region *r, TSNode n, int depth) {
+    const gm_syntax *syn = syn_of(r);
+    TSNode op = gm_child(n, syn->field.operator);
+    bool is_and = !ts_node_is_null(op) && strcmp(ts_node_type(op), "and") == 0;
+    gm_value left = eval(r, gm_child(n, syn->field.left), depth + 1);
+    /* Short-circuit folding: `False and x` is False, `True and x` is x (and dually for or). */
+    if (left.constant >= 0) {
+        if (left.constant == (is_and ? 0 : 1))
+            return left;
+        return eval(r, gm_child(n, syn->field.right), depth + 1);
+    }
+    gm_value right = eval(r, gm_child(n, syn->field.right), depth + 1);
+    /* `static or True` is truthy and `static and False` falsy whichever value the left side
+     * has at trace time: `torch.jit.is_tracing() or isinstance(x, Proxy) or
+     * is_torchdynamo_compiling()`. */
+    if (left.kind == GM_KIND_STATIC && right.constant == (is_and ? 0 : 1))
+        return right;
+    return value(gm_vk_combine(left.kind, right.kind));
+}
+
+static gm_value eval_comparison(gm_region *r, TSNode n, int depth) {
+    const gm_syntax *syn = syn_of(r);
+    bool identity_only = true, containment = false;
+    gm_kind kind = GM_KIND_STATIC;
+    TSTreeCursor cursor = ts_tree_cursor_new(n);
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+        do {
+            TSNode c = ts_tree_cursor_current_node(&cursor);
+            if (ts_tree_cursor_current_field_id(&cursor) == syn->field.operators) {
+                const char *t = ts_node_type(c);
+                if (strcmp(t, "is") != 0 && strcmp(t, "is not") != 0)
+                    identity_only = false;
+                if (strcmp(t, "in") == 0 || strcmp(t, "not in") == 0)
+                    containment = true;
+            } else if (ts_node_is_named(c) && !gm_is(c, syn->sym.comment)) {
+                kind = gm_vk_combine(kind, eval(r, c, depth + 1).kind);
+            }
+        } while (ts_tree_cursor_goto_next_sibling(&cursor));
+    }
+    ts_tree_cursor_delete(&cursor);
+    /* `x is None` compares identities, which dynamo knows for tensors too; `v in t` is a
+     * Python bool (reading t's data breaks at the comparison itself: gm_rule_tensor_contains). */
+    return value(identity_only || containment ? GM_KIND_STATIC : kind);
+}
+
+static gm_value eval(gm_region *r, TSNode n, int depth) {
+    const gm_syntax *syn = syn_of(r);
+    if (ts_node_is_null(n) || depth > GM_MAX_EXPR_DEPTH)
+        return value(GM_KIND_UNKNOWN);
+    TSSymbol t = ts_node_symbol(n);
+    const gm_syntax_symbols *s = &syn->sym;
+    if (t == s->parenthesized_expression) {
+        n = gm_unparen(syn, n);
+        return gm_is(n, s->parenthesized_expression) ? value(GM_KIND_UNKNOWN)
+                                                     : eval(r, n, depth + 1);
+    }
+    if (t == s->identifier) {
+        gm_slice name = gm_node_slice(n, text_of(r));
+        const gm_binding *b = gm_vk_env_find(&r->env, name);
+        int truth = b && r->constant_count ? gm_vk_constant_of(r, name) : -1;
+        if (truth >= 0)
+            return constant(truth);
+        return value(b ? b->kind : GM_KIND_UNKNOWN);
+    }
+    if (t == s->true_literal || t == s->false_literal)
+        return constant(t == s->true_literal);
+    if (t == s->none || t == s->integer || t == s->float_literal || t == s->string ||
+        t == s->concatenated_string)
+        return value(GM_KIND_STATIC);
+    if (t == s->call)
+        return eval_call(r, n, depth);
+    if (t == s->attribute)
+        return eval_attribute(r, n, depth);
+    if (t == s->subscript) {
+        gm_kind k = eval(r, gm_child(n, syn->field.value), depth + 1).kind;
+        return value(k == GM_KIND_UNKNOWN ? GM_KIND_UNKNOWN : k);
+    }
+    if (t == s->not_operator) {
+        gm_value v = eval(r, gm_child(n, syn->field.argument), depth + 1);
+        if (v.constant >= 0)
+            return constant(!v.constant);
+        return value(v.kind);
+    }
+    if (t == s->boolean_operator)
+        return eval_boolean(r, n, depth);
+    if (t == s->comparison_operator)
+        return eval_comparison(r, n, depth);
+    if (t == s->binary_operator) {
+        TSNode left = gm_child(n, syn->field.left);
+        if (gm_is(left, s->string) || gm_is(left, s->concatenated_string))
+            return value(GM_KIND_STATIC); /* "%d" % x formats a string */
+        return value(gm_vk_combine(eval(r, left, depth + 1).kind,
+                                   eval(r, gm_child(n, syn->field.right), depth + 1).kind));
+    }
+    if (t == s->unary_operator) {
+        gm_value v = eval(r, gm_child(n, syn->field.argument), depth + 1);
+        return value(v.kind);
+    }
+    if (t == s->conditional_expression && ts_node_named_child_count(n) >= 3) {
+        gm_value cond = eval(r, ts_node_named_child(n, 1), depth + 1);
+        if (cond.constant >= 0)
+            return eval(r, ts_node_named_child(n, cond.constant ? 0 : 2), depth + 1);
+        return value(gm_vk_combine(eval(r, ts_node_named_child(n, 0), depth + 1).kind,
+                                   eval(r, ts_node_named_child(n, 2), depth + 1).kind));
+    }
+    if (t == s->named_expression) {
+        gm_value v = eval(r, gm_child(n, syn->field.value), depth + 1);
+        TSNode name = gm_child(n, syn->field.name);
+        if (gm_is(name, s->identifier))
+            gm_vk_env_set(r, gm_node_slice(name, text_of(r)), v.kind);
+        return v;
+    }
+    if (t == s->assignment)
+        return eval(r, gm_child(n, syn->field.right), depth + 1);
+    return value(GM_KIND_UNKNOWN);
+}
+
+gm_value gm_value_of(gm_region *region, TSNode expr) {
+    return eval(region, expr, 0);
+}

@@ -1,0 +1,126 @@
+/* The kind environment of a region: the kinds of its names (latest binding wins), the names
+ * assigned a compile-time constant, and the marks that record facts about a name beyond its
+ * kind. */
+#include "analysis/value_kinds/value_kinds.h"
+#include "analysis/value_kinds/value_kinds_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void gm_kind_env_free(gm_kind_env *env) {
+    free(env->items);
+    env->items = NULL;
+    env->count = env->capacity = 0;
+}
+
+gm_binding *gm_vk_env_find(const gm_kind_env *env, gm_slice name) {
+    for (size_t i = env->count; i-- > 0;) {
+        gm_binding *b = &env->items[i];
+        if (b->name.len == name.len && memcmp(b->name.ptr, name.ptr, name.len) == 0)
+            return b;
+    }
+    return NULL;
+}
+
+/* The truth value name was assigned as a compile-time constant, or -1. */
+int gm_vk_constant_of(const gm_region *r, gm_slice name) {
+    for (unsigned i = 0; i < r->constant_count; i++)
+        if (gm_slice_eq(r->constants[i].name, name))
+            return r->constants[i].truth;
+    return -1;
+}
+
+static void constant_forget(gm_region *r, gm_slice name) {
+    for (unsigned i = 0; i < r->constant_count; i++)
+        if (gm_slice_eq(r->constants[i].name, name)) {
+            r->constants[i] = r->constants[--r->constant_count];
+            return;
+        }
+}
+
+void gm_vk_constant_set(gm_region *r, gm_slice name, int truth) {
+    constant_forget(r, name);
+    if (r->constant_count < sizeof r->constants / sizeof r->constants[0]) {
+        r->constants[r->constant_count].name = name;
+        r->constants[r->constant_count].truth = truth;
+        r->constant_count++;
+    }
+}
+
+/* Facts about a name beyond its kind live in the environment too, as entries whose name length
+ * carries GM_MARK_BIT (so that no lookup of a real name, here or in the mends, matches them) and
+ * whose kind field holds a gm_vk_mark. A name's mark goes when the name is bound again. */
+#define GM_MARK_BIT 0x80000000u
+
+static gm_binding *mark_find(const gm_kind_env *env, gm_slice name) {
+    uint32_t len = name.len | GM_MARK_BIT;
+    for (size_t i = env->count; i-- > 0;) {
+        gm_binding *b = &env->items[i];
+        if (b->name.len == len && memcmp(b->name.ptr, name.ptr, name.len) == 0)
+            return b;
+    }
+    return NULL;
+}
+
+static bool env_grow(gm_region *r) {
+    gm_kind_env *env = &r->env;
+    if (env->count < env->capacity)
+        return true;
+    size_t cap = env->capacity ? env->capacity * 2 : 16;
+    gm_binding *items = realloc(env->items, cap * sizeof *items);
+    if (!items) {
+        r->stmt->oom = true;
+        return false;
+    }
+    env->items = items;
+    env->capacity = cap;
+    return true;
+}
+
+gm_vk_mark gm_vk_mark_of(const gm_region *r, gm_slice name) {
+    const gm_binding *b = mark_find(&r->env, name);
+    return b ? (gm_vk_mark)b->kind : GM_MARK_NONE;
+}
+
+void gm_vk_mark_set(gm_region *r, gm_slice name, gm_vk_mark code) {
+    if (name.len == 0 || (name.len & GM_MARK_BIT))
+        return;
+    gm_binding *b = mark_find(&r->env, name);
+    if (b) {
+        b->kind = (gm_kind)code;
+        return;
+    }
+    if (!env_grow(r))
+        return;
+    gm_binding *m = &r->env.items[r->env.count++];
+    m->name.ptr = name.ptr;
+    m->name.len = name.len | GM_MARK_BIT;
+    m->kind = (gm_kind)code;
+}
+
+void gm_vk_env_set(gm_region *r, gm_slice name, gm_kind kind) {
+    if (r->constant_count)
+        constant_forget(r, name);
+    /* one pass: the binding, and the name's mark, which the new binding ends */
+    gm_binding *b = NULL;
+    uint32_t marked = name.len | GM_MARK_BIT;
+    gm_kind_env *env = &r->env;
+    for (size_t i = env->count; i-- > 0;) {
+        gm_binding *e = &env->items[i];
+        if (e->name.len == name.len && !b) {
+            if (memcmp(e->name.ptr, name.ptr, name.len) == 0)
+                b = e;
+        } else if (e->name.len == marked && memcmp(e->name.ptr, name.ptr, name.len) == 0) {
+            e->kind = (gm_kind)GM_MARK_CLEARED;
+        }
+    }
+    if (b) {
+        b->kind = kind;
+        return;
+    }
+    if (!env_grow(r))
+        return;
+    env->items[env->count].name = name;
+    env->items[env->count].kind = kind;
+    env->count++;
+}

@@ -1,0 +1,126 @@
+/* What the files of analysis/value_kinds/ share with one another, and only they include: the
+ * name tables, the kind environment with its constants and marks, and the few helpers one file
+ * defines and another calls. Everyone else uses value_kinds.h. */
+#ifndef GM_ANALYSIS_VALUE_KINDS_VALUE_KINDS_INTERNAL_H
+#define GM_ANALYSIS_VALUE_KINDS_VALUE_KINDS_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <tree_sitter/api.h>
+
+#include "analysis/regions/region.h"
+
+static inline const gm_syntax *syn_of(const gm_region *r) {
+    return r->stmt->syntax;
+}
+
+static inline const char *text_of(const gm_region *r) {
+    return r->stmt->text;
+}
+
+/* ---- name tables (name_tables.c): lists end with NULL ------------------------------------ */
+
+extern const char *const gm_vk_static_attributes[];
+extern const char *const gm_vk_tensor_attributes[];
+extern const char *const gm_vk_scalar_methods[];
+extern const char *const gm_vk_static_methods[];
+extern const char *const gm_vk_other_methods[];
+extern const char *const gm_vk_tensor_reductions[];
+extern const char *const gm_vk_tensor_evidence_methods[];
+extern const char *const gm_vk_bool_methods[];
+extern const char *const gm_vk_mask_methods[];
+extern const char *const gm_vk_torch_static_functions[];
+extern const char *const gm_vk_torch_scalar_functions[];
+extern const char *const gm_vk_torch_static_prefixes[];
+extern const char *const gm_vk_static_builtins[];
+
+/* A call torch.compile folds to a constant, and the truth value it folds to. */
+typedef struct {
+    const char *name;
+    int value;
+} gm_vk_compile_constant;
+
+extern const gm_vk_compile_constant gm_vk_compile_constants[];
+extern const size_t gm_vk_compile_constant_count;
+
+/* Whether list holds word / the text of s / a prefix of name. */
+bool gm_vk_in_list(const char *const *list, const char *word);
+bool gm_vk_slice_in_list(const char *const *list, gm_slice s);
+bool gm_vk_has_prefix_in(const char *const *list, const char *name);
+
+/* ---- the kind environment (kind_env.c) --------------------------------------------------- */
+
+/* The binding of name (its latest), or NULL. */
+gm_binding *gm_vk_env_find(const gm_kind_env *env, gm_slice name);
+
+/* Binds name to kind; ends the name's compile-time constant and its mark. */
+void gm_vk_env_set(gm_region *r, gm_slice name, gm_kind kind);
+
+/* The truth value name was assigned as a compile-time constant, or -1. */
+int gm_vk_constant_of(const gm_region *r, gm_slice name);
+
+void gm_vk_constant_set(gm_region *r, gm_slice name, int truth);
+
+/* Facts about a name beyond its kind, kept in the environment beside its binding. A name's mark
+ * goes when the name is bound again. */
+typedef enum {
+    GM_MARK_NONE = 0,
+    GM_MARK_MASK = 1,      /* a boolean tensor (`keep = x > 0`, `m = w.bool()`) */
+    GM_MARK_CMP = 2,       /* a comparison of unknown operands: a bool, or a boolean tensor */
+    GM_MARK_ELEM = 3,      /* an element of iterating over a tensor: made in the graph (a select) */
+    GM_MARK_TRIED = 4,     /* a parameter whose call sites were looked at without result */
+    GM_MARK_CLEARED = 5,   /* a dead mark */
+    GM_MARK_ANNOTATED = 6, /* a parameter that is a tensor by its annotation only */
+    GM_MARK_GUESSED = 7,   /* a tensor by the guess that self.<attribute>(...) is a submodule */
+} gm_vk_mark;
+
+gm_vk_mark gm_vk_mark_of(const gm_region *r, gm_slice name);
+void gm_vk_mark_set(gm_region *r, gm_slice name, gm_vk_mark code);
+
+/* ---- expressions (expression_kinds.c) ---------------------------------------------------- */
+
+/* The kind of an operation combining operands of kinds a and b. */
+gm_kind gm_vk_combine(gm_kind a, gm_kind b);
+
+/* Whether n is the identifier of the region's self. */
+bool gm_vk_is_self(const gm_region *r, TSNode n);
+
+/* Whether the head of an attribute chain is a name of the function (a local or self). */
+bool gm_vk_head_is_local(const gm_region *r, TSNode head);
+
+/* self.<attr> where attr is not a method of the class: a submodule in a Module's region. */
+bool gm_vk_is_submodule(const gm_region *r, TSNode n);
+
+/* The first positional argument of call, or a null node. */
+TSNode gm_vk_first_argument(const gm_region *r, TSNode call);
+
+/* Whether text contains word. */
+bool gm_vk_mentions(gm_slice text, const char *word);
+
+/* ---- tensor facts (tensor_facts.c) ------------------------------------------------------- */
+
+/* A comparison with only ==, !=, <, <=, >, >= (not is, in): a bool, or a boolean tensor. */
+bool gm_vk_is_order_comparison(gm_region *r, TSNode n);
+
+/* ---- binding (name_binding.c) ------------------------------------------------------------ */
+
+/* Whether a target or sequence display n has a starred element. */
+bool gm_vk_has_splat(const gm_syntax *syn, TSNode n);
+
+/* ---- parameters (parameter_kinds.c) ------------------------------------------------------ */
+
+/* Whether the region's function is decorated with @staticmethod. */
+bool gm_vk_is_static_method(const gm_region *region);
+
+/* ---- other functions of the file (cross_function_kinds.c) -------------------------------- */
+
+/* Whether call runs a same-file function whose every return is a tuple display of count
+ * elements; kinds gets, per element, tensor where every return has a tensor. */
+bool gm_vk_call_returns_tuple(gm_region *r, TSNode call, gm_kind *kinds, uint32_t count);
+
+/* Makes identifier, a method parameter of unknown kind, a tensor when every `self.m(...)` call
+ * in the class passes it one. */
+void gm_vk_resolve_parameter(gm_region *r, TSNode identifier);
+
+#endif
