@@ -1,6 +1,6 @@
 /* Where a name or attribute read in a compiled region got its value, found in the syntax tree
- * on demand: for rules that need to know more about a value than analysis/value_kinds/value_kinds.c
- * tracks (a logging.Logger, a NumPy array). Each lookup walks only what it must (the statements
+ * on demand: for rules that need to know more about a value than the value kinds
+ * (analysis/value_kinds/) track (a logging.Logger, a NumPy array). Each lookup walks only what it must (the statements
  * before a use in its enclosing blocks, a class body, an __init__, the module's top level), and is
  * meant for the rare constructs that need it, after cheaper checks. */
 #ifndef GM_ANALYSIS_REGIONS_BINDING_LOOKUP_H

@@ -177,8 +177,9 @@ TSNode gm_vk_first_argument(const gm_region *r, TSNode call) {
 
 static gm_value eval(gm_region *r, TSNode n, int depth);
 
-/* Whether the region's function binds the chain's head itself (a parameter, say), so that it
- * does not name what the file imports. */
+/* The kind of a builtin's result: static for len(), isinstance() and the like; int(), float(),
+ * bool() and complex() of a tensor read its value (a Python scalar); abs() keeps its argument's
+ * kind. */
 static gm_value eval_builtin(gm_region *r, const char *name, TSNode call, int depth) {
     if (gm_vk_in_list(gm_vk_static_builtins, name))
         return value(GM_KIND_STATIC);
