@@ -1,4 +1,5 @@
-/* The Python files named by command-line paths: files as given, directories walked for *.py. */
+/* The Python files under a path (a file as given, a directory walked for *.py), for the command
+ * line's arguments and the editor's workspace folders, and reading a file whole. */
 #ifndef GM_SERVER_WORKSPACE_PYTHON_FILES_H
 #define GM_SERVER_WORKSPACE_PYTHON_FILES_H
 
