@@ -1,0 +1,394 @@
+"""Ground truth at scale: real TorchDynamo over every model family of a library that can be built
+from its default config shrunk to a tiny size, stored as data the tests re-score graphmend with.
+
+    python tests/sweep/sweep.py run --library transformers [--families a,b] [--jobs N]
+                                    [--timeout S] [--runs eval:float32,train:float32]
+    python tests/sweep/sweep.py collect --library transformers      # -> tests/sweep/data/*.json
+
+(tools/sweep sets up the library's environment and calls this; see its header.)
+
+run: one subprocess per family (``sweep.py --worker FAMILY OUT``, killed after --timeout seconds),
+resumable: a family whose result file exists under build-sweep/runs/<library>-<version>/ is not
+run again (--force runs it again). The worker builds the family's base model class from its
+default config, shrunk (few layers, small widths, few experts), makes inputs by the model's main
+input (token ids, pixel values, audio features), and for each run (mode and dtype) calls
+``torch._dynamo.explain(model)(**inputs)`` once: eval mode under ``torch.no_grad()``, train mode
+with gradient checkpointing on where the model supports it. Break sites come from explain's
+``break_reasons`` and from the ``graph_breaks`` log (explain alone misses breaks that make dynamo
+skip a frame), each the innermost frame inside the library, with the reason and its registry id;
+the lines dynamo's interpreter traced inside the library are recorded too (bench.py's hooks).
+
+collect: the result files into one compact JSON per library version (paths relative to the
+package's parent, traced lines as ranges), with the torch, Python and library versions, mode and
+dtype of every run. Families named held out in HELD_OUT are never built, run or stored.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import re
+import sys
+import time
+import traceback
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+sys.path.insert(0, str(REPO / "tests" / "bench" / "transformers"))
+
+import bench  # noqa: E402  (the capture hooks and the subprocess pool of the 4.52.4 benchmark)
+
+# Model families kept for an independent check (issue 13): never swept, stored or tested here.
+HELD_OUT = frozenset(
+    """bamba bert big_bird bigbird_pegasus canine clip convnext data2vec deformable_detr distilbert
+    electra encodec falcon_h1 fastspeech2_conformer flaubert funnel gemma2 gpt_neox gpt2
+    granitemoe_hybrid hubert informer jamba led llama llava longt5 mamba2 mistral mixtral nemotron_h
+    nllb_moe paligemma prophetnet qwen2 qwen2_moe recurrent_gemma reformer resnet roberta rwkv
+    superpoint switch_transformers tapas time_series_transformer vilt vit wav2vec2 xlm xlnet
+    zamba2""".split()
+)
+
+DEFAULT_RUNS = "eval:float32,train:float32"
+_GB_RE = re.compile(r"\b(?:gb|GB)(\d{4})\b")
+
+# Config attributes shrunk to a tiny model, wherever they appear (sub-configs included). Widths
+# stay multiples of the head count; head_dim follows hidden_size / heads.
+_SHRINK = {
+    "num_hidden_layers": 2, "num_layers": 2, "n_layer": 2, "n_layers": 2, "encoder_layers": 2,
+    "decoder_layers": 2, "num_decoder_layers": 2, "num_encoder_layers": 2,
+    "hidden_size": 32, "d_model": 32, "n_embd": 32, "embed_dim": 32, "dim": 32,
+    "intermediate_size": 64, "d_ff": 64, "encoder_ffn_dim": 64, "decoder_ffn_dim": 64,
+    "ffn_dim": 64, "n_inner": 64, "hidden_dim": 64,
+    "num_attention_heads": 2, "n_head": 2, "n_heads": 2, "encoder_attention_heads": 2,
+    "decoder_attention_heads": 2, "num_heads": 2, "num_key_value_heads": 1,
+    "head_dim": 16, "d_kv": 16, "kv_channels": 16,
+    "num_experts": 4, "num_local_experts": 4, "n_routed_experts": 4, "moe_num_experts": 4,
+    "num_experts_per_tok": 2, "moe_intermediate_size": 32, "shared_expert_intermediate_size": 32,
+}
+_SUBCONFIG_SUFFIX = "_config"
+
+
+def library_root(library: str) -> str:
+    module = __import__(library)
+    return os.path.realpath(os.path.dirname(module.__file__))
+
+
+# --------------------------------------------------------------------------------------------
+# transformers: families, tiny configs, inputs
+# --------------------------------------------------------------------------------------------
+
+
+def transformers_families() -> list[str]:
+    """Model types with a base model class, minus the held-out families (by module folder)."""
+    from transformers.models.auto.configuration_auto import model_type_to_module_name
+    from transformers.models.auto.modeling_auto import MODEL_MAPPING_NAMES
+
+    return sorted(t for t in MODEL_MAPPING_NAMES if model_type_to_module_name(t) not in HELD_OUT)
+
+
+def _shrink(config, depth: int = 0) -> None:
+    if depth > 3:
+        return
+    for key, value in list(vars(config).items()):
+        if key in _SHRINK and isinstance(value, int) and not isinstance(value, bool) and value > _SHRINK[key]:
+            setattr(config, key, _SHRINK[key])
+        elif key.endswith(_SUBCONFIG_SUFFIX) and hasattr(value, "to_dict"):
+            _shrink(value, depth + 1)
+    for key in ("layer_types", "block_types"):  # per-layer lists follow the layer count
+        value = getattr(config, key, None)
+        layers = getattr(config, "num_hidden_layers", None)
+        if isinstance(value, list) and isinstance(layers, int) and len(value) > layers:
+            setattr(config, key, value[:layers])
+    if hasattr(config, "use_cache"):
+        config.use_cache = False  # one forward, no cache objects to explain
+
+
+def _first(config, names, default):
+    for owner in (config, getattr(config, "vision_config", None), getattr(config, "audio_config", None)):
+        for name in names:
+            value = getattr(owner, name, None) if owner is not None else None
+            if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+                return value
+            if isinstance(value, (list, tuple)) and value and isinstance(value[0], int):
+                return value[0]
+    return default
+
+
+def transformers_inputs(model, config, torch) -> dict:
+    name = getattr(model, "main_input_name", "input_ids")
+    text = getattr(config, "text_config", None) or config
+    vocab = getattr(text, "vocab_size", None) or 99
+    if name == "input_ids":
+        ids = torch.randint(3, max(4, min(vocab, 1000)), (2, 8), dtype=torch.long)
+        mask = torch.ones_like(ids)
+        mask[1, 6:] = 0  # one padded row, so the masks are not all ones
+        inputs = {"input_ids": ids, "attention_mask": mask}
+    elif name == "pixel_values":
+        channels = _first(config, ("num_channels", "in_channels", "num_channels_in"), 3)
+        size = _first(config, ("image_size", "img_size", "input_size"), 64)
+        inputs = {"pixel_values": torch.randn(2, channels, size, size)}
+    elif name == "input_values":
+        inputs = {"input_values": torch.randn(2, 3200)}
+    elif name == "input_features":
+        bins = _first(config, ("num_mel_bins", "feature_size", "input_feat_per_channel"), 80)
+        frames = 2 * _first(config, ("max_source_positions",), 50)
+        inputs = {"input_features": torch.randn(2, bins, frames)}
+    else:
+        raise RuntimeError(f"no inputs made for main input {name!r}")
+    if name != "pixel_values" and getattr(config, "vision_config", None) is not None:
+        vision = config.vision_config  # a multimodal model: an image too
+        size = getattr(vision, "image_size", None) or 32
+        size = size[0] if isinstance(size, (list, tuple)) else size
+        inputs["pixel_values"] = torch.randn(2, getattr(vision, "num_channels", 3), size, size)
+    if getattr(config, "is_encoder_decoder", False):
+        inputs["decoder_input_ids"] = torch.randint(3, max(4, min(vocab, 1000)), (2, 3), dtype=torch.long)
+    return inputs
+
+
+def transformers_build(family: str, torch):
+    import transformers
+    from transformers.models.auto.configuration_auto import CONFIG_MAPPING
+    from transformers.models.auto.modeling_auto import MODEL_MAPPING_NAMES
+
+    config = CONFIG_MAPPING[family]()
+    _shrink(config)
+    class_name = MODEL_MAPPING_NAMES[family]
+    if isinstance(class_name, (list, tuple)):
+        class_name = class_name[0]
+    model_class = getattr(transformers, class_name)
+    model = model_class(config)
+    return model, config, class_name
+
+
+# --------------------------------------------------------------------------------------------
+# worker: one family, every run, in its own process
+# --------------------------------------------------------------------------------------------
+
+
+def worker(library: str, family: str, runs: str, out_path: str) -> int:
+    import numpy as np
+    import torch
+    import torch._dynamo
+
+    torch.set_num_threads(1)
+    root = library_root(library)
+    prefix = root + os.sep
+    capture = bench._install_capture(torch)
+    reached: set = set()
+    bench._install_reach_hook(torch, root, reached)
+    module = __import__(library)
+    result = {
+        "family": family, "library": library, "version": module.__version__,
+        "torch": torch.__version__, "python": platform.python_version(), "runs": [],
+    }
+    for spec in runs.split(","):
+        mode, dtype_name = spec.split(":")
+        run = {"mode": mode, "dtype": dtype_name, "breaks": [], "unattributed": [], "error": None}
+        started = time.monotonic()
+        try:
+            torch.manual_seed(0)
+            random.seed(0)
+            np.random.seed(0)
+            model, config, class_name = transformers_build(family, torch)
+            result["class"] = class_name
+            dtype = getattr(torch, dtype_name)
+            model = model.to(dtype)
+            inputs = transformers_inputs(model, config, torch)
+            inputs = {k: v.to(dtype) if v.is_floating_point() else v for k, v in inputs.items()}
+            if mode == "train":
+                model.train()
+                if getattr(model, "supports_gradient_checkpointing", False):
+                    model.gradient_checkpointing_enable()
+                    run["gradient_checkpointing"] = True
+            else:
+                model.eval()
+            torch._dynamo.reset()
+            capture.messages.clear()
+            reached.clear()
+            with torch.set_grad_enabled(mode == "train"):
+                explained = torch._dynamo.explain(model)(**inputs)
+            run["graph_count"] = explained.graph_count
+            run["graph_break_count"] = explained.graph_break_count
+            for reason in explained.break_reasons:
+                where = bench._innermost([(fs.filename, fs.lineno) for fs in reason.user_stack], prefix)
+                text = str(reason.reason)
+                entry = {"source": "explain", "reason": bench._short_reason(text.splitlines()[0]),
+                         "gb": _gb(text)}
+                (run["breaks"].append({**entry, "file": where[0], "line": where[1]}) if where
+                 else run["unattributed"].append(entry))
+            for message in capture.messages:
+                where = bench._line_from_log(message, prefix)
+                entry = {"source": "log", "reason": bench._short_reason(bench._log_reason(message)),
+                         "gb": _gb(message), "frame_skipped": bool(bench._SKIP_RE.search(message))}
+                (run["breaks"].append({**entry, "file": where[0], "line": where[1]}) if where
+                 else run["unattributed"].append(entry))
+        except BaseException as exc:  # recorded; the next run goes on
+            if isinstance(exc, KeyboardInterrupt):
+                raise
+            run["error"] = "".join(traceback.format_exception(exc))[-2000:]
+            run["error_summary"] = f"{type(exc).__name__}: {(str(exc).strip().splitlines() or [''])[0][:240]}"
+        finally:
+            torch._dynamo.reset()
+        run["reached"] = sorted([f, line] for f, line in reached)
+        run["seconds"] = round(time.monotonic() - started, 2)
+        result["runs"].append(run)
+    with open(out_path, "w", encoding="utf-8") as f:
+        json.dump(result, f)
+    return 0
+
+
+def _gb(text: str):
+    m = _GB_RE.search(text)
+    return f"GB{m.group(1)}" if m else None
+
+
+# --------------------------------------------------------------------------------------------
+# driver
+# --------------------------------------------------------------------------------------------
+
+
+def runs_dir(library: str, version: str) -> Path:
+    return REPO / "build-sweep" / "runs" / f"{library}-{version}"
+
+
+def data_path(library: str, version: str) -> Path:
+    return HERE / "data" / f"{library}-{version}.json"
+
+
+def command_run(args) -> int:
+    import importlib.metadata
+
+    version = importlib.metadata.version(args.library)
+    families = transformers_families()
+    if args.families:
+        wanted = args.families.split(",")
+        held = [f for f in wanted if f in HELD_OUT]
+        if held:
+            print(f"sweep: held-out families are never run: {', '.join(held)}", file=sys.stderr)
+            return 2
+        families = [f for f in families if f in wanted]
+    if args.shard:
+        index, count = (int(x) for x in args.shard.split("/"))
+        families = families[index - 1 :: count]
+    out_dir = runs_dir(args.library, version)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for finished in out_dir.glob("sweep-*.json"):  # a worker's output from an interrupted sweep
+        finished.rename(out_dir / finished.name[len("sweep-"):])
+    todo = [f for f in families if args.force or not (out_dir / f"{f}.json").exists()]
+    print(f"sweep: {args.library} {version}: {len(families)} families, {len(todo)} to run, "
+          f"{args.jobs} at a time, runs {args.runs}", file=sys.stderr)
+    started = time.monotonic()
+    env = {"GM_SWEEP_LIBRARY": args.library, "GM_SWEEP_RUNS": args.runs}
+    with_script = Path(__file__).resolve()
+    results = bench.run_workers(todo, args.jobs, args.timeout, sys.executable, str(out_dir),
+                                script=with_script, label="sweep", extra_env=env)
+    for family, result in results.items():
+        target = out_dir / f"{family}.json"
+        if result.get("failed"):  # a timeout or a crash is a result too
+            target.write_text(json.dumps({"family": family, "failed": result["failed"],
+                                          "tail": result.get("tail", "")[-1500:], "runs": []}))
+        else:
+            result.pop("outputs", None)
+            target.write_text(json.dumps(result))
+        for leftover in out_dir.glob(f"sweep-{family}.*"):
+            leftover.unlink()
+    print(f"sweep: {len(todo)} families in {time.monotonic() - started:.0f} s", file=sys.stderr)
+    return 0
+
+
+def _ranges(lines: list[int]) -> list:
+    out = []
+    for line in sorted(set(lines)):
+        if out and out[-1][1] == line - 1:
+            out[-1][1] = line
+        else:
+            out.append([line, line])
+    return [r[0] if r[0] == r[1] else r for r in out]
+
+
+def command_collect(args) -> int:
+    import importlib.metadata
+
+    version = importlib.metadata.version(args.library)
+    root = library_root(args.library)
+    base = os.path.dirname(root) + os.sep
+    out_dir = runs_dir(args.library, version)
+    families = {}
+    meta = {}
+    # F.json, and sweep-F.json: what a worker of a sweep still running (or interrupted) finished
+    for path in sorted(out_dir.glob("*.json")):
+        result = json.loads(path.read_text(encoding="utf-8"))
+        family = result["family"]
+        if family in HELD_OUT or family in families:
+            continue
+        entry = {"class": result.get("class")}
+        if result.get("failed"):
+            entry["failed"] = result["failed"]
+        runs = []
+        for run in result.get("runs", []):
+            meta.update({k: result[k] for k in ("torch", "python", "version") if k in result})
+            compact = {"mode": run["mode"], "dtype": run["dtype"]}
+            if run.get("error"):
+                compact["error"] = run.get("error_summary") or run["error"].strip().splitlines()[-1][:300]
+                runs.append(compact)
+                continue
+            compact["graphs"] = run.get("graph_count")
+            compact["gradient_checkpointing"] = bool(run.get("gradient_checkpointing"))
+            sites = {}
+            for b in run["breaks"]:
+                if not b["file"].startswith(base):
+                    continue
+                key = (os.path.relpath(b["file"], os.path.dirname(root)), b["line"])
+                site = sites.setdefault(key, {"file": key[0], "line": key[1], "reason": b["reason"],
+                                              "gb": b.get("gb"), "frame_skipped": False})
+                site["frame_skipped"] = site["frame_skipped"] or bool(b.get("frame_skipped"))
+                site["gb"] = site["gb"] or b.get("gb")
+            compact["breaks"] = sorted(sites.values(), key=lambda s: (s["file"], s["line"]))
+            compact["unattributed"] = len(run.get("unattributed", []))
+            traced = {}
+            for file, line in run.get("reached", []):
+                if file.startswith(base):
+                    traced.setdefault(os.path.relpath(file, os.path.dirname(root)), []).append(line)
+            compact["traced"] = {f: _ranges(lines) for f, lines in sorted(traced.items())}
+            runs.append(compact)
+        entry["runs"] = runs
+        families[family] = entry
+    data = {
+        "library": args.library, "version": meta.get("version", version), "torch": meta.get("torch"),
+        "python": meta.get("python"), "held_out": sorted(HELD_OUT), "families": families,
+    }
+    target = data_path(args.library, version)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(json.dumps(data, separators=(",", ":"), sort_keys=True) + "\n", encoding="utf-8")
+    ok = sum(1 for f in families.values() if any("graphs" in r for r in f["runs"]))
+    print(f"sweep: {len(families)} families ({ok} ran) -> {target.relative_to(REPO)} "
+          f"({target.stat().st_size // 1024} KiB)", file=sys.stderr)
+    return 0
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--worker"]:  # bench.run_workers' calling convention: --worker NAME OUT [...]
+        return worker(os.environ["GM_SWEEP_LIBRARY"], argv[1], os.environ["GM_SWEEP_RUNS"], argv[2])
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run", help="run dynamo over the families (resumable)")
+    run.add_argument("--library", default="transformers", choices=["transformers"])
+    run.add_argument("--families", default="", help="comma-separated model types (default: all)")
+    run.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
+    run.add_argument("--timeout", type=int, default=300, help="seconds per family")
+    run.add_argument("--runs", default=DEFAULT_RUNS, help="mode:dtype pairs, comma-separated")
+    run.add_argument("--force", action="store_true", help="run families that have results again")
+    run.add_argument("--shard", default="", metavar="K/N", help="only the K-th of every N families")
+    collect = sub.add_parser("collect", help="store the results as the library version's ground truth")
+    collect.add_argument("--library", default="transformers", choices=["transformers"])
+    args = parser.parse_args(argv)
+    return command_run(args) if args.command == "run" else command_collect(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
