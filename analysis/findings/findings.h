@@ -56,6 +56,10 @@ typedef struct {
     size_t fix_count;
     /* owned, or NULL: why no mend is offered (the legality check that failed), for the hover */
     char *mend_declined;
+    /* owned, or NULL: the dtypes ("float16,bfloat16") the break needs, when a dtype test the
+     * analysis cannot decide guards the tensor test (`if h.dtype == torch.float16 and
+     * torch.isinf(h).any():` breaks only in float16: in other dtypes `and` stops first) */
+    char *only_when_dtypes;
 } gm_finding;
 
 typedef struct {

@@ -5,10 +5,87 @@
  * operator"): `not <tensor>` as a value; torch 2.13 cannot resume after it and runs the whole
  * function eagerly. */
 #include <stdio.h>
+#include <string.h>
 
 #include "analysis/mends/mends.h"
+#include "analysis/module_facts/symbols.h"
 #include "analysis/rules/emit.h"
 #include "analysis/rules/rules.h"
+#include "analysis/value_kinds/value_kinds.h"
+
+/* Collects into out (comma-separated, at most cap bytes) the dtypes of torch.<name> operands of
+ * a dtype test: `x.dtype == torch.float16`, `torch.float16 == x.dtype`, `x.dtype in
+ * (torch.float16, torch.bfloat16)`. Returns whether n is such a test. */
+static bool dtype_test(const gm_region *region, TSNode n, char *out, size_t cap) {
+    const gm_syntax *syn = region->stmt->syntax;
+    const char *text = region->stmt->text;
+    n = gm_unparen(syn, n);
+    if (!gm_is(n, syn->sym.comparison_operator) || ts_node_named_child_count(n) != 2)
+        return false;
+    TSNode left = gm_unparen(syn, ts_node_named_child(n, 0));
+    TSNode right = gm_unparen(syn, ts_node_named_child(n, 1));
+    TSNode sides[2] = {left, right};
+    bool has_dtype = false;
+    for (int i = 0; i < 2; i++)
+        has_dtype = has_dtype || (gm_is(sides[i], syn->sym.attribute) &&
+                                  gm_node_text_is(gm_child(sides[i], syn->field.attribute), text,
+                                                  "dtype"));
+    if (!has_dtype)
+        return false;
+    TSNode other = gm_is(left, syn->sym.attribute) &&
+                           gm_node_text_is(gm_child(left, syn->field.attribute), text, "dtype")
+                       ? right
+                       : left;
+    TSNode items[8];
+    uint32_t count = 0;
+    if (gm_is(other, syn->sym.tuple) || gm_is(other, syn->sym.list) || gm_is(other, syn->sym.set)) {
+        for (uint32_t i = 0; i < ts_node_named_child_count(other) && count < 8; i++)
+            items[count++] = ts_node_named_child(other, i);
+    } else {
+        items[count++] = other;
+    }
+    size_t used = strlen(out);
+    for (uint32_t i = 0; i < count; i++) {
+        char name[GM_NAME_MAX];
+        if (!gm_symbols_resolve(region->stmt->symbols, syn, text, items[i], name, sizeof name) ||
+            strncmp(name, "torch.", 6) != 0 || strchr(name + 6, '.'))
+            return false;
+        int written = snprintf(out + used, cap - used, "%s%s", used ? "," : "", name + 6);
+        if (written < 0 || (size_t)written >= cap - used)
+            return false;
+        used += (size_t)written;
+    }
+    return count > 0;
+}
+
+/* The dtypes a dtype test among the leading conjuncts of `a and b and ...` asks for, before the
+ * first conjunct that is a tensor: in any other dtype `and` stops at the test, and the tensor is
+ * never tested. False when there is no such test. */
+static bool guarding_dtypes(gm_region *region, TSNode condition, char *out, size_t cap) {
+    const gm_syntax *syn = region->stmt->syntax;
+    TSNode conjuncts[16];
+    unsigned count = 0;
+    TSNode n = gm_unparen(syn, condition);
+    /* `a and b and c` parses as ((a and b) and c): descend the left spine */
+    while (gm_is(n, syn->sym.boolean_operator) && count < 15) {
+        TSNode op = gm_child(n, syn->field.operator);
+        if (ts_node_is_null(op) || strcmp(ts_node_type(op), "and") != 0)
+            break;
+        conjuncts[count++] = gm_child(n, syn->field.right);
+        n = gm_unparen(syn, gm_child(n, syn->field.left));
+    }
+    if (count == 0)
+        return false;
+    conjuncts[count++] = n;
+    out[0] = '\0';
+    for (unsigned i = count; i-- > 0;) { /* source order: the left-most first */
+        if (dtype_test(region, conjuncts[i], out, cap))
+            return true;
+        if (gm_value_of(region, conjuncts[i]).kind == GM_KIND_TENSOR)
+            return false;
+    }
+    return false;
+}
 
 /* A tensor whose truth value torch.compile cannot fold at trace time. */
 static bool is_runtime_tensor(gm_value value) {
@@ -22,11 +99,24 @@ void gm_rule_data_dependent_branch(gm_region *region, TSNode condition, gm_value
         return;
     if (!is_runtime_tensor(value))
         return;
-    char message[256];
-    snprintf(message, sizeof message,
-             "`%s` on a tensor value: torch.compile breaks the graph here (data-dependent "
-             "branching); the code before and after runs as separate graphs",
-             construct);
+    char message[512], dtypes[64], shown[128];
+    if (guarding_dtypes(region, condition, dtypes, sizeof dtypes)) {
+        size_t at = 0; /* "float16,bfloat16" -> "float16 or bfloat16" */
+        for (const char *c = dtypes; *c && at + 5 < sizeof shown; c++)
+            at += (size_t)snprintf(shown + at, sizeof shown - at, *c == ',' ? " or " : "%c", *c);
+        snprintf(message, sizeof message,
+                 "`%s` on a tensor value, behind a dtype test: when the value is %s, "
+                 "torch.compile breaks the graph here (data-dependent branching) and the code "
+                 "before and after runs as separate graphs; in other dtypes `and` stops at the "
+                 "dtype test and nothing breaks",
+                 construct, shown);
+        region->only_when_dtypes = dtypes;
+    } else {
+        snprintf(message, sizeof message,
+                 "`%s` on a tensor value: torch.compile breaks the graph here (data-dependent "
+                 "branching); the code before and after runs as separate graphs",
+                 construct);
+    }
     gm_fix mends[GM_MENDS_MAX];
     int count = gm_mend_data_dependent_branch(region, condition, mends);
     if (count < 0) {

@@ -58,7 +58,9 @@ void gm_emit_finding(gm_region *region, const gm_rule *rule, TSNode node, const 
     gm_finding f;
     memset(&f, 0, sizeof f);
     const char *declined = region->mend_declined;
+    const char *dtypes = region->only_when_dtypes;
     region->mend_declined = NULL;
+    region->only_when_dtypes = NULL;
     bool fullgraph = gm_options_fullgraph(st->options, region->site.fullgraph);
     if (gm_options_fullgraph_traces(st->options, fullgraph, rule) ||
         gm_line_suppresses(st->syntax, st->text, st->len, start, sp.column, scopes, 2, rule)) {
@@ -83,6 +85,8 @@ void gm_emit_finding(gm_region *region, const gm_rule *rule, TSNode node, const 
         goto oom;
     snprintf(f.message, n, "%.*s%s", (int)core, message, suffix);
     if (declined && count == 0 && !(f.mend_declined = strdup(declined)))
+        goto oom;
+    if (dtypes && !(f.only_when_dtypes = strdup(dtypes)))
         goto oom;
     if (count)
         memcpy(f.fixes, fixes, count * sizeof *fixes);

@@ -13,7 +13,7 @@
  * and what dynamo does) followed by the loop or try/with consequence. Takes ownership of the
  * mend fixes (fixes, count): they go first, the suppression fix last. With no mend, the
  * finding records region->mend_declined (the reason a mend builder gave); either way that
- * field is cleared. Does nothing when a
+ * field is cleared, and so is region->only_when_dtypes, which the finding records. Does nothing when a
  * `# graphmend: ignore` comment on the node's first line covers the rule. On OOM sets
  * region->stmt->oom. */
 void gm_emit_finding(gm_region *region, const gm_rule *rule, TSNode node, const char *message,

@@ -55,6 +55,17 @@ static json_t *fix_json(const gm_file_report *file, const gm_fix *fix) {
                      "message", fix->title, "edits", edits);
 }
 
+/* "float16,bfloat16" -> ["float16", "bfloat16"] */
+static json_t *dtype_list(const char *dtypes) {
+    json_t *list = json_array();
+    while (list && *dtypes) {
+        size_t n = strcspn(dtypes, ",");
+        json_array_append_new(list, json_stringn(dtypes, n));
+        dtypes += n + (dtypes[n] == ',');
+    }
+    return list;
+}
+
 static json_t *ruff_json(const gm_file_report *files, size_t count) {
     json_t *all = json_array();
     for (size_t f = 0; f < count; f++) {
@@ -70,6 +81,9 @@ static json_t *ruff_json(const gm_file_report *files, size_t count) {
             if (entry && finding->mend_declined) { /* graphmend's addition to ruff's shape */
                 json_object_set_new(entry, "mend_declined", json_string(finding->mend_declined));
             }
+            if (entry && finding->only_when_dtypes) /* the break needs these dtypes */
+                json_object_set_new(entry, "only_when",
+                                    json_pack("{s:o}", "dtypes", dtype_list(finding->only_when_dtypes)));
             json_array_append_new(all, entry);
         }
     }

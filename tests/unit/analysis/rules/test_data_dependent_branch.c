@@ -1,4 +1,6 @@
 /* GM101 data-dependent-branch: positives, negatives, constant folding, consequences. */
+#include <string.h>
+
 #include "check.h"
 
 #include "analysis_test.h"
@@ -255,7 +257,65 @@ static void tensor_not_skips_frame(void) {
               "GM401", 0);
 }
 
+/* The dtypes a finding needs (only_when_dtypes) of a forward body with exactly one GM101, or
+ * NULL to expect none. */
+static void expect_dtypes(const char *body, const char *dtypes) {
+    char src[4096];
+    snprintf(src, sizeof src, "%s%s", HEAD, body);
+    gm_finding_list l = at_analyze(src);
+    const gm_finding *f = at_find(&l, "GM101", 0);
+    CHECK(f != NULL && at_count(&l, "GM101") == 1);
+    if (f && dtypes) {
+        CHECK(f->only_when_dtypes != NULL);
+        if (f->only_when_dtypes)
+            CHECK_EQ_STR(f->only_when_dtypes, dtypes);
+        CHECK(strstr(f->message, "in other dtypes `and` stops at the dtype test") != NULL);
+    } else if (f) {
+        CHECK(f->only_when_dtypes == NULL);
+        CHECK(strstr(f->message, "dtype test") == NULL);
+    }
+    gm_finding_list_free(&l);
+}
+
+/* A dtype test ahead of the tensor test: the break happens only in those dtypes (checked with
+ * torch 2.13 explain: `h.dtype == torch.float16 and torch.isinf(h).any()` breaks in float16,
+ * not in float32 or bfloat16). */
+static void dtype_guards(void) {
+    expect_dtypes("        if x.dtype == torch.float16 and torch.isinf(x).any():\n"
+                  "            x = x.clamp(-1, 1)\n"
+                  "        return x\n",
+                  "float16");
+    expect_dtypes("        if torch.float16 == x.dtype and (x > 5).all():\n"
+                  "            x = x * 2\n"
+                  "        return x\n",
+                  "float16");
+    expect_dtypes("        if x.dtype in (torch.float16, torch.bfloat16) and (x > 5).all():\n"
+                  "            x = x * 2\n"
+                  "        return x\n",
+                  "float16,bfloat16");
+    expect_dtypes("        if n > 2 and x.dtype == torch.float16 and (x > 5).all():\n"
+                  "            x = x * 2\n"
+                  "        return x\n",
+                  "float16");
+    /* the tensor is tested first: it breaks in every dtype */
+    expect_dtypes("        if (x > 0).any() and x.dtype == torch.float16:\n"
+                  "            x = x + 1\n"
+                  "        return x\n",
+                  NULL);
+    /* `or` runs the tensor test when the dtype test is false */
+    expect_dtypes("        if x.dtype == torch.float16 or (x > 0).any():\n"
+                  "            x = x + 1\n"
+                  "        return x\n",
+                  NULL);
+    /* not a dtype of torch's */
+    expect_dtypes("        if x.dtype == y and (x > 0).any():\n"
+                  "            x = x + 1\n"
+                  "        return x\n",
+                  NULL);
+}
+
 int main(void) {
+    dtype_guards();
     tensor_not_skips_frame();
     positives();
     random_values();
