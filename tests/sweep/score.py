@@ -7,7 +7,8 @@ DIR is the directory that holds the library's package (the stored paths are rela
 "transformers/models/bart/modeling_bart.py"); tools/setup unpacks the exact release under
 build-sweep/src/<library>-<version>/. Scoring, per run (a family in one mode and dtype), on
 (file, line) inside the package:
-  D = dynamo's break sites; T = the lines dynamo traced, plus D; P = findings on lines in T.
+  D = dynamo's break sites; T = the lines dynamo traced, plus D; P = findings on lines in T (a
+  finding that says it breaks only in some dtypes, `only_when`, counts in runs of those dtypes).
   TP = |P & D|, FP = |P - D|, FN = |D - P|, summed over the families, per mode and dtype.
 Model level: a family whose run compiled to one graph with no break, yet has a finding on a line
 it traced, is a false alarm. Findings in the files the runs traced, on lines no run traced, are
@@ -54,6 +55,12 @@ def predictions(binary: str, source: Path, library: str) -> dict:
     return found
 
 
+def applies(findings, dtype: str) -> bool:
+    """Whether a finding on the line predicts a break in a run of dtype: findings that need
+    dtypes (a dtype test ahead of the tensor test, "only_when") predict one only in those."""
+    return any(dtype in f.get("only_when", {}).get("dtypes", [dtype]) for f in findings)
+
+
 def score(data: dict, found: dict) -> dict:
     """Per "mode/dtype": tp, fp, fn, the FP/FN sites with their family, false-alarm families."""
     table = {}
@@ -74,7 +81,7 @@ def score(data: dict, found: dict) -> dict:
                 for line in expand(ranges):
                     traced.add((file, line))
             traced_anywhere |= traced
-            predicted = {site for site in traced if site in found}
+            predicted = {site for site in traced if applies(found.get(site, ()), run["dtype"])}
             row["tp"] += len(predicted & set(breaks))
             for site in sorted(predicted - set(breaks)):
                 row["fp"] += 1

@@ -26,6 +26,7 @@ dtype of every run. Families named held out in HELD_OUT are never built, run or 
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import os
 import platform
@@ -90,14 +91,25 @@ def transformers_families() -> list[str]:
     return sorted(t for t in MODEL_MAPPING_NAMES if model_type_to_module_name(t) not in HELD_OUT)
 
 
-def _shrink(config, depth: int = 0) -> None:
+# The shrink levels tried in turn until the model runs eagerly: "tiny" shrinks every width in
+# _SHRINK; "layers" keeps the default widths (which some architectures tie together in ways a
+# generic shrink breaks) and only cuts the layer and expert counts.
+SHRINK_LEVELS = ("tiny", "layers")
+MAX_PARAMETERS = 150_000_000  # a "layers" model past this takes minutes and gigabytes: skipped
+_COUNTS = {key for key in _SHRINK if "layers" in key or key.startswith("n_layer") or "experts" in key}
+
+
+def _shrink(config, level: str = "tiny", depth: int = 0) -> None:
     if depth > 3:
         return
     for key, value in list(vars(config).items()):
-        if key in _SHRINK and isinstance(value, int) and not isinstance(value, bool) and value > _SHRINK[key]:
+        if (key in _SHRINK and (level == "tiny" or key in _COUNTS) and isinstance(value, int)
+                and not isinstance(value, bool) and value > _SHRINK[key]):
             setattr(config, key, _SHRINK[key])
         elif key.endswith(_SUBCONFIG_SUFFIX) and hasattr(value, "to_dict"):
-            _shrink(value, depth + 1)
+            _shrink(value, level, depth + 1)
+    if "num_experts_per_tok" in vars(config) and config.num_experts_per_tok is None:
+        config.num_experts_per_tok = 2  # a mixture of experts left without its routing width
     for key in ("layer_types", "block_types"):  # per-layer lists follow the layer count
         value = getattr(config, key, None)
         layers = getattr(config, "num_hidden_layers", None)
@@ -144,18 +156,20 @@ def transformers_inputs(model, config, torch) -> dict:
         size = getattr(vision, "image_size", None) or 32
         size = size[0] if isinstance(size, (list, tuple)) else size
         inputs["pixel_values"] = torch.randn(2, getattr(vision, "num_channels", 3), size, size)
+    if "bbox" in inspect.signature(model.forward).parameters and "input_ids" in inputs:
+        inputs["bbox"] = torch.zeros(2, 8, 4, dtype=torch.long)  # layout models: word boxes
     if getattr(config, "is_encoder_decoder", False):
         inputs["decoder_input_ids"] = torch.randint(3, max(4, min(vocab, 1000)), (2, 3), dtype=torch.long)
     return inputs
 
 
-def transformers_build(family: str, torch):
+def transformers_build(family: str, torch, level: str = "tiny"):
     import transformers
     from transformers.models.auto.configuration_auto import CONFIG_MAPPING
     from transformers.models.auto.modeling_auto import MODEL_MAPPING_NAMES
 
     config = CONFIG_MAPPING[family]()
-    _shrink(config)
+    _shrink(config, level)
     class_name = MODEL_MAPPING_NAMES[family]
     if isinstance(class_name, (list, tuple)):
         class_name = class_name[0]
@@ -185,15 +199,23 @@ def worker(library: str, family: str, runs: str, out_path: str) -> int:
         "family": family, "library": library, "version": module.__version__,
         "torch": torch.__version__, "python": platform.python_version(), "runs": [],
     }
+    level = _runnable_level(family, torch, result)
     for spec in runs.split(","):
         mode, dtype_name = spec.split(":")
         run = {"mode": mode, "dtype": dtype_name, "breaks": [], "unattributed": [], "error": None}
         started = time.monotonic()
+        if level is None:  # no tiny model runs even eagerly: nothing for dynamo to tell
+            errors = result.get("eager_errors", {})
+            run["error"] = run["error_summary"] = "does not run eagerly: " + "; ".join(
+                f"{k}: {v}" for k, v in errors.items())[:400]
+            run["reached"], run["seconds"] = [], 0.0
+            result["runs"].append(run)
+            continue
         try:
             torch.manual_seed(0)
             random.seed(0)
             np.random.seed(0)
-            model, config, class_name = transformers_build(family, torch)
+            model, config, class_name = transformers_build(family, torch, level)
             result["class"] = class_name
             dtype = getattr(torch, dtype_name)
             model = model.to(dtype)
@@ -241,6 +263,27 @@ def worker(library: str, family: str, runs: str, out_path: str) -> int:
     return 0
 
 
+def _runnable_level(family: str, torch, result: dict) -> str:
+    """The first shrink level whose model runs one eager forward (eval, float32), or None."""
+    for level in SHRINK_LEVELS:
+        try:
+            if level != SHRINK_LEVELS[0]:  # default widths: count the parameters first, on meta
+                with torch.device("meta"):
+                    size = sum(p.numel() for p in transformers_build(family, torch, level)[0].parameters())
+                if size > MAX_PARAMETERS:
+                    raise RuntimeError(f"{size / 1e6:.0f}M parameters at default widths: too large to sweep")
+            torch.manual_seed(0)
+            model, config, _ = transformers_build(family, torch, level)
+            model.eval()
+            with torch.no_grad():
+                model(**transformers_inputs(model, config, torch))
+            result["shrink"] = level
+            return level
+        except Exception as exc:  # noqa: BLE001 - any failure means: try the next level
+            result.setdefault("eager_errors", {})[level] = f"{type(exc).__name__}: {str(exc)[:200]}"
+    return None
+
+
 def _gb(text: str):
     m = _GB_RE.search(text)
     return f"GB{m.group(1)}" if m else None
@@ -278,7 +321,16 @@ def command_run(args) -> int:
     out_dir.mkdir(parents=True, exist_ok=True)
     for finished in out_dir.glob("sweep-*.json"):  # a worker's output from an interrupted sweep
         finished.rename(out_dir / finished.name[len("sweep-"):])
-    todo = [f for f in families if args.force or not (out_dir / f"{f}.json").exists()]
+    def ran(family: str) -> bool:
+        path = out_dir / f"{family}.json"
+        if not path.exists():
+            return False
+        if not args.retry_failed:
+            return True
+        runs = json.loads(path.read_text(encoding="utf-8")).get("runs", [])
+        return any(not r.get("error") for r in runs)
+
+    todo = [f for f in families if args.force or not ran(f)]
     print(f"sweep: {args.library} {version}: {len(families)} families, {len(todo)} to run, "
           f"{args.jobs} at a time, runs {args.runs}", file=sys.stderr)
     started = time.monotonic()
@@ -321,11 +373,14 @@ def command_collect(args) -> int:
     meta = {}
     # F.json, and sweep-F.json: what a worker of a sweep still running (or interrupted) finished
     for path in sorted(out_dir.glob("*.json")):
-        result = json.loads(path.read_text(encoding="utf-8"))
+        try:
+            result = json.loads(path.read_text(encoding="utf-8"))
+        except ValueError:
+            continue  # a worker still writing it
         family = result["family"]
         if family in HELD_OUT or family in families:
             continue
-        entry = {"class": result.get("class")}
+        entry = {"class": result.get("class"), "shrink": result.get("shrink")}
         if result.get("failed"):
             entry["failed"] = result["failed"]
         runs = []
@@ -384,6 +439,7 @@ def main(argv=None) -> int:
     run.add_argument("--runs", default=DEFAULT_RUNS, help="mode:dtype pairs, comma-separated")
     run.add_argument("--force", action="store_true", help="run families that have results again")
     run.add_argument("--shard", default="", metavar="K/N", help="only the K-th of every N families")
+    run.add_argument("--retry-failed", action="store_true", help="run families none of whose runs worked again")
     collect = sub.add_parser("collect", help="store the results as the library version's ground truth")
     collect.add_argument("--library", default="transformers", choices=["transformers"])
     args = parser.parse_args(argv)
