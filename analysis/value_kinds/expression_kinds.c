@@ -336,10 +336,11 @@ static gm_value eval_boolean(gm_region *r, TSNode n, int depth) {
         return eval(r, gm_child(n, syn->field.right), depth + 1);
     }
     gm_value right = eval(r, gm_child(n, syn->field.right), depth + 1);
-    /* `static or True` is truthy and `static and False` falsy whichever value the left side
-     * has at trace time: `torch.jit.is_tracing() or isinstance(x, Proxy) or
-     * is_torchdynamo_compiling()`. */
-    if (left.kind == GM_KIND_STATIC && right.constant == (is_and ? 0 : 1))
+    /* `x or True` is truthy and `x and False` falsy whichever value the left side has at trace
+     * time: `torch.jit.is_tracing() or isinstance(x, Proxy) or is_torchdynamo_compiling()`,
+     * `self.gradient_checkpointing and self.training` in eval mode. Not for a tensor on the
+     * left: its truth value breaks the graph before the right side counts. */
+    if (left.kind != GM_KIND_TENSOR && right.constant == (is_and ? 0 : 1))
         return right;
     return value(gm_vk_combine(left.kind, right.kind));
 }
