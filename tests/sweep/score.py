@@ -10,7 +10,8 @@ build-sweep/src/<library>-<version>/. Scoring, per run (a family in one mode and
   D = dynamo's break sites; T = the lines dynamo traced, plus D; P = findings on lines in T (a
   finding that says it breaks only in some dtypes, `only_when`, counts in runs of those dtypes).
   TP = |P & D|, FP = |P - D|, FN = |D - P|, summed over the families, per mode and dtype.
-Model level: a family whose run compiled to one graph with no break, yet has a finding on a line
+Train runs are scored against `graphmend check` with the `training = true` setting, eval runs
+against the default (eval). Model level: a family whose run compiled to one graph with no break, yet has a finding on a line
 it traced, is a false alarm. Findings in the files the runs traced, on lines no run traced, are
 counted (not scored: nothing says whether they break).
 """
@@ -21,8 +22,10 @@ import argparse
 import collections
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -43,8 +46,15 @@ def expand(ranges) -> set:
     return lines
 
 
-def predictions(binary: str, source: Path, library: str) -> dict:
-    """{(relative file, line): [finding, ...]} of `graphmend check` over the package."""
+def predictions(binary: str, source: Path, library: str, training: bool = False) -> dict:
+    """{(relative file, line): [finding, ...]} of `graphmend check` over the package; with
+    training, as the `training = true` setting predicts (self.training folds to True), from a
+    copy of the package under a pyproject.toml that says so."""
+    if training:
+        with tempfile.TemporaryDirectory() as tmp:
+            shutil.copytree(source / library, Path(tmp) / library)
+            (Path(tmp) / "pyproject.toml").write_text("[tool.graphmend]\ntraining = true\n")
+            return predictions(binary, Path(tmp), library)
     proc = subprocess.run([binary, "check", "--output-format", "json", library],
                           capture_output=True, text=True, cwd=source)
     if proc.returncode not in (0, 1):
@@ -61,8 +71,9 @@ def applies(findings, dtype: str) -> bool:
     return any(dtype in f.get("only_when", {}).get("dtypes", [dtype]) for f in findings)
 
 
-def score(data: dict, found: dict) -> dict:
-    """Per "mode/dtype": tp, fp, fn, the FP/FN sites with their family, false-alarm families."""
+def score(data: dict, found_by_mode: dict) -> dict:
+    """Per "mode/dtype": tp, fp, fn, the FP/FN sites with their family, false-alarm families.
+    found_by_mode: the predictions for "eval" and for "train" (the training setting)."""
     table = {}
     traced_files: set = set()
     traced_anywhere: set = set()
@@ -71,6 +82,7 @@ def score(data: dict, found: dict) -> dict:
             if "graphs" not in run:
                 continue  # the model could not be built or run: no truth
             key = f"{run['mode']}/{run['dtype']}"
+            found = found_by_mode[run["mode"]]
             row = table.setdefault(key, {"families": 0, "tp": 0, "fp": 0, "fn": 0, "fps": [], "fns": [],
                                          "one_graph": 0, "false_alarms": []})
             row["families"] += 1
@@ -93,8 +105,14 @@ def score(data: dict, found: dict) -> dict:
                 row["one_graph"] += 1
                 if predicted:
                     row["false_alarms"].append(family)
-    untraced = sorted(site for site in found if site[0] in traced_files and site not in traced_anywhere)
+    untraced = sorted(site for site in found_by_mode["eval"]
+                      if site[0] in traced_files and site not in traced_anywhere)
     return {"runs": table, "untraced_findings": untraced, "traced_files": len(traced_files)}
+
+
+def predict_modes(binary: str, source: Path, library: str) -> dict:
+    return {"eval": predictions(binary, source, library),
+            "train": predictions(binary, source, library, training=True)}
 
 
 def ratio(a: int, b: int) -> float:
@@ -142,7 +160,7 @@ def main(argv=None) -> int:
     if not (source / data["library"]).is_dir():
         print(f"score: {source / data['library']} is missing (tools/setup unpacks it)", file=sys.stderr)
         return 2
-    result = score(data, predictions(args.graphmend, source, data["library"]))
+    result = score(data, predict_modes(args.graphmend, source, data["library"]))
     print_report(data, result, source, args.list)
     return 0
 

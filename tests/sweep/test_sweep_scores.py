@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from score import HERE, REPO, default_source, predictions, ratio, score
+from score import HERE, REPO, default_source, predict_modes, ratio, score
 
 DATA = sorted((HERE / "data").glob("*.json"))
 BINARY = os.environ.get("GRAPHMEND_BIN", str(REPO / "build" / "graphmend"))
@@ -57,7 +57,7 @@ def test_ground_truth_is_well_formed(path):
 @pytest.mark.parametrize("path", DATA, ids=[p.stem for p in DATA])
 def test_predictions_hold_on_the_sweep(path):
     data = load(path)
-    result = score(data, predictions(BINARY, source_of(data), data["library"]))
+    result = score(data, predict_modes(BINARY, source_of(data), data["library"]))
     failures = []
     for key, row in sorted(result["runs"].items()):
         floor = FLOORS.get(f"{path.stem} {key}")
