@@ -55,7 +55,7 @@ def predictions(binary: str, source: Path, library: str, training: bool = False)
             shutil.copytree(source / library, Path(tmp) / library)
             (Path(tmp) / "pyproject.toml").write_text("[tool.graphmend]\ntraining = true\n")
             return predictions(binary, Path(tmp), library)
-    proc = subprocess.run([binary, "check", "--output-format", "json", library],
+    proc = subprocess.run([os.path.abspath(binary), "check", "--output-format", "json", library],
                           capture_output=True, text=True, cwd=source)
     if proc.returncode not in (0, 1):
         raise RuntimeError(f"graphmend exited {proc.returncode}: {proc.stderr[-2000:]}")
