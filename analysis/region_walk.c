@@ -213,52 +213,37 @@ static void walk_assert(gm_region *r, TSNode n, int depth) {
         scan_expr(r, ts_node_named_child(n, i), depth + 1);
 }
 
-/* A test that is true whatever values its unknown parts have: a folded constant, or an `or`
- * with such an operand (`is_fx_proxy(x) or is_torchdynamo_compiling()`). */
-static bool always_true(gm_region *r, TSNode test, int depth) {
+/* Whether a test has the truth value truth (1 or 0) whatever values its unknown parts have: a
+ * folded constant, or an operator that short-circuits on such an operand: `or` for true
+ * (`is_fx_proxy(x) or is_torchdynamo_compiling()`), `and` for false (`x.mean() > 0 and
+ * self.training` in eval mode: the tensor test still runs, and breaks, but the body never does),
+ * and for false also `not` of an always-true test. */
+static bool always_is(gm_region *r, TSNode test, int truth, int depth) {
     const gm_syntax *syn = syn_of(r);
     TSNode u = gm_unparen(syn, test);
     if (ts_node_is_null(u) || depth > GM_MAX_NESTING)
         return false;
     if (gm_is(u, syn->sym.boolean_operator)) {
         TSNode op = gm_child(u, syn->field.operator);
-        bool is_or = !ts_node_is_null(op) && strcmp(ts_node_type(op), "or") == 0;
-        bool left = always_true(r, gm_child(u, syn->field.left), depth + 1);
-        if (left == is_or)
-            return left; /* `T or x` is true; `F and x` is not known to be */
-        return always_true(r, gm_child(u, syn->field.right), depth + 1);
+        /* `or` decides true from its left side, `and` decides false */
+        bool decides = !ts_node_is_null(op) && strcmp(ts_node_type(op), truth ? "or" : "and") == 0;
+        bool left = always_is(r, gm_child(u, syn->field.left), truth, depth + 1);
+        if (left == decides)
+            return left; /* `T or x` is true; otherwise the right side decides */
+        return always_is(r, gm_child(u, syn->field.right), truth, depth + 1);
     }
-    return gm_value_of(r, u).constant == 1;
-}
-
-/* A test that is false whatever values its unknown parts have: a folded constant, `not` of an
- * always-true test, or an `and` with such an operand (`x.mean() > 0 and self.training` in eval
- * mode: the tensor test still runs, and breaks, but the body never does). */
-static bool always_false(gm_region *r, TSNode test, int depth) {
-    const gm_syntax *syn = syn_of(r);
-    TSNode u = gm_unparen(syn, test);
-    if (ts_node_is_null(u) || depth > GM_MAX_NESTING)
-        return false;
-    if (gm_is(u, syn->sym.boolean_operator)) {
-        TSNode op = gm_child(u, syn->field.operator);
-        bool is_and = !ts_node_is_null(op) && strcmp(ts_node_type(op), "and") == 0;
-        bool left = always_false(r, gm_child(u, syn->field.left), depth + 1);
-        if (left == is_and)
-            return left; /* `F and x` is false; `F or x` is x */
-        return always_false(r, gm_child(u, syn->field.right), depth + 1);
-    }
-    if (gm_is(u, syn->sym.not_operator))
-        return always_true(r, gm_child(u, syn->field.argument), depth + 1);
-    return gm_value_of(r, u).constant == 0;
+    if (!truth && gm_is(u, syn->sym.not_operator))
+        return always_is(r, gm_child(u, syn->field.argument), 1, depth + 1);
+    return gm_value_of(r, u).constant == truth;
 }
 
 static void walk_if(gm_region *r, TSNode n, int depth) {
     const gm_syntax *syn = syn_of(r);
     TSNode test = gm_child(n, syn->field.condition);
     gm_value v = visit_condition(r, test, "if", is_guard(r, n), depth);
-    if (v.constant != 0 && !always_false(r, test, 0))
+    if (v.constant != 0 && !always_is(r, test, 0, 0))
         walk_block(r, gm_child(n, syn->field.consequence), depth + 1);
-    bool leaves = r->exited && (v.constant == 1 || always_true(r, test, 0));
+    bool leaves = r->exited && (v.constant == 1 || always_is(r, test, 1, 0));
     r->exited = leaves;
     if (v.constant == 1 || leaves)
         return; /* the alternatives are dead code under torch.compile */
@@ -272,7 +257,7 @@ static void walk_if(gm_region *r, TSNode n, int depth) {
             if (gm_is(alt, syn->sym.elif_clause)) {
                 TSNode elif_test = gm_child(alt, syn->field.condition);
                 gm_value ev = visit_condition(r, elif_test, "elif", false, depth);
-                if (ev.constant != 0 && !always_false(r, elif_test, 0))
+                if (ev.constant != 0 && !always_is(r, elif_test, 0, 0))
                     walk_block(r, gm_child(alt, syn->field.consequence), depth + 1);
                 done = ev.constant == 1;
             } else if (gm_is(alt, syn->sym.else_clause)) {

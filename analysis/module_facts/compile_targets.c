@@ -12,15 +12,6 @@ typedef struct {
     gm_call_part *part; /* receives the targets and instance bindings */
 } walk;
 
-static char *dup_text(const char *s, size_t n) {
-    char *out = malloc(n + 1);
-    if (out) {
-        memcpy(out, s, n);
-        out[n] = '\0';
-    }
-    return out;
-}
-
 static int add_target(gm_call_part *p, const char *name, size_t name_len, const char *member,
                       size_t member_len, bool fullgraph, bool module_compile) {
     if (p->target_count == p->target_capacity) {
@@ -32,8 +23,8 @@ static int add_target(gm_call_part *p, const char *name, size_t name_len, const 
         p->target_capacity = cap;
     }
     gm_compile_target *t = &p->targets[p->target_count];
-    t->name = dup_text(name, name_len);
-    t->member = member ? dup_text(member, member_len) : NULL;
+    t->name = strndup(name, name_len);
+    t->member = member ? strndup(member, member_len) : NULL;
     t->fullgraph = fullgraph;
     t->module_compile = module_compile;
     if (!t->name || (member && !t->member)) {
@@ -77,8 +68,8 @@ static int add_instance(gm_call_part *p, gm_slice var, const char *class_name, s
         p->instance_capacity = cap;
     }
     gm_instance_binding *b = &p->instances[p->instance_count];
-    b->var = dup_text(var.ptr, var.len);
-    b->class_name = dup_text(class_name, len);
+    b->var = strndup(var.ptr, var.len);
+    b->class_name = strndup(class_name, len);
     if (!b->var || !b->class_name) {
         free(b->var);
         free(b->class_name);

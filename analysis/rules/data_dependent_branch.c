@@ -13,6 +13,11 @@
 #include "analysis/rules/rules.h"
 #include "analysis/value_kinds/value_kinds.h"
 
+static bool is_dtype_read(const gm_syntax *syn, const char *text, TSNode n) {
+    return gm_is(n, syn->sym.attribute) &&
+           gm_node_text_is(gm_child(n, syn->field.attribute), text, "dtype");
+}
+
 /* Collects into out (comma-separated, at most cap bytes) the dtypes of torch.<name> operands of
  * a dtype test: `x.dtype == torch.float16`, `torch.float16 == x.dtype`, `x.dtype in
  * (torch.float16, torch.bfloat16)`. Returns whether n is such a test. */
@@ -24,18 +29,13 @@ static bool dtype_test(const gm_region *region, TSNode n, char *out, size_t cap)
         return false;
     TSNode left = gm_unparen(syn, ts_node_named_child(n, 0));
     TSNode right = gm_unparen(syn, ts_node_named_child(n, 1));
-    TSNode sides[2] = {left, right};
-    bool has_dtype = false;
-    for (int i = 0; i < 2; i++)
-        has_dtype = has_dtype || (gm_is(sides[i], syn->sym.attribute) &&
-                                  gm_node_text_is(gm_child(sides[i], syn->field.attribute), text,
-                                                  "dtype"));
-    if (!has_dtype)
+    TSNode other; /* the side that is not `x.dtype` */
+    if (is_dtype_read(syn, text, left))
+        other = right;
+    else if (is_dtype_read(syn, text, right))
+        other = left;
+    else
         return false;
-    TSNode other = gm_is(left, syn->sym.attribute) &&
-                           gm_node_text_is(gm_child(left, syn->field.attribute), text, "dtype")
-                       ? right
-                       : left;
     TSNode items[8];
     uint32_t count = 0;
     if (gm_is(other, syn->sym.tuple) || gm_is(other, syn->sym.list) || gm_is(other, syn->sym.set)) {
@@ -102,8 +102,15 @@ void gm_rule_data_dependent_branch(gm_region *region, TSNode condition, gm_value
     char message[512], dtypes[64], shown[128];
     if (guarding_dtypes(region, condition, dtypes, sizeof dtypes)) {
         size_t at = 0; /* "float16,bfloat16" -> "float16 or bfloat16" */
-        for (const char *c = dtypes; *c && at + 5 < sizeof shown; c++)
-            at += (size_t)snprintf(shown + at, sizeof shown - at, *c == ',' ? " or " : "%c", *c);
+        for (const char *c = dtypes; *c && at + 4 < sizeof shown; c++) {
+            if (*c == ',') {
+                memcpy(shown + at, " or ", 4);
+                at += 4;
+            } else {
+                shown[at++] = *c;
+            }
+        }
+        shown[at] = '\0';
         snprintf(message, sizeof message,
                  "`%s` on a tensor value, behind a dtype test: when the value is %s, "
                  "torch.compile breaks the graph here (data-dependent branching) and the code "
