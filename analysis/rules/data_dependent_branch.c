@@ -27,6 +27,13 @@ static bool dtype_test(const gm_region *region, TSNode n, char *out, size_t cap)
     n = gm_unparen(syn, n);
     if (!gm_is(n, syn->sym.comparison_operator) || ts_node_named_child_count(n) != 2)
         return false;
+    /* only `==` and `in` ask for the dtype (`!=`, `not in` ask for any other) */
+    for (uint32_t i = 0; i < ts_node_child_count(n); i++) {
+        TSNode c = ts_node_child(n, i);
+        if (!ts_node_is_named(c) && strcmp(ts_node_type(c), "==") != 0 &&
+            strcmp(ts_node_type(c), "in") != 0)
+            return false;
+    }
     TSNode left = gm_unparen(syn, ts_node_named_child(n, 0));
     TSNode right = gm_unparen(syn, ts_node_named_child(n, 1));
     TSNode other; /* the side that is not `x.dtype` */

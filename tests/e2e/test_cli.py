@@ -181,6 +181,31 @@ def test_json_output(binary, files, tmp_path):
     assert any(i["fix"] and i["fix"]["applicability"] == "unsafe" for i in prints)
 
 
+DTYPE_GUARDED = """\
+import torch
+from torch import nn
+
+
+class Block(nn.Module):
+    def forward(self, h):
+        if h.dtype in (torch.float16, torch.bfloat16) and torch.isinf(h).any():
+            h = h.clamp(-1, 1)
+        if (h > 0).any():
+            h = h + 1
+        return h
+"""
+
+
+def test_json_output_says_which_dtypes_a_break_needs(binary, files, tmp_path):
+    files("block.py", DTYPE_GUARDED)
+    proc = run_cli(binary, "check", "--output-format", "json", "block.py", cwd=tmp_path)
+    items = sorted(json.loads(proc.stdout), key=lambda i: i["location"]["row"])
+    assert [(i["code"], i["location"]["row"]) for i in items] == [("GM101", 7), ("GM101", 9)]
+    assert items[0]["only_when"] == {"dtypes": ["float16", "bfloat16"]}
+    assert "float16 or bfloat16" in items[0]["message"]
+    assert "only_when" not in items[1]
+
+
 def test_json_output_clean_is_empty_array(binary, files, tmp_path):
     files("clean.py", CLEAN)
     proc = run_cli(binary, "check", "--output-format", "json", "clean.py", cwd=tmp_path)

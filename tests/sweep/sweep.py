@@ -315,7 +315,7 @@ def command_run(args) -> int:
             return 2
         families = [f for f in families if f in wanted]
     if args.shard:
-        index, count = (int(x) for x in args.shard.split("/"))
+        index, count = args.shard
         families = families[index - 1 :: count]
     out_dir = runs_dir(args.library, version)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -425,6 +425,17 @@ def command_collect(args) -> int:
     return 0
 
 
+def shard(text: str) -> tuple:
+    """"K/N" with 1 <= K <= N, for --shard."""
+    try:
+        index, count = (int(x) for x in text.split("/"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not K/N (two whole numbers)") from None
+    if not 1 <= index <= count:
+        raise argparse.ArgumentTypeError(f"{text!r}: K must be between 1 and N")
+    return index, count
+
+
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["--worker"]:  # bench.run_workers' calling convention: --worker NAME OUT [...]
@@ -438,7 +449,7 @@ def main(argv=None) -> int:
     run.add_argument("--timeout", type=int, default=300, help="seconds per family")
     run.add_argument("--runs", default=DEFAULT_RUNS, help="mode:dtype pairs, comma-separated")
     run.add_argument("--force", action="store_true", help="run families that have results again")
-    run.add_argument("--shard", default="", metavar="K/N", help="only the K-th of every N families")
+    run.add_argument("--shard", default=None, type=shard, metavar="K/N", help="only the K-th of every N families")
     run.add_argument("--retry-failed", action="store_true", help="run families none of whose runs worked again")
     collect = sub.add_parser("collect", help="store the results as the library version's ground truth")
     collect.add_argument("--library", default="transformers", choices=["transformers"])

@@ -307,6 +307,15 @@ static void dtype_guards(void) {
                   "            x = x + 1\n"
                   "        return x\n",
                   NULL);
+    /* `!=` and `not in` break in every dtype but those */
+    expect_dtypes("        if x.dtype != torch.float16 and (x > 0).any():\n"
+                  "            x = x + 1\n"
+                  "        return x\n",
+                  NULL);
+    expect_dtypes("        if x.dtype not in (torch.float16,) and (x > 0).any():\n"
+                  "            x = x + 1\n"
+                  "        return x\n",
+                  NULL);
     /* not a dtype of torch's */
     expect_dtypes("        if x.dtype == y and (x > 0).any():\n"
                   "            x = x + 1\n"
