@@ -352,6 +352,13 @@ def command_run(args) -> int:
     return 0
 
 
+def in_held_out_code(relative: str) -> bool:
+    """Whether a file (relative to the package's parent) belongs to a held-out family: a model
+    that is not held out may import code from one, and that code stays out of the truth too."""
+    parts = relative.split("/")
+    return len(parts) > 2 and parts[1] == "models" and parts[2] in HELD_OUT
+
+
 def _ranges(lines: list[int]) -> list:
     out = []
     for line in sorted(set(lines)):
@@ -398,6 +405,8 @@ def command_collect(args) -> int:
                 if not b["file"].startswith(base):
                     continue
                 key = (os.path.relpath(b["file"], os.path.dirname(root)), b["line"])
+                if in_held_out_code(key[0]):
+                    continue
                 site = sites.setdefault(key, {"file": key[0], "line": key[1], "reason": b["reason"],
                                               "gb": b.get("gb"), "frame_skipped": False})
                 site["frame_skipped"] = site["frame_skipped"] or bool(b.get("frame_skipped"))
@@ -406,8 +415,9 @@ def command_collect(args) -> int:
             compact["unattributed"] = len(run.get("unattributed", []))
             traced = {}
             for file, line in run.get("reached", []):
-                if file.startswith(base):
-                    traced.setdefault(os.path.relpath(file, os.path.dirname(root)), []).append(line)
+                relative = os.path.relpath(file, os.path.dirname(root))
+                if file.startswith(base) and not in_held_out_code(relative):
+                    traced.setdefault(relative, []).append(line)
             compact["traced"] = {f: _ranges(lines) for f, lines in sorted(traced.items())}
             runs.append(compact)
         entry["runs"] = runs

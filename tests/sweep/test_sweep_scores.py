@@ -40,6 +40,12 @@ def test_ground_truth_is_well_formed(path):
     assert data["torch"] and data["python"] and data["version"] in path.stem
     held = set(data["held_out"]) & set(data["families"])
     assert not held, f"held-out families in the stored truth: {sorted(held)}"
+    for family, entry in data["families"].items():
+        for run in entry["runs"]:
+            files = set(run.get("traced", {})) | {b["file"] for b in run.get("breaks", [])}
+            inside = sorted(f for f in files if f.split("/")[1:2] == ["models"]
+                            and f.split("/")[2] in data["held_out"])
+            assert not inside, f"{family}: held-out families' code in the stored truth: {inside}"
     source = source_of(data)
     ran = 0
     for family, entry in data["families"].items():
