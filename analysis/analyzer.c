@@ -18,6 +18,7 @@
 #include "analysis/findings/suppression.h"
 #include "analysis/findings/syntax_errors.h"
 #include "analysis/module_facts/call_graph.h"
+#include "analysis/module_facts/compile_constants.h"
 #include "analysis/module_facts/module_summary.h"
 #include "analysis/module_facts/symbols.h"
 #include "analysis/options/analysis_options.h"
@@ -79,6 +80,15 @@ struct gm_analyzer {
     size_t parts_capacity;
     char **external_keys; /* owned: functions other modules' compiled code calls */
     size_t external_count;
+    /* owned "name=value" facts: imported functions that return a compile-time constant */
+    char **external_constants;
+    size_t external_constant_count;
+    /* per run: those and this module's own such functions, sorted by name (names borrowed from
+     * external_constants and the statements' call parts), and a digest of them: a change makes
+     * every statement be analysed again */
+    gm_constant_function *constants;
+    size_t constant_count, constant_capacity;
+    uint64_t constants_digest;
     gm_analyzer_stats stats;
 };
 
@@ -97,30 +107,97 @@ static void entries_clear(entry_list *list) {
     list->count = 0;
 }
 
+static void strings_free(char **items, size_t count) {
+    for (size_t i = 0; i < count; i++)
+        free(items[i]);
+    free(items);
+}
+
 static void external_keys_clear(gm_analyzer *a) {
-    for (size_t i = 0; i < a->external_count; i++)
-        free(a->external_keys[i]);
-    free(a->external_keys);
+    strings_free(a->external_keys, a->external_count);
     a->external_keys = NULL;
     a->external_count = 0;
+    strings_free(a->external_constants, a->external_constant_count);
+    a->external_constants = NULL;
+    a->external_constant_count = 0;
 }
 
 int gm_analyzer_set_external_roots(gm_analyzer *analyzer, const char *const *keys, size_t count) {
-    char **copy = count ? calloc(count, sizeof *copy) : NULL;
-    if (count && !copy)
+    size_t constants = 0;
+    for (size_t i = 0; i < count; i++)
+        constants += strchr(keys[i], '=') != NULL;
+    char **roots = count > constants ? calloc(count - constants, sizeof *roots) : NULL;
+    char **facts = constants ? calloc(constants, sizeof *facts) : NULL;
+    if ((count > constants && !roots) || (constants && !facts)) {
+        free(roots);
+        free(facts);
         return -1;
+    }
+    size_t r = 0, f = 0;
     for (size_t i = 0; i < count; i++) {
-        copy[i] = strdup(keys[i]);
-        if (!copy[i]) {
-            for (size_t k = 0; k < i; k++)
-                free(copy[k]);
-            free(copy);
+        char *copy = strdup(keys[i]);
+        if (!copy) {
+            strings_free(roots, r);
+            strings_free(facts, f);
             return -1;
         }
+        char *eq = strchr(copy, '=');
+        if (eq) {
+            *eq = '\0'; /* "name\0" then the value's digit: the name is what lookups use */
+            facts[f++] = copy;
+        }
+        else
+            roots[r++] = copy;
     }
     external_keys_clear(analyzer);
-    analyzer->external_keys = copy;
-    analyzer->external_count = count;
+    analyzer->external_keys = roots;
+    analyzer->external_count = r;
+    analyzer->external_constants = facts;
+    analyzer->external_constant_count = f;
+    return 0;
+}
+
+static int constant_order(const void *a, const void *b) {
+    return strcmp(((const gm_constant_function *)a)->name, ((const gm_constant_function *)b)->name);
+}
+
+/* The run's compile-time constant functions: the imported ones (external_constants, whose
+ * '=' is cut to end the name) and the module-level functions of this module's statements. */
+static int collect_constants(gm_analyzer *a, size_t nchildren) {
+    a->constant_count = 0;
+    size_t need = a->external_constant_count;
+    for (size_t i = 0; i < nchildren; i++)
+        if (a->info[i].statement)
+            need += a->info[i].calls.node_count;
+    if (need > a->constant_capacity) {
+        gm_constant_function *items = realloc(a->constants, need * sizeof *items);
+        if (!items)
+            return -1;
+        a->constants = items;
+        a->constant_capacity = need;
+    }
+    for (size_t i = 0; i < a->external_constant_count; i++) {
+        const char *name = a->external_constants[i];
+        a->constants[a->constant_count++] =
+            (gm_constant_function){name, name[strlen(name) + 1] == '1'};
+    }
+    for (size_t i = 0; i < nchildren; i++) {
+        const gm_call_part *part = &a->info[i].calls;
+        if (!a->info[i].statement)
+            continue;
+        for (uint32_t k = 0; k < part->node_count; k++)
+            if (part->nodes[k].returns_constant >= 0)
+                a->constants[a->constant_count++] =
+                    (gm_constant_function){part->nodes[k].key.key, part->nodes[k].returns_constant};
+    }
+    if (a->constant_count > 1)
+        qsort(a->constants, a->constant_count, sizeof *a->constants, constant_order);
+    uint64_t digest = GM_HASH_INIT;
+    for (size_t i = 0; i < a->constant_count; i++) {
+        digest = gm_hash_bytes(digest, a->constants[i].name, strlen(a->constants[i].name) + 1);
+        digest = gm_hash_bytes(digest, &a->constants[i].value, sizeof a->constants[i].value);
+    }
+    a->constants_digest = digest;
     return 0;
 }
 
@@ -151,6 +228,7 @@ void gm_analyzer_free(gm_analyzer *analyzer) {
     gm_call_graph_free(&analyzer->graph);
     free(analyzer->parts);
     external_keys_clear(analyzer);
+    free(analyzer->constants);
     free(analyzer);
 }
 
@@ -256,6 +334,8 @@ static int analyze_statement(gm_analyzer *a, TSNode top, TSNode next, const char
         .top = top,
         .next = next,
         .out = &out,
+        .constants = a->constants,
+        .constant_count = a->constant_count,
     };
     gm_compiled_regions_each_with(&a->symbols, &a->syntax, text, &a->options, top, reach, calls,
                                   analyze_region, &st);
@@ -453,10 +533,14 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
             return -1;
         }
     }
-    if (graph_run(a, nchildren) != 0) {
+    uint64_t constants_before = a->constants_digest;
+    if (collect_constants(a, nchildren) != 0 || graph_run(a, nchildren) != 0) {
         free_child_calls(a, nchildren);
         return -1;
     }
+    if (a->constants_digest != constants_before)
+        for (size_t i = 0; i < nchildren; i++)
+            a->info[i].match = -1; /* a call anywhere may fold differently now */
     for (size_t i = 0; i < nchildren; i++) {
         child_info *info = &a->info[i];
         if (info->match >= 0 && old->items[info->match].membership != info->membership)

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/module_facts/compile_constants.h"
 #include "analysis/module_facts/compile_targets.h"
 #include "analysis/module_facts/decorators.h"
 #include "analysis/module_facts/statement_functions.h"
@@ -387,6 +388,10 @@ static int add_node(call_collect *c, TSNode fn, TSNode decorated, bool root, boo
     node->root = root;
     node->traceable = traceable;
     node->fullgraph = root && fullgraph;
+    node->returns_constant =
+        !c->class_name && ts_node_is_null(decorated)
+            ? (int8_t)gm_function_constant_return(c->symbols, syn, c->text, fn, NULL, 0)
+            : -1;
     TSNode body = gm_child(fn, syn->field.body);
     if (!traceable || ts_node_is_null(body))
         return 0; /* no calls to collect */
@@ -719,6 +724,7 @@ static int add_nested_nodes(call_collect *c, uint32_t bi) {
             return -1;
         }
         node->kind = GM_CALL_NESTED;
+        node->returns_constant = -1;
         node->parent = outer.node;
         node->def_offset = ts_node_start_byte(nd.fn) - c->top_start;
         node->root = kind == GM_DECORATOR_COMPILE;
@@ -778,6 +784,7 @@ static int add_returns_node(call_collect *c, uint32_t wrapper) {
         return -1;
     }
     node->kind = GM_CALL_RETURNS;
+    node->returns_constant = -1;
     node->parent = decorator;
     node->traceable = true;
     node->callee_start = p->callee_count;

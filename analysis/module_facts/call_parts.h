@@ -45,6 +45,9 @@ typedef struct {
     uint32_t parent;     /* GM_CALL_NESTED: the node of the enclosing function */
     uint32_t def_offset; /* GM_CALL_NESTED: of its function_definition from the statement start */
     bool fullgraph;      /* a root decorated with torch.compile(fullgraph=True) */
+    /* GM_CALL_FUNCTION of a plain module-level function: the truth value every call of it folds
+     * to while dynamo traces (gm_function_constant_return), or -1 */
+    int8_t returns_constant;
     uint32_t callee_start, callee_count; /* into the part's callees */
     /* The names the function binds locally (gm_function_bound_names), into the part's bound;
      * has_bound: found (traceable nodes with a body). Regions reuse them. */

@@ -203,6 +203,7 @@ int gm_module_summary_build(const gm_call_part *const *parts, size_t part_count,
                 goto oom;
             n->root = node->root && node->traceable;
             n->traceable = node->traceable;
+            n->returns_constant = node->kind == GM_CALL_FUNCTION ? node->returns_constant : -1;
             /* remember where its calls are: part i, node k */
             n->callee_start = (uint32_t)i;
             n->callee_count = k;
@@ -276,7 +277,9 @@ int gm_module_summary_build(const gm_call_part *const *parts, size_t part_count,
     for (size_t n = 0; n < out->node_count; n++) {
         const gm_summary_node *sn = &out->nodes[n];
         h = hash_text(h, sn->key);
-        h = gm_hash_bytes(h, &(uint8_t){(uint8_t)(sn->root | sn->traceable << 1)}, 1);
+        h = gm_hash_bytes(
+            h, &(uint8_t){(uint8_t)(sn->root | sn->traceable << 1 | (sn->returns_constant + 1) << 2)},
+            1);
         for (uint32_t c = 0; c < sn->callee_count; c++)
             h = hash_text(h, out->callees[sn->callee_start + c]);
         h = hash_text(h, "|");

@@ -20,6 +20,9 @@ typedef struct {
     bool root; /* compiled on its own: a decorator, forward of a module, or this module's
                   torch.compile(...) / x.compile() */
     bool traceable;
+    /* a module-level function every call of which folds to this truth value while dynamo
+     * traces (compile_constants.h), or -1 */
+    int8_t returns_constant;
     uint32_t callee_start, callee_count;     /* into callees: keys of this module */
     uint32_t external_start, external_count; /* into externals: names in other modules */
 } gm_summary_node;

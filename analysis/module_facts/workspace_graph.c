@@ -1,5 +1,6 @@
 #include "analysis/module_facts/workspace_graph.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -410,33 +411,104 @@ static int node_key_order(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int collect_roots(module *m) {
-    roots_clear(m);
-    size_t count = 0;
-    for (size_t n = 0; n < m->summary.node_count; n++)
-        count += m->entered[n];
-    if (count == 0)
-        return 0;
-    m->roots = calloc(count, sizeof *m->roots);
-    if (!m->roots)
+/* A growing list of owned strings. */
+typedef struct {
+    char **items;
+    size_t count, capacity;
+} string_list;
+
+static int string_list_push(string_list *l, char *owned) {
+    if (!owned)
         return -1;
-    uint64_t digest = GM_HASH_INIT;
+    if (l->count == l->capacity) {
+        size_t cap = l->capacity ? l->capacity * 2 : 8;
+        char **items = realloc(l->items, cap * sizeof *items);
+        if (!items) {
+            free(owned);
+            return -1;
+        }
+        l->items = items;
+        l->capacity = cap;
+    }
+    l->items[l->count++] = owned;
+    return 0;
+}
+
+static char *constant_fact(const char *name, const char *member, int value) {
+    size_t n = strlen(name), k = member ? strlen(member) + 1 : 0;
+    char *fact = malloc(n + k + 3);
+    if (!fact)
+        return NULL;
+    memcpy(fact, name, n);
+    if (member) {
+        fact[n] = '.';
+        memcpy(fact + n + 1, member, k - 1);
+    }
+    fact[n + k] = '=';
+    fact[n + k + 1] = value ? '1' : '0';
+    fact[n + k + 2] = '\0';
+    return fact;
+}
+
+/* The functions of other modules that m imports and that return a compile-time constant, as
+ * "name=value" with name as m's imports spell a call of it: `from .utils import is_tracing`
+ * gives ".utils.is_tracing=1", `from . import utils` gives ".utils.is_tracing=1" for each such
+ * function of utils. */
+static int collect_constant_facts(const gm_workspace_graph *g, module *m, string_list *out) {
+    for (size_t i = 0; i < m->summary.import_count; i++) {
+        const char *canonical = m->summary.imports[i].canonical;
+        char key[2 * GM_NAME_MAX];
+        module *to = resolve(g, m, canonical, key, sizeof key, 0);
+        const gm_summary_node *node = to ? gm_module_summary_find(&to->summary, key) : NULL;
+        if (to && to != m && node && node->returns_constant >= 0) {
+            if (string_list_push(out, constant_fact(canonical, NULL, node->returns_constant)) != 0)
+                return -1;
+            continue;
+        }
+        char abs[2 * GM_NAME_MAX];
+        if (!gm_module_absolute_name(m->name, m->is_package, canonical, abs, sizeof abs))
+            continue;
+        module *whole = find_module(g, m->root, abs, strlen(abs));
+        if (!whole || whole == m)
+            continue;
+        for (size_t n = 0; n < whole->summary.node_count; n++) {
+            const gm_summary_node *f = &whole->summary.nodes[n];
+            if (f->returns_constant >= 0 && !strchr(f->key, '.') &&
+                string_list_push(out, constant_fact(canonical, f->key, f->returns_constant)) != 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+static int collect_roots(const gm_workspace_graph *g, module *m) {
+    roots_clear(m);
+    string_list facts = {0};
     for (size_t n = 0; n < m->summary.node_count; n++) {
         if (!m->entered[n])
             continue;
         const char *key = m->summary.nodes[n].key;
-        if (m->root_count > 0 && strcmp(m->roots[m->root_count - 1], key) == 0)
+        if (facts.count > 0 && strcmp(facts.items[facts.count - 1], key) == 0)
             continue; /* nodes are sorted: duplicates are adjacent */
-        m->roots[m->root_count] = strdup(key);
-        if (!m->roots[m->root_count])
-            return -1;
-        m->root_count++;
-        digest = gm_hash_bytes(digest, key, strlen(key) + 1);
+        if (string_list_push(&facts, strdup(key)) != 0)
+            goto oom;
     }
-    if (m->root_count > 1)
-        qsort(m->roots, m->root_count, sizeof *m->roots, node_key_order);
-    m->roots_digest = digest;
+    if (collect_constant_facts(g, m, &facts) != 0)
+        goto oom;
+    if (facts.count > 1)
+        qsort(facts.items, facts.count, sizeof *facts.items, node_key_order);
+    uint64_t digest = GM_HASH_INIT;
+    for (size_t i = 0; i < facts.count; i++)
+        digest = gm_hash_bytes(digest, facts.items[i], strlen(facts.items[i]) + 1);
+    m->roots = facts.items;
+    m->root_count = facts.count;
+    m->roots_digest = facts.count ? digest : 0;
     return 0;
+oom:
+    for (size_t i = 0; i < facts.count; i++)
+        free(facts.items[i]);
+    free(facts.items);
+    return -1;
 }
 
 int gm_workspace_graph_solve(gm_workspace_graph *g) {
@@ -489,7 +561,7 @@ int gm_workspace_graph_solve(gm_workspace_graph *g) {
         }
     }
     for (size_t i = 0; i < g->count; i++)
-        if (collect_roots(&g->modules[i]) != 0)
+        if (collect_roots(g, &g->modules[i]) != 0)
             return -1;
     return 0;
 }

@@ -38,8 +38,11 @@ size_t gm_workspace_graph_module_count(const gm_workspace_graph *graph);
  * empty). */
 int gm_workspace_graph_solve(gm_workspace_graph *graph);
 
-/* The external roots of module name after the last solve, sorted ("f", "C.m"), and a digest of
- * them (0 when there are none). NULL with *count 0 for an unknown module. */
+/* What module name learns from the others after the last solve (gm_analyzer_set_external_roots
+ * takes it as it is), sorted, and a digest of it (0 when empty): the keys of its external roots
+ * ("f", "C.m"), and "name=0" / "name=1" for a function of another module it imports that
+ * returns a compile-time constant (compile_constants.h), name spelled as its imports spell a
+ * call of it (".utils.is_tracing"). NULL with *count 0 for an unknown module. */
 const char *const *gm_workspace_graph_roots(const gm_workspace_graph *graph, const char *root,
                                             const char *name, size_t *count, uint64_t *digest);
 

@@ -10,6 +10,7 @@
 #include <tree_sitter/api.h>
 
 #include "analysis/findings/findings.h"
+#include "analysis/module_facts/compile_constants.h"
 #include "analysis/module_facts/symbols.h"
 #include "analysis/options/analysis_options.h"
 #include "analysis/regions/compiled_regions.h"
@@ -25,6 +26,10 @@ typedef struct {
     TSNode top;  /* the module child being analysed */
     TSNode next; /* the module child after it (null at the end): a trailing comment's home */
     gm_finding_list *out; /* receives this statement's findings */
+    /* functions whose calls fold to a compile-time constant (compile_constants.h), sorted by
+     * the name a call of them resolves to */
+    const gm_constant_function *constants;
+    size_t constant_count;
     bool oom;
 } gm_stmt_ctx;
 

@@ -184,6 +184,31 @@ void gm_rule_dynamic_shape_call(gm_region *region, TSNode call) {
         emit_301(region, call, message);
 }
 
+/* `x[x > 0]`, `x[(x != pad) & ...]`: x indexed by a comparison of itself. Whatever x is, only
+ * a tensor (or a NumPy array, which dynamo traces as one) takes that index, and the comparison
+ * is then a boolean mask. */
+static bool compares_itself(gm_region *region, TSNode value, TSNode index) {
+    const gm_syntax *syn = region->stmt->syntax;
+    value = gm_unparen(syn, value);
+    index = gm_unparen(syn, index);
+    if (gm_is(index, syn->sym.binary_operator)) {
+        TSNode op = gm_child(index, syn->field.operator);
+        return !ts_node_is_null(op) && strcmp(ts_node_type(op), "&") == 0 &&
+               (compares_itself(region, value, gm_child(index, syn->field.left)) ||
+                compares_itself(region, value, gm_child(index, syn->field.right)));
+    }
+    if (!gm_kinds_is_order_comparison(region, index))
+        return false;
+    gm_slice v = gm_node_slice(value, region->stmt->text);
+    uint32_t count = ts_node_named_child_count(index);
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode operand = gm_unparen(syn, ts_node_named_child(index, i));
+        if (gm_slice_eq(gm_node_slice(operand, region->stmt->text), v))
+            return true;
+    }
+    return false;
+}
+
 void gm_rule_boolean_mask(gm_region *region, TSNode subscript) {
     const gm_syntax *syn = region->stmt->syntax;
     gm_rule_tensor_as_int_subscript(region, subscript);
@@ -194,9 +219,15 @@ void gm_rule_boolean_mask(gm_region *region, TSNode subscript) {
         return;
     /* An assignment target (`x[x > 0] = 0`) is an index_put dynamo traces; an augmented one
      * (`y[mask] += v`) reads y[mask] first. */
-    TSNode parent = ts_node_parent(subscript);
-    if (gm_is(parent, syn->sym.assignment) &&
-        ts_node_eq(gm_child(parent, syn->field.left), subscript))
+    TSNode target = subscript, parent = ts_node_parent(subscript);
+    while (gm_is(parent, syn->sym.pattern_list) || gm_is(parent, syn->sym.tuple_pattern) ||
+           gm_is(parent, syn->sym.list_pattern) || gm_is(parent, syn->sym.expression_list) ||
+           gm_is(parent, syn->sym.tuple) || gm_is(parent, syn->sym.list) ||
+           gm_is(parent, syn->sym.parenthesized_expression)) {
+        target = parent; /* `a[m], b[m] = f(...)`: each a store */
+        parent = ts_node_parent(parent);
+    }
+    if (gm_is(parent, syn->sym.assignment) && ts_node_eq(gm_child(parent, syn->field.left), target))
         return;
     TSNode value = ts_node_named_child(subscript, 0);
     /* a mask among the indices (`x[mask]`, `x[:, mask]`, verified on torch 2.13) */
@@ -205,9 +236,13 @@ void gm_rule_boolean_mask(gm_region *region, TSNode subscript) {
         TSNode index = gm_unparen(syn, ts_node_named_child(subscript, i));
         if (gm_is(index, syn->sym.comment))
             continue;
-        masked = gm_kinds_is_mask(region, index);
+        masked = gm_kinds_is_mask(region, index) || compares_itself(region, value, index);
     }
-    if (!masked || !is_tensor(region, value) || gm_in_dead_operand(region, subscript))
+    /* what a boolean tensor indexes is a tensor (a list or a number cannot be indexed by one;
+     * a NumPy array is traced as a tensor): only values known to be Python ones are left out */
+    gm_kind kind = masked ? gm_value_of(region, value).kind : GM_KIND_UNKNOWN;
+    if (!masked || kind == GM_KIND_STATIC || kind == GM_KIND_SCALAR ||
+        gm_in_dead_operand(region, subscript))
         return;
     emit_301(region, subscript,
              "boolean-mask indexing `x[mask]`: the result's length depends on how many elements "

@@ -7,6 +7,8 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "analysis/module_facts/compile_constants.h"
+
 #define GM_MAX_EXPR_DEPTH 200
 
 /* ---- helpers ------------------------------------------------------------------------- */
@@ -247,11 +249,13 @@ static gm_value eval_call(gm_region *r, TSNode call, int depth) {
     if (!ts_node_is_null(head) && !gm_vk_head_is_local(r, head)) {
         char name[GM_NAME_MAX];
         if (gm_symbols_resolve(r->stmt->symbols, syn, text_of(r), fn, name, sizeof name)) {
-            for (size_t i = 0; i < gm_vk_compile_constant_count; i++)
-                if (strcmp(name, gm_vk_compile_constants[i].name) == 0)
-                    return constant(gm_vk_compile_constants[i].value);
-            if (gm_name_last_is(name, "is_torchdynamo_compiling"))
-                return constant(1);
+            int folded = gm_torch_compile_constant(name);
+            const gm_constant_function *known =
+                folded < 0 ? gm_constant_function_find(r->stmt->constants,
+                                                       r->stmt->constant_count, name)
+                           : NULL;
+            if (folded >= 0 || known)
+                return constant(folded >= 0 ? folded : known->value);
             /* Dynamo draws these at run time and feeds them to the graph as tensor inputs, so
              * branching on them is data-dependent (verified on torch 2.13: GB0170).
              * random.random() is not listed: it breaks at the call itself (GB0007). */

@@ -108,10 +108,12 @@ static void assign(gm_region *r, TSNode target, TSNode rhs, int depth) {
     }
     /* Unpacking a tensor yields tensors, a shape yields ints, unknown yields unknown. */
     gm_value v = gm_value_of(r, rhs);
+    /* before the binding replaces what the right side reads (`m = m.to(x.device)`) */
+    bool mask = v.kind == GM_KIND_TENSOR && gm_kinds_is_mask(r, rhs);
     bind(r, target, v.kind, 0);
     if (gm_is(target, syn->sym.identifier)) {
         gm_slice name = gm_node_slice(target, text_of(r));
-        if (v.kind == GM_KIND_TENSOR && gm_kinds_is_mask(r, rhs))
+        if (mask)
             gm_vk_mark_set(r, name, GM_MARK_MASK);
         else if (v.kind == GM_KIND_UNKNOWN && gm_vk_is_order_comparison(r, gm_unparen(syn, rhs)))
             gm_vk_mark_set(r, name, GM_MARK_CMP);

@@ -178,16 +178,6 @@ const char *const gm_vk_torch_static_prefixes[] = {"torch.compiler.",
                                                    "torch.nn.",
                                                    NULL};
 
-/* Calls torch.compile folds to a constant: 1 (True while tracing) or 0. */
-const gm_vk_compile_constant gm_vk_compile_constants[] = {
-    {"torch.compiler.is_compiling", 1}, {"torch.compiler.is_dynamo_compiling", 1},
-    {"torch._dynamo.is_compiling", 1},  {"torch._utils.is_compiling", 1},
-    {"torch.jit.is_scripting", 0},      {"torch.jit.is_tracing", 0},
-    {"torch.compiler.is_exporting", 0}, {"torch.onnx.is_in_onnx_export", 0},
-};
-const size_t gm_vk_compile_constant_count =
-    sizeof gm_vk_compile_constants / sizeof gm_vk_compile_constants[0];
-
 /* Context managers dynamo re-enters around a graph break instead of falling back. */
 static const char *const torch_context_managers[] = {"torch.no_grad",
                                                      "torch.enable_grad",

@@ -1,5 +1,7 @@
-/* The kinds a region's parameters start with: tensors and Python scalars by their annotations,
- * and the name of self (the first parameter of a method that is not static). */
+/* The kinds a region's parameters start with: tensors and Python scalars by their annotations
+ * (boolean masks by torch.BoolTensor), tensors by the function's own evidence where there is no
+ * annotation (what the parameter is passed to, which methods are called on it), and the name of
+ * self (the first parameter of a method that is not static). */
 #include "analysis/value_kinds/value_kinds.h"
 #include "analysis/value_kinds/value_kinds_internal.h"
 
@@ -14,29 +16,34 @@ static bool name_is_tensor_type(const char *name) {
     return n >= 6 && strcmp(name + n - 6, "Tensor") == 0; /* torch.Tensor, torch.LongTensor */
 }
 
-/* torch.Tensor, Tensor, Optional[Tensor], Tensor | None. */
-static bool is_tensor_annotation(gm_region *r, TSNode type, int depth) {
+/* torch.Tensor, Tensor, Optional[Tensor], Tensor | None; *boolean is set when the tensor type
+ * is torch.BoolTensor. */
+static bool is_tensor_annotation(gm_region *r, TSNode type, int depth, bool *boolean) {
     const gm_syntax *syn = syn_of(r);
     if (ts_node_is_null(type) || depth > 8)
         return false;
     if (gm_is(type, syn->sym.type) && ts_node_named_child_count(type) > 0)
-        return is_tensor_annotation(r, ts_node_named_child(type, 0), depth + 1);
+        return is_tensor_annotation(r, ts_node_named_child(type, 0), depth + 1, boolean);
     char name[GM_NAME_MAX];
-    if (gm_is(type, syn->sym.identifier) || gm_is(type, syn->sym.attribute))
-        return gm_symbols_resolve(r->stmt->symbols, syn, text_of(r), type, name, sizeof name) &&
-               name_is_tensor_type(name);
+    if (gm_is(type, syn->sym.identifier) || gm_is(type, syn->sym.attribute)) {
+        if (!gm_symbols_resolve(r->stmt->symbols, syn, text_of(r), type, name, sizeof name) ||
+            !name_is_tensor_type(name))
+            return false;
+        *boolean = gm_name_last_is(name, "BoolTensor");
+        return true;
+    }
     if (gm_is(type, syn->sym.generic_type) && ts_node_named_child_count(type) == 2) {
         TSNode outer = ts_node_named_child(type, 0);
         TSNode params = ts_node_named_child(type, 1);
         if (!gm_symbols_resolve(r->stmt->symbols, syn, text_of(r), outer, name, sizeof name) ||
             !gm_name_last_is(name, "Optional") || ts_node_named_child_count(params) != 1)
             return false;
-        return is_tensor_annotation(r, ts_node_named_child(params, 0), depth + 1);
+        return is_tensor_annotation(r, ts_node_named_child(params, 0), depth + 1, boolean);
     }
     if (gm_is(type, syn->sym.binary_operator)) {
         TSNode left = gm_child(type, syn->field.left), right = gm_child(type, syn->field.right);
-        bool lt = is_tensor_annotation(r, left, depth + 1);
-        bool rt = is_tensor_annotation(r, right, depth + 1);
+        bool lt = is_tensor_annotation(r, left, depth + 1, boolean);
+        bool rt = is_tensor_annotation(r, right, depth + 1, boolean);
         return (lt || rt) && (lt || gm_is(left, syn->sym.none)) &&
                (rt || gm_is(right, syn->sym.none));
     }
@@ -58,6 +65,95 @@ bool gm_vk_is_static_method(const gm_region *region) {
             return true;
     }
     return false;
+}
+
+/* ---- evidence for an unannotated parameter ------------------------------------------------ */
+
+/* torch functions that raise for anything but a tensor as their first argument (a number or a
+ * list is an error, not a different result), besides every torch.nn.functional function. */
+static const char *const tensor_first_functions[] = {
+    "torch.zeros_like", "torch.ones_like",   "torch.empty_like",  "torch.full_like",
+    "torch.rand_like",  "torch.randn_like",  "torch.randint_like", "torch.tanh",
+    "torch.sigmoid",    "torch.exp",         "torch.log",         "torch.sqrt",
+    "torch.rsqrt",      "torch.matmul",      "torch.bmm",         "torch.softmax",
+    "torch.log_softmax", "torch.masked_fill", "torch.gather",     "torch.flatten",
+    "torch.transpose",  "torch.permute",     "torch.unsqueeze",   "torch.squeeze",
+    "torch.cumsum",     "torch.isnan",       "torch.isinf",       "torch.isfinite",
+    "torch.topk",       "torch.argmax",      "torch.argmin",      "torch.clamp",
+    NULL};
+
+/* Methods only a tensor has (numpy arrays and Python values have none of these), besides the
+ * shared evidence list of value_kinds_internal.h. */
+static const char *const tensor_only_methods[] = {"masked_scatter", "masked_scatter_", "permute",
+                                                  "dim", "float", "half", "bfloat16", NULL};
+
+typedef struct {
+    gm_region *region;
+    gm_slice name;
+    bool evidence, rebound;
+} evidence_walk;
+
+static bool is_the_name(const evidence_walk *w, TSNode n) {
+    n = gm_unparen(syn_of(w->region), n);
+    return gm_is(n, syn_of(w->region)->sym.identifier) &&
+           gm_slice_eq(gm_node_slice(n, text_of(w->region)), w->name);
+}
+
+static void note_call_evidence(evidence_walk *w, TSNode call) {
+    gm_region *r = w->region;
+    const gm_syntax *syn = syn_of(r);
+    TSNode fn = gm_unparen(syn, gm_child(call, syn->field.function));
+    if (gm_is(fn, syn->sym.attribute) && is_the_name(w, gm_child(fn, syn->field.object))) {
+        gm_slice method = gm_node_slice(gm_child(fn, syn->field.attribute), text_of(r));
+        w->evidence |= gm_vk_slice_in_list(gm_vk_tensor_evidence_methods, method) ||
+                       gm_vk_slice_in_list(tensor_only_methods, method);
+        return;
+    }
+    TSNode args = gm_child(call, syn->field.arguments);
+    TSNode first = gm_is(args, syn->sym.argument_list) && ts_node_named_child_count(args) > 0
+                       ? ts_node_named_child(args, 0)
+                       : (TSNode){0};
+    if (ts_node_is_null(first) || !is_the_name(w, first))
+        return;
+    TSNode head = gm_chain_head(syn, fn);
+    char name[GM_NAME_MAX];
+    if (ts_node_is_null(head) || gm_vk_head_is_local(r, head) ||
+        !gm_symbols_resolve(r->stmt->symbols, syn, text_of(r), fn, name, sizeof name))
+        return;
+    w->evidence |= strncmp(name, "torch.nn.functional.", 20) == 0 ||
+                   gm_vk_in_list(tensor_first_functions, name);
+}
+
+static void walk_evidence(evidence_walk *w, TSNode n, int depth) {
+    const gm_syntax *syn = syn_of(w->region);
+    if (depth > 64 || w->rebound)
+        return;
+    uint32_t count = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < count && !w->rebound; i++) {
+        TSNode c = ts_node_named_child(n, i);
+        TSSymbol s = ts_node_symbol(c);
+        if (s == syn->sym.function_definition || s == syn->sym.class_definition ||
+            s == syn->sym.lambda || s == syn->sym.decorated_definition)
+            continue;
+        if ((s == syn->sym.assignment || s == syn->sym.augmented_assignment) &&
+            is_the_name(w, gm_child(c, syn->field.left)))
+            w->rebound = true; /* evidence after it would be about another value */
+        else if (s == syn->sym.call)
+            note_call_evidence(w, c);
+        walk_evidence(w, c, depth + 1);
+    }
+}
+
+/* Whether the region's function treats the parameter name as only a tensor can be treated: it
+ * passes it first to a torch function that accepts nothing else, or calls a tensor-only method
+ * on it, and never assigns it (the evidence is then about the argument itself). */
+static bool is_evidently_tensor(gm_region *region, gm_slice name) {
+    TSNode body = gm_child(region->site.function, syn_of(region)->field.body);
+    if (ts_node_is_null(body))
+        return false;
+    evidence_walk w = {region, name, false, false};
+    walk_evidence(&w, body, 0);
+    return w.evidence && !w.rebound;
 }
 
 static bool is_static_annotation(gm_region *r, TSNode type) {
@@ -95,12 +191,17 @@ void gm_kinds_seed_parameters(gm_region *region) {
             region->self_name = gm_node_slice(name, text_of(region));
             continue;
         }
-        if (!gm_is(name, syn->sym.identifier) || ts_node_is_null(type))
+        if (!gm_is(name, syn->sym.identifier))
             continue;
-        if (is_tensor_annotation(region, type, 0)) {
-            gm_vk_env_set(region, gm_node_slice(name, text_of(region)), GM_KIND_TENSOR);
-            gm_vk_mark_set(region, gm_node_slice(name, text_of(region)), GM_MARK_ANNOTATED);
+        gm_slice text = gm_node_slice(name, text_of(region));
+        bool boolean = false;
+        if (ts_node_is_null(type)) {
+            if (is_evidently_tensor(region, text))
+                gm_vk_env_set(region, text, GM_KIND_TENSOR);
+        } else if (is_tensor_annotation(region, type, 0, &boolean)) {
+            gm_vk_env_set(region, text, GM_KIND_TENSOR);
+            gm_vk_mark_set(region, text, boolean ? GM_MARK_MASK : GM_MARK_ANNOTATED);
         } else if (is_static_annotation(region, type))
-            gm_vk_env_set(region, gm_node_slice(name, text_of(region)), GM_KIND_STATIC);
+            gm_vk_env_set(region, text, GM_KIND_STATIC);
     }
 }

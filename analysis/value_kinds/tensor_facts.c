@@ -27,6 +27,26 @@ bool gm_vk_is_order_comparison(gm_region *r, TSNode n) {
     return any && ok;
 }
 
+/* Tensor methods whose result keeps the receiver's dtype (`to` only without a dtype). */
+static const char *const mask_keeping_methods[] = {
+    "to",      "clone",  "detach",   "contiguous", "cpu",     "cuda", "unsqueeze",
+    "squeeze", "expand", "expand_as", "view",      "reshape", "flatten", "repeat",
+    NULL};
+
+/* Whether an argument of call mentions a dtype (`.to(x.dtype)`, `.to(torch.float16)`,
+ * `.to(device, dtype=...)`): a `.to` that may change what a mask holds. */
+static bool names_a_dtype(gm_region *r, TSNode call) {
+    const gm_syntax *syn = syn_of(r);
+    TSNode args = gm_child(call, syn->field.arguments);
+    if (ts_node_is_null(args))
+        return false;
+    gm_slice text = gm_node_slice(args, text_of(r));
+    for (uint32_t i = 0; i + 5 <= text.len; i++)
+        if (memcmp(text.ptr + i, "dtype", 5) == 0 || memcmp(text.ptr + i, "torch", 5) == 0)
+            return true;
+    return false;
+}
+
 static bool is_mask(gm_region *r, TSNode n, int depth) {
     const gm_syntax *syn = syn_of(r);
     n = gm_unparen(syn, n);
@@ -73,7 +93,12 @@ static bool is_mask(gm_region *r, TSNode n, int depth) {
             if (ts_node_is_null(attr))
                 return false;
             gm_slice method = gm_node_slice(attr, text_of(r));
-            gm_kind recv = gm_value_of(r, gm_child(fn, syn->field.object)).kind;
+            TSNode object = gm_child(fn, syn->field.object);
+            /* a mask moved or reshaped is still a mask: `m.to(x.device)`, `m.unsqueeze(-1)` */
+            if (gm_vk_slice_in_list(mask_keeping_methods, method) &&
+                is_mask(r, object, depth + 1))
+                return !gm_slice_is(method, "to") || !names_a_dtype(r, n);
+            gm_kind recv = gm_value_of(r, object).kind;
             /* only tensors have .bool() */
             if (gm_slice_is(method, "bool"))
                 return recv == GM_KIND_TENSOR || recv == GM_KIND_UNKNOWN;
@@ -81,6 +106,10 @@ static bool is_mask(gm_region *r, TSNode n, int depth) {
         }
     }
     return false;
+}
+
+bool gm_kinds_is_order_comparison(gm_region *region, TSNode n) {
+    return gm_vk_is_order_comparison(region, n);
 }
 
 bool gm_kinds_is_mask(gm_region *region, TSNode expr) {

@@ -38,6 +38,9 @@ void gm_kinds_bind_for(gm_region *region, TSNode target, TSNode iterable);
  * `~m`, `m & n`, or a name assigned one of these. */
 bool gm_kinds_is_mask(gm_region *region, TSNode expr);
 
+/* Whether n is a comparison with only ==, !=, <, <=, >, >= (a bool, or a boolean tensor). */
+bool gm_kinds_is_order_comparison(gm_region *region, TSNode n);
+
 /* Whether identifier names an element of a tensor a `for` loop iterates over (a value dynamo
  * makes in the graph, not an input). */
 bool gm_kinds_is_iteration_element(gm_region *region, TSNode identifier);

@@ -35,15 +35,6 @@ extern const char *const gm_vk_torch_scalar_functions[];
 extern const char *const gm_vk_torch_static_prefixes[];
 extern const char *const gm_vk_static_builtins[];
 
-/* A call torch.compile folds to a constant, and the truth value it folds to. */
-typedef struct {
-    const char *name;
-    int value;
-} gm_vk_compile_constant;
-
-extern const gm_vk_compile_constant gm_vk_compile_constants[];
-extern const size_t gm_vk_compile_constant_count;
-
 /* Whether list holds word / the text of s / a prefix of name. */
 bool gm_vk_in_list(const char *const *list, const char *word);
 bool gm_vk_slice_in_list(const char *const *list, gm_slice s);

@@ -50,7 +50,14 @@ static void boolean_mask(void) {
     expect_body("    a = x[x > 0]\n", "GM301", 1);
     expect_body("    a = x[(x > 0)]\n", "GM301", 1);
     expect_body("    x[x > 0] = 0\n", "GM301", 0);
-    expect_body("    a = x[0]\n    b = x[n > 0]\n    c = n[n > 0]\n", "GM301", 0);
+    expect_body("    a = x[0]\n    b = x[n > 0]\n", "GM301", 0);
+    /* n is unannotated, but only a tensor (or a NumPy array, traced as one) takes an index
+     * that compares it with a number */
+    expect_body("    c = n[n > 0]\n", "GM301", 1);
+    expect_body("    c = n[(n != 0) & (n < 3)]\n", "GM301", 1);
+    expect_body("    c = n[m > 0]\n", "GM301", 0);
+    /* a store through a tuple target is an index_put dynamo traces */
+    expect_body("    x[x > 0], y = 0, 1\n", "GM301", 0);
     expect_body("    a = x[:, 0]\n", "GM301", 0);
 }
 

@@ -1,0 +1,263 @@
+#include "analysis/module_facts/compile_constants.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define GM_FOLD_DEPTH 16 /* nested operators and locals followed before giving up */
+
+static const struct {
+    const char *name;
+    int value;
+} torch_constants[] = {
+    {"torch.compiler.is_compiling", 1}, {"torch.compiler.is_dynamo_compiling", 1},
+    {"torch._dynamo.is_compiling", 1},  {"torch._utils.is_compiling", 1},
+    {"torch.jit.is_scripting", 0},      {"torch.jit.is_tracing", 0},
+    {"torch.compiler.is_exporting", 0}, {"torch.onnx.is_in_onnx_export", 0},
+};
+
+int gm_torch_compile_constant(const char *name) {
+    for (size_t i = 0; i < sizeof torch_constants / sizeof torch_constants[0]; i++)
+        if (strcmp(name, torch_constants[i].name) == 0)
+            return torch_constants[i].value;
+    return gm_name_last_is(name, "is_torchdynamo_compiling") ? 1 : -1;
+}
+
+static int known_order(const void *key, const void *item) {
+    return strcmp((const char *)key, ((const gm_constant_function *)item)->name);
+}
+
+const gm_constant_function *gm_constant_function_find(const gm_constant_function *known,
+                                                      size_t count, const char *name) {
+    return known && count ? bsearch(name, known, count, sizeof *known, known_order) : NULL;
+}
+
+/* ---- folding one function ------------------------------------------------------------------ */
+
+typedef struct {
+    const gm_symbols *symbols;
+    const gm_syntax *syn;
+    const char *text;
+    TSNode fn;
+    const gm_constant_function *known;
+    size_t known_count;
+} fold_ctx;
+
+static int fold(const fold_ctx *c, TSNode n, int depth);
+
+/* Subtrees whose statements are not the function's own path while dynamo traces it: nested
+ * scopes, and except handlers (the eager fallback when a guarded import fails). */
+static bool skipped_scope(const gm_syntax *syn, TSNode n) {
+    TSSymbol s = ts_node_symbol(n);
+    return s == syn->sym.function_definition || s == syn->sym.class_definition ||
+           s == syn->sym.lambda || s == syn->sym.except_clause ||
+           s == syn->sym.except_group_clause || s == syn->sym.decorated_definition;
+}
+
+/* How name is bound in the function: the value its plain assignments all fold to, kept by
+ * `|=` when True and `&=` when False; -1 for anything else (no assignment, a disagreement, a
+ * binding form other than `name = ...`). */
+typedef struct {
+    gm_slice name;
+    int value; /* -2: no assignment seen yet */
+    bool spoiled;
+    int depth;
+} name_fold;
+
+static void fold_bindings(const fold_ctx *c, TSNode n, name_fold *nf) {
+    const gm_syntax *syn = c->syn;
+    uint32_t count = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < count && !nf->spoiled; i++) {
+        TSNode child = ts_node_named_child(n, i);
+        if (skipped_scope(syn, child))
+            continue;
+        TSSymbol s = ts_node_symbol(child);
+        if (s == syn->sym.assignment || s == syn->sym.augmented_assignment) {
+            TSNode left = gm_child(child, syn->field.left);
+            bool ours = gm_is(left, syn->sym.identifier) &&
+                        gm_slice_eq(gm_node_slice(left, c->text), nf->name);
+            if (ours && s == syn->sym.assignment) {
+                int v = fold(c, gm_child(child, syn->field.right), nf->depth + 1);
+                if (v < 0 || (nf->value != -2 && nf->value != v))
+                    nf->spoiled = true;
+                nf->value = v;
+                continue;
+            }
+            if (ours) {
+                TSNode op = gm_child(child, syn->field.operator);
+                const char *t = ts_node_is_null(op) ? "" : ts_node_type(op);
+                if (!((strcmp(t, "|=") == 0 && nf->value == 1) ||
+                      (strcmp(t, "&=") == 0 && nf->value == 0)))
+                    nf->spoiled = true;
+                continue;
+            }
+        } else if (s == syn->sym.global_statement || s == syn->sym.nonlocal_statement ||
+                   s == syn->sym.for_statement || s == syn->sym.with_item ||
+                   s == syn->sym.named_expression || s == syn->sym.pattern_list ||
+                   s == syn->sym.tuple_pattern || s == syn->sym.list_pattern) {
+            /* other ways to bind the name: give up if they mention it at all */
+            gm_slice whole = gm_node_slice(child, c->text);
+            for (uint32_t k = 0; k + nf->name.len <= whole.len; k++)
+                if (memcmp(whole.ptr + k, nf->name.ptr, nf->name.len) == 0) {
+                    nf->spoiled = true;
+                    break;
+                }
+            if (nf->spoiled)
+                return;
+        }
+        fold_bindings(c, child, nf);
+    }
+}
+
+static int fold_name(const fold_ctx *c, TSNode ident, int depth) {
+    gm_slice name = gm_node_slice(ident, c->text);
+    if (gm_parameters_bind_name(c->syn, c->text, c->fn, name))
+        return -1;
+    if (gm_slice_is(name, "True"))
+        return 1;
+    if (gm_slice_is(name, "False"))
+        return 0;
+    name_fold nf = {name, -2, false, depth};
+    TSNode body = gm_child(c->fn, c->syn->field.body);
+    if (ts_node_is_null(body))
+        return -1;
+    fold_bindings(c, body, &nf);
+    return nf.spoiled || nf.value < 0 ? -1 : nf.value;
+}
+
+static int fold_call(const fold_ctx *c, TSNode call) {
+    TSNode head;
+    TSNode target = gm_call_target(c->syn, call, &head);
+    if (ts_node_is_null(target))
+        return -1;
+    if (gm_parameters_bind_name(c->syn, c->text, c->fn, gm_node_slice(head, c->text)))
+        return -1;
+    char name[GM_NAME_MAX];
+    if (!gm_symbols_resolve(c->symbols, c->syn, c->text, target, name, sizeof name))
+        return -1;
+    int v = gm_torch_compile_constant(name);
+    if (v >= 0)
+        return v;
+    const gm_constant_function *k = gm_constant_function_find(c->known, c->known_count, name);
+    return k ? k->value : -1;
+}
+
+static int fold(const fold_ctx *c, TSNode n, int depth) {
+    const gm_syntax *syn = c->syn;
+    n = gm_unparen(syn, n);
+    if (ts_node_is_null(n) || depth > GM_FOLD_DEPTH)
+        return -1;
+    TSSymbol s = ts_node_symbol(n);
+    if (s == syn->sym.true_literal)
+        return 1;
+    if (s == syn->sym.false_literal)
+        return 0;
+    if (s == syn->sym.not_operator) {
+        int v = fold(c, gm_child(n, syn->field.argument), depth + 1);
+        return v < 0 ? -1 : !v;
+    }
+    if (s == syn->sym.boolean_operator) {
+        TSNode op = gm_child(n, syn->field.operator);
+        int decisive = !ts_node_is_null(op) && strcmp(ts_node_type(op), "or") == 0 ? 1 : 0;
+        int left = fold(c, gm_child(n, syn->field.left), depth + 1);
+        if (left == decisive)
+            return left;
+        int right = fold(c, gm_child(n, syn->field.right), depth + 1);
+        /* `x or True` is truthy whatever x is (these helpers test Python values, not tensors) */
+        if (right == decisive)
+            return right;
+        return left < 0 ? -1 : right;
+    }
+    if (s == syn->sym.call)
+        return fold_call(c, n);
+    if (s == syn->sym.identifier)
+        return fold_name(c, n, depth);
+    return -1;
+}
+
+/* ---- the returns --------------------------------------------------------------------------- */
+
+typedef struct {
+    int value; /* -2: no return seen yet */
+    bool spoiled;
+} return_fold;
+
+static void fold_returns(const fold_ctx *c, TSNode n, return_fold *rf) {
+    const gm_syntax *syn = c->syn;
+    uint32_t count = ts_node_child_count(n);
+    for (uint32_t i = 0; i < count && !rf->spoiled; i++) {
+        TSNode child = ts_node_child(n, i);
+        const char *type = ts_node_type(child);
+        if (strcmp(type, "yield") == 0 || strcmp(type, "await") == 0) {
+            rf->spoiled = true;
+            return;
+        }
+        if (!ts_node_is_named(child) || skipped_scope(syn, child))
+            continue;
+        if (gm_is(child, syn->sym.return_statement)) {
+            TSNode value = ts_node_named_child_count(child) ? ts_node_named_child(child, 0)
+                                                            : (TSNode){0};
+            int v = ts_node_is_null(value) ? -1 : fold(c, value, 0);
+            if (v < 0 || (rf->value != -2 && rf->value != v))
+                rf->spoiled = true;
+            rf->value = v;
+            continue;
+        }
+        fold_returns(c, child, rf);
+    }
+}
+
+static TSNode last_statement(const gm_syntax *syn, TSNode block) {
+    for (uint32_t i = ts_node_named_child_count(block); i-- > 0;) {
+        TSNode s = ts_node_named_child(block, i);
+        if (!gm_is(s, syn->sym.comment))
+            return s;
+    }
+    return (TSNode){0};
+}
+
+/* Whether the block cannot finish without a return or a raise (falling off the end returns
+ * None, which no constant covers). */
+static bool always_leaves(const gm_syntax *syn, TSNode block, int depth) {
+    TSNode last = last_statement(syn, block);
+    if (ts_node_is_null(last) || depth > GM_FOLD_DEPTH)
+        return false;
+    TSSymbol s = ts_node_symbol(last);
+    if (s == syn->sym.return_statement || s == syn->sym.raise_statement)
+        return true;
+    if (s == syn->sym.try_statement)
+        return always_leaves(syn, gm_child(last, syn->field.body), depth + 1);
+    if (s == syn->sym.if_statement) {
+        if (!always_leaves(syn, gm_child(last, syn->field.consequence), depth + 1))
+            return false;
+        bool has_else = false;
+        uint32_t n = ts_node_named_child_count(last);
+        for (uint32_t i = 0; i < n; i++) {
+            TSNode alt = ts_node_named_child(last, i);
+            if (!gm_is(alt, syn->sym.elif_clause) && !gm_is(alt, syn->sym.else_clause))
+                continue;
+            has_else |= gm_is(alt, syn->sym.else_clause);
+            TSNode body = gm_child(alt, gm_is(alt, syn->sym.elif_clause) ? syn->field.consequence
+                                                                         : syn->field.body);
+            if (!always_leaves(syn, body, depth + 1))
+                return false;
+        }
+        return has_else;
+    }
+    return false;
+}
+
+int gm_function_constant_return(const gm_symbols *symbols, const gm_syntax *syntax,
+                                const char *text, TSNode fn, const gm_constant_function *known,
+                                size_t known_count) {
+    if (!gm_is(fn, syntax->sym.function_definition))
+        return -1;
+    if (ts_node_child_count(fn) > 0 && strcmp(ts_node_type(ts_node_child(fn, 0)), "async") == 0)
+        return -1;
+    TSNode body = gm_child(fn, syntax->field.body);
+    if (ts_node_is_null(body) || !always_leaves(syntax, body, 0))
+        return -1;
+    fold_ctx c = {symbols, syntax, text, fn, known, known_count};
+    return_fold rf = {-2, false};
+    fold_returns(&c, body, &rf);
+    return rf.spoiled || rf.value < 0 ? -1 : rf.value;
+}
