@@ -63,6 +63,7 @@ void gm_finding_free(gm_finding *finding) {
     free(finding->message);
     free(finding->mend_declined);
     free(finding->only_when_dtypes);
+    free(finding->only_when_condition);
     for (size_t i = 0; i < finding->fix_count; i++)
         gm_fix_free(&finding->fixes[i]);
     free(finding->fixes);
@@ -99,6 +100,7 @@ int gm_finding_copy_shifted(const gm_finding *src, gm_finding *dst, int64_t byte
     dst->message = dup_or_null(src->message, &failed);
     dst->mend_declined = dup_or_null(src->mend_declined, &failed);
     dst->only_when_dtypes = dup_or_null(src->only_when_dtypes, &failed);
+    dst->only_when_condition = dup_or_null(src->only_when_condition, &failed);
     dst->severity = src->severity;
     if (src->fix_count) {
         dst->fixes = calloc(src->fix_count, sizeof *dst->fixes);

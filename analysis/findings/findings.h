@@ -60,6 +60,10 @@ typedef struct {
      * analysis cannot decide guards the tensor test (`if h.dtype == torch.float16 and
      * torch.isinf(h).any():` breaks only in float16: in other dtypes `and` stops first) */
     char *only_when_dtypes;
+    /* owned, or NULL: the Python condition (source text) that must hold for the break, when
+     * Python values dynamo evaluates at trace time guard the tensor test (`if pixels is not
+     * None and (ids == k).any():` breaks only when pixels are given: `and` stops first) */
+    char *only_when_condition;
 } gm_finding;
 
 typedef struct {

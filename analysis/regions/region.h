@@ -82,6 +82,8 @@ typedef struct {
     /* The dtypes the finding about to be emitted needs (gm_finding.only_when_dtypes), or NULL;
      * gm_emit_finding copies it into that finding and clears it. */
     const char *only_when_dtypes;
+    /* The same for the guarding Python condition (gm_finding.only_when_condition). */
+    const char *only_when_condition;
     /* The names the region's function binds locally, built at the first gm_region_binds
      * (bound_ready): one walk of the body instead of one per name asked about. */
     gm_name_set bound_names;

@@ -65,33 +65,90 @@ static bool dtype_test(const gm_region *region, TSNode n, char *out, size_t cap)
     return count > 0;
 }
 
+#define GM_MAX_CONJUNCTS 16
+
+/* The conjuncts of `a and b and ...` in source order (a lone conjunct for anything else); the
+ * tree nests them to the left: ((a and b) and c). Returns how many. */
+static unsigned conjuncts_of(const gm_syntax *syn, TSNode condition, TSNode *out) {
+    TSNode reversed[GM_MAX_CONJUNCTS];
+    unsigned count = 0;
+    TSNode n = gm_unparen(syn, condition);
+    while (gm_is(n, syn->sym.boolean_operator) && count < GM_MAX_CONJUNCTS - 1) {
+        TSNode op = gm_child(n, syn->field.operator);
+        if (ts_node_is_null(op) || strcmp(ts_node_type(op), "and") != 0)
+            break;
+        reversed[count++] = gm_child(n, syn->field.right);
+        n = gm_unparen(syn, gm_child(n, syn->field.left));
+    }
+    reversed[count++] = n;
+    for (unsigned i = 0; i < count; i++)
+        out[i] = reversed[count - 1 - i];
+    return count;
+}
+
 /* The dtypes a dtype test among the leading conjuncts of `a and b and ...` asks for, before the
  * first conjunct that is a tensor: in any other dtype `and` stops at the test, and the tensor is
  * never tested. False when there is no such test. */
 static bool guarding_dtypes(gm_region *region, TSNode condition, char *out, size_t cap) {
-    const gm_syntax *syn = region->stmt->syntax;
-    TSNode conjuncts[16];
-    unsigned count = 0;
-    TSNode n = gm_unparen(syn, condition);
-    /* `a and b and c` parses as ((a and b) and c): descend the left spine */
-    while (gm_is(n, syn->sym.boolean_operator) && count < 15) {
-        TSNode op = gm_child(n, syn->field.operator);
-        if (ts_node_is_null(op) || strcmp(ts_node_type(op), "and") != 0)
-            break;
-        conjuncts[count++] = gm_child(n, syn->field.right);
-        n = gm_unparen(syn, gm_child(n, syn->field.left));
-    }
-    if (count == 0)
-        return false;
-    conjuncts[count++] = n;
+    TSNode conjuncts[GM_MAX_CONJUNCTS];
+    unsigned count = conjuncts_of(region->stmt->syntax, condition, conjuncts);
     out[0] = '\0';
-    for (unsigned i = count; i-- > 0;) { /* source order: the left-most first */
+    for (unsigned i = 0; count > 1 && i < count; i++) {
         if (dtype_test(region, conjuncts[i], out, cap))
             return true;
         if (gm_value_of(region, conjuncts[i]).kind == GM_KIND_TENSOR)
             return false;
     }
     return false;
+}
+
+/* The Python conjuncts ahead of the first tensor one in `a and b and ...`, as source text with
+ * whitespace runs collapsed (`pixels is not None and self.config.x`): dynamo evaluates them at
+ * trace time and, when they are false, never tests the tensor. False when there are none (or
+ * all of them fold to constants, which the walk has already decided). */
+static bool guarding_condition(gm_region *region, TSNode condition, char *out, size_t cap) {
+    TSNode conjuncts[GM_MAX_CONJUNCTS];
+    unsigned count = conjuncts_of(region->stmt->syntax, condition, conjuncts);
+    size_t used = 0;
+    bool truncated = false;
+    out[0] = '\0';
+    for (unsigned i = 0; count > 1 && i < count; i++) {
+        gm_value v = gm_value_of(region, conjuncts[i]);
+        if (v.kind == GM_KIND_TENSOR)
+            break;
+        if (v.constant >= 0)
+            continue;
+        gm_slice text = gm_node_slice(conjuncts[i], region->stmt->text);
+        if (used && used + 5 < cap) {
+            memcpy(out + used, " and ", 5);
+            used += 5;
+        }
+        bool space = false;
+        for (uint32_t k = 0; k < text.len; k++) {
+            char c = text.ptr[k];
+            bool blank = c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\\';
+            if (blank) {
+                space = true;
+                continue;
+            }
+            if (used + (space ? 2 : 1) + 4 >= cap) {
+                truncated = true;
+                break;
+            }
+            if (space && used > 0 && out[used - 1] != '(' && out[used - 1] != '[' && c != ')' &&
+                c != ']')
+                out[used++] = ' ';
+            space = false;
+            out[used++] = c;
+        }
+        if (truncated)
+            break;
+    }
+    if (truncated)
+        memcpy(out + used, "...", 4);
+    else
+        out[used] = '\0';
+    return used > 0;
 }
 
 /* A tensor whose truth value torch.compile cannot fold at trace time. */
@@ -106,7 +163,7 @@ void gm_rule_data_dependent_branch(gm_region *region, TSNode condition, gm_value
         return;
     if (!is_runtime_tensor(value))
         return;
-    char message[512], dtypes[64], shown[128];
+    char message[640], dtypes[64], shown[128], guard[128];
     if (guarding_dtypes(region, condition, dtypes, sizeof dtypes)) {
         size_t at = 0; /* "float16,bfloat16" -> "float16 or bfloat16" */
         for (const char *c = dtypes; *c && at + 4 < sizeof shown; c++) {
@@ -125,6 +182,14 @@ void gm_rule_data_dependent_branch(gm_region *region, TSNode condition, gm_value
                  "dtype test and nothing breaks",
                  construct, shown);
         region->only_when_dtypes = dtypes;
+    } else if (guarding_condition(region, condition, guard, sizeof guard)) {
+        snprintf(message, sizeof message,
+                 "`%s` on a tensor value, behind a Python test: when `%s` holds, torch.compile "
+                 "breaks the graph here (data-dependent branching) and the code before and after "
+                 "runs as separate graphs; otherwise `and` stops before the tensor and nothing "
+                 "breaks",
+                 construct, guard);
+        region->only_when_condition = guard;
     } else {
         snprintf(message, sizeof message,
                  "`%s` on a tensor value: torch.compile breaks the graph here (data-dependent "

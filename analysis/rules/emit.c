@@ -59,8 +59,10 @@ void gm_emit_finding(gm_region *region, const gm_rule *rule, TSNode node, const 
     memset(&f, 0, sizeof f);
     const char *declined = region->mend_declined;
     const char *dtypes = region->only_when_dtypes;
+    const char *condition = region->only_when_condition;
     region->mend_declined = NULL;
     region->only_when_dtypes = NULL;
+    region->only_when_condition = NULL;
     bool fullgraph = gm_options_fullgraph(st->options, region->site.fullgraph);
     if (gm_options_fullgraph_traces(st->options, fullgraph, rule) ||
         gm_line_suppresses(st->syntax, st->text, st->len, start, sp.column, scopes, 2, rule)) {
@@ -87,6 +89,8 @@ void gm_emit_finding(gm_region *region, const gm_rule *rule, TSNode node, const 
     if (declined && count == 0 && !(f.mend_declined = strdup(declined)))
         goto oom;
     if (dtypes && !(f.only_when_dtypes = strdup(dtypes)))
+        goto oom;
+    if (condition && !(f.only_when_condition = strdup(condition)))
         goto oom;
     if (count)
         memcpy(f.fixes, fixes, count * sizeof *fixes);

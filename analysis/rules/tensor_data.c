@@ -173,6 +173,21 @@ void gm_rule_tensor_data_call(gm_region *region, TSNode call, TSNode fn) {
             return;
         gm_slice a = gm_node_slice(attr, st->text);
         bool equal = gm_slice_is(a, "equal") || gm_slice_is(a, "allclose");
+        if (gm_slice_is(a, "_check_tensor_all") || gm_slice_is(a, "_check_tensor_all_with")) {
+            /* torch._check_tensor_all(cond): it takes only a tensor, and reads it with
+             * Tensor.item() (verified on torch 2.13: GB0124, whatever the condition is) */
+            if (imported_name(region, fn, name, sizeof name) &&
+                (strcmp(name, "torch._check_tensor_all") == 0 ||
+                 strcmp(name, "torch._check_tensor_all_with") == 0))
+                emit(region, "GM201", call,
+                     "`torch._check_tensor_all()` reads the condition's data with "
+                     "Tensor.item(), which torch.compile cannot trace (capture_scalar_outputs is "
+                     "off), so it breaks the graph here; `torch._assert_async(cond.all())` keeps "
+                     "the check in the graph",
+                     "torch._assert_async raises at a later point, so the rewrite is left to "
+                     "you");
+            return;
+        }
         if (!equal && !gm_slice_is(a, "_assert") && !is_math_function(a))
             return;
         TSNode object = gm_unparen(syn, gm_child(fn, syn->field.object));

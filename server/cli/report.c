@@ -81,9 +81,16 @@ static json_t *ruff_json(const gm_file_report *files, size_t count) {
             if (entry && finding->mend_declined) { /* graphmend's addition to ruff's shape */
                 json_object_set_new(entry, "mend_declined", json_string(finding->mend_declined));
             }
-            if (entry && finding->only_when_dtypes) /* the break needs these dtypes */
-                json_object_set_new(entry, "only_when",
-                                    json_pack("{s:o}", "dtypes", dtype_list(finding->only_when_dtypes)));
+            json_t *only_when = entry && (finding->only_when_dtypes || finding->only_when_condition)
+                                    ? json_object()
+                                    : NULL;
+            if (only_when && finding->only_when_dtypes) /* the break needs these dtypes */
+                json_object_set_new(only_when, "dtypes", dtype_list(finding->only_when_dtypes));
+            if (only_when && finding->only_when_condition) /* and this Python condition */
+                json_object_set_new(only_when, "condition",
+                                    json_string(finding->only_when_condition));
+            if (only_when)
+                json_object_set_new(entry, "only_when", only_when);
             json_array_append_new(all, entry);
         }
     }

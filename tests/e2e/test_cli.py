@@ -206,6 +206,28 @@ def test_json_output_says_which_dtypes_a_break_needs(binary, files, tmp_path):
     assert "only_when" not in items[1]
 
 
+PYTHON_GUARDED = """\
+import torch
+from torch import nn
+
+
+class Embed(nn.Module):
+    def forward(self, ids, pixels=None):
+        if pixels is not None and (ids == 3).any():
+            ids = ids + 1
+        return ids
+"""
+
+
+def test_json_output_says_which_python_condition_a_break_needs(binary, files, tmp_path):
+    files("embed.py", PYTHON_GUARDED)
+    proc = run_cli(binary, "check", "--output-format", "json", "embed.py", cwd=tmp_path)
+    items = json.loads(proc.stdout)
+    assert [(i["code"], i["location"]["row"]) for i in items] == [("GM101", 7)]
+    assert items[0]["only_when"] == {"condition": "pixels is not None"}
+    assert "when `pixels is not None` holds" in items[0]["message"]
+
+
 def test_json_output_clean_is_empty_array(binary, files, tmp_path):
     files("clean.py", CLEAN)
     proc = run_cli(binary, "check", "--output-format", "json", "clean.py", cwd=tmp_path)

@@ -10,6 +10,10 @@ build-sweep/src/<library>-<version>/. Scoring, per run (a family in one mode and
   D = dynamo's break sites; T = the lines dynamo traced, plus D; P = findings on lines in T (a
   finding that says it breaks only in some dtypes, `only_when`, counts in runs of those dtypes).
   TP = |P & D|, FP = |P - D|, FN = |D - P|, summed over the families, per mode and dtype.
+  A finding that says it breaks only when a Python condition holds (`only_when.condition`: `if
+  pixels is not None and (ids == k).any()`), on a traced line that did not break, is counted
+  apart ("cond."), not as an FP: the run does not say whether the condition held (the sweep
+  passes only each model's main inputs and default config).
 Train runs are scored against `graphmend check` with the `training = true` setting, eval runs
 against the default (eval). Model level: a family whose run compiled to one graph with no break, yet has a finding on a line
 it traced, is a false alarm. Findings in the files the runs traced, on lines no run traced, are
@@ -71,6 +75,11 @@ def applies(findings, dtype: str) -> bool:
     return any(dtype in f.get("only_when", {}).get("dtypes", [dtype]) for f in findings)
 
 
+def conditional(findings) -> bool:
+    """Whether every finding on the line needs a Python condition the run may not have met."""
+    return all("condition" in f.get("only_when", {}) for f in findings)
+
+
 def score(data: dict, found_by_mode: dict) -> dict:
     """Per "mode/dtype": tp, fp, fn, the FP/FN sites with their family, false-alarm families.
     found_by_mode: the predictions for "eval" and for "train" (the training setting)."""
@@ -84,7 +93,7 @@ def score(data: dict, found_by_mode: dict) -> dict:
             key = f"{run['mode']}/{run['dtype']}"
             found = found_by_mode[run["mode"]]
             row = table.setdefault(key, {"families": 0, "tp": 0, "fp": 0, "fn": 0, "fps": [], "fns": [],
-                                         "one_graph": 0, "false_alarms": []})
+                                         "one_graph": 0, "false_alarms": [], "conditional": []})
             row["families"] += 1
             breaks = {(b["file"], b["line"]): b for b in run["breaks"]}
             traced = set(breaks)
@@ -96,6 +105,9 @@ def score(data: dict, found_by_mode: dict) -> dict:
             predicted = {site for site in traced if applies(found.get(site, ()), run["dtype"])}
             row["tp"] += len(predicted & set(breaks))
             for site in sorted(predicted - set(breaks)):
+                if conditional(found[site]):
+                    row["conditional"].append((family, site, found[site][0]["only_when"]["condition"]))
+                    continue
                 row["fp"] += 1
                 row["fps"].append((family, site, found[site][0]["code"]))
             for site in sorted(set(breaks) - predicted):
@@ -103,7 +115,7 @@ def score(data: dict, found_by_mode: dict) -> dict:
                 row["fns"].append((family, site, breaks[site]["reason"]))
             if run["graphs"] == 1 and not breaks:
                 row["one_graph"] += 1
-                if predicted:
+                if any(not conditional(found[site]) for site in predicted):
                     row["false_alarms"].append(family)
     untraced = sorted(site for site in found_by_mode["eval"]
                       if site[0] in traced_files and site not in traced_anywhere)
@@ -122,12 +134,13 @@ def ratio(a: int, b: int) -> float:
 def print_report(data: dict, result: dict, source: Path, listing: bool) -> None:
     print(f"{data['library']} {data['version']} (torch {data['torch']}, Python {data['python']}):")
     print(f"  {'run':<16} {'families':>8} {'1 graph':>8} {'TP':>5} {'FP':>5} {'FN':>5} "
-          f"{'precision':>9} {'recall':>7} {'false alarms':>12}")
+          f"{'precision':>9} {'recall':>7} {'false alarms':>12} {'cond.':>5}")
     for key, row in sorted(result["runs"].items()):
         p = ratio(row["tp"], row["tp"] + row["fp"])
         r = ratio(row["tp"], row["tp"] + row["fn"])
         print(f"  {key:<16} {row['families']:>8} {row['one_graph']:>8} {row['tp']:>5} {row['fp']:>5} "
-              f"{row['fn']:>5} {p:>9.3f} {r:>7.3f} {len(row['false_alarms']):>12}")
+              f"{row['fn']:>5} {p:>9.3f} {r:>7.3f} {len(row['false_alarms']):>12} "
+              f"{len(row['conditional']):>5}")
     print(f"  findings on lines no run traced, in the {result['traced_files']} files the runs "
           f"traced: {len(result['untraced_findings'])}")
     if not listing:
@@ -144,6 +157,8 @@ def print_report(data: dict, result: dict, source: Path, listing: bool) -> None:
             print(f"  FP {key} {family}: {file}:{line} {code}: {src(file, line)}")
         for family, (file, line), reason in row["fns"]:
             print(f"  FN {key} {family}: {file}:{line}: {src(file, line)}  <- {reason[:120]}")
+        for family, (file, line), condition in row["conditional"]:
+            print(f"  cond. {key} {family}: {file}:{line}: breaks when `{condition}`: {src(file, line)}")
         for family in row["false_alarms"]:
             print(f"  false alarm {key}: {family} compiles to one graph")
 

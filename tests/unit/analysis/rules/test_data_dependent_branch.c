@@ -323,8 +323,54 @@ static void dtype_guards(void) {
                   NULL);
 }
 
+/* The Python condition a finding needs (only_when_condition) of a forward body with exactly one
+ * GM101, or NULL to expect none. */
+static void expect_condition(const char *body, const char *condition) {
+    char src[4096];
+    snprintf(src, sizeof src, "%s%s", HEAD, body);
+    gm_finding_list l = at_analyze(src);
+    const gm_finding *f = at_find(&l, "GM101", 0);
+    CHECK(f != NULL && at_count(&l, "GM101") == 1);
+    if (f && condition) {
+        CHECK(f->only_when_condition != NULL);
+        if (f->only_when_condition)
+            CHECK_EQ_STR(f->only_when_condition, condition);
+        CHECK(strstr(f->message, "holds, torch.compile breaks") != NULL);
+    } else if (f) {
+        CHECK(f->only_when_condition == NULL);
+    }
+    gm_finding_list_free(&l);
+}
+
+/* Python tests ahead of the tensor test: dynamo evaluates them while tracing and `and` stops
+ * before the tensor when they are false (verified on torch 2.13: corpus
+ * control_flow/python_test_guarding_tensor_test.py). */
+static void python_guards(void) {
+    expect_condition("        if y is not None and (x == 3).any():\n"
+                     "            x = x + 1\n"
+                     "        return x\n",
+                     "y is not None");
+    /* whitespace and line continuations collapse; constants (self.training) are left out */
+    expect_condition("        if (y is not None\n                and not self.training\n"
+                     "                and (x == 3).any()):\n"
+                     "            x = x + 1\n"
+                     "        return x\n",
+                     "y is not None");
+    expect_condition("        if self.cfg[\"kind\"] != \"a\" and n > 2 and x.max():\n"
+                     "            x = x + 1\n"
+                     "        return x\n",
+                     "self.cfg[\"kind\"] != \"a\" and n > 2");
+    /* the tensor first, or alone: no condition */
+    expect_condition("        if (x == 3).any() and y is not None:\n"
+                     "            x = x + 1\n"
+                     "        return x\n",
+                     NULL);
+    expect_condition("        if (x == 3).any():\n            x = x + 1\n        return x\n", NULL);
+}
+
 int main(void) {
     dtype_guards();
+    python_guards();
     tensor_not_skips_frame();
     positives();
     random_values();
