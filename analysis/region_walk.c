@@ -237,16 +237,29 @@ static bool always_is(gm_region *r, TSNode test, int truth, int depth) {
     return gm_value_of(r, u).constant == truth;
 }
 
+/* A break that makes dynamo skip the frame, inside one branch of an if whose test is a Python
+ * value the analysis cannot decide (`if self._use_flash_attention_2:`): dynamo follows the
+ * branch the value picks at trace time, so the code after the if is still traced on the other
+ * paths, and its breaks are reported there. The frame counts as skipped after the if only when
+ * every branch skips it. */
 static void walk_if(gm_region *r, TSNode n, int depth) {
     const gm_syntax *syn = syn_of(r);
     TSNode test = gm_child(n, syn->field.condition);
     gm_value v = visit_condition(r, test, "if", is_guard(r, n), depth);
-    if (v.constant != 0 && !always_is(r, test, 0, 0))
+    if (r->frame_skipped)
+        return; /* the test itself */
+    bool every_branch_skips = true, has_else = false;
+    if (v.constant != 0 && !always_is(r, test, 0, 0)) {
         walk_block(r, gm_child(n, syn->field.consequence), depth + 1);
+        every_branch_skips = r->frame_skipped;
+        r->frame_skipped = false;
+    }
     bool leaves = r->exited && (v.constant == 1 || always_is(r, test, 1, 0));
     r->exited = leaves;
-    if (v.constant == 1 || leaves)
+    if (v.constant == 1 || leaves) {
+        r->frame_skipped = every_branch_skips && v.constant != 0 && !always_is(r, test, 0, 0);
         return; /* the alternatives are dead code under torch.compile */
+    }
     TSTreeCursor cursor = ts_tree_cursor_new(n);
     bool done = false;
     if (ts_tree_cursor_goto_first_child(&cursor)) {
@@ -257,16 +270,27 @@ static void walk_if(gm_region *r, TSNode n, int depth) {
             if (gm_is(alt, syn->sym.elif_clause)) {
                 TSNode elif_test = gm_child(alt, syn->field.condition);
                 gm_value ev = visit_condition(r, elif_test, "elif", false, depth);
+                if (r->frame_skipped) {
+                    has_else = true; /* the elif's test skips the frame on every later path */
+                    break;
+                }
                 if (ev.constant != 0 && !always_is(r, elif_test, 0, 0))
                     walk_block(r, gm_child(alt, syn->field.consequence), depth + 1);
+                every_branch_skips = every_branch_skips && r->frame_skipped;
+                r->frame_skipped = false;
                 done = ev.constant == 1;
+                has_else = done;
             } else if (gm_is(alt, syn->sym.else_clause)) {
                 walk_block(r, gm_child(alt, syn->field.body), depth + 1);
+                every_branch_skips = every_branch_skips && r->frame_skipped;
+                r->frame_skipped = false;
+                has_else = true;
             }
             r->exited = false; /* one branch leaving does not make the if leave */
         } while (!done && ts_tree_cursor_goto_next_sibling(&cursor));
     }
     ts_tree_cursor_delete(&cursor);
+    r->frame_skipped = every_branch_skips && has_else;
 }
 
 static void walk_else(gm_region *r, TSNode stmt, int depth) {

@@ -156,6 +156,81 @@ static bool is_evidently_tensor(gm_region *region, gm_slice name) {
     return w.evidence && !w.rebound;
 }
 
+/* ---- evidence against a tensor annotation --------------------------------------------------- */
+
+typedef struct {
+    gm_region *region;
+    gm_slice name;
+    unsigned tests, other_uses;
+} use_walk;
+
+/* How an occurrence of the name is used: a truth test (`if flag:`, `a if flag else b`, `not
+ * flag`, an operand of and/or), passed on by keyword (`f(flag=flag)`: says nothing), or
+ * anything else (arithmetic, a call, an attribute, an assignment: what a tensor is used for). */
+static void note_use(use_walk *w, TSNode ident) {
+    const gm_syntax *syn = syn_of(w->region);
+    TSNode parent = ts_node_parent(ident);
+    while (gm_is(parent, syn->sym.parenthesized_expression)) {
+        ident = parent;
+        parent = ts_node_parent(parent);
+    }
+    TSSymbol p = ts_node_symbol(parent);
+    if (((p == syn->sym.if_statement || p == syn->sym.elif_clause ||
+          p == syn->sym.while_statement) &&
+         ts_node_eq(gm_child(parent, syn->field.condition), ident)) ||
+        p == syn->sym.not_operator || p == syn->sym.boolean_operator ||
+        (p == syn->sym.conditional_expression && ts_node_named_child_count(parent) == 3 &&
+         ts_node_eq(ts_node_named_child(parent, 1), ident)))
+        w->tests++;
+    else if (p != syn->sym.keyword_argument)
+        w->other_uses++;
+}
+
+static void walk_uses(use_walk *w, TSNode n, int depth) {
+    const gm_syntax *syn = syn_of(w->region);
+    if (depth > 64)
+        return;
+    uint32_t count = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode c = ts_node_named_child(n, i);
+        TSSymbol s = ts_node_symbol(c);
+        if (s == syn->sym.function_definition || s == syn->sym.class_definition ||
+            s == syn->sym.decorated_definition) {
+            w->other_uses++; /* a closure may use it any way */
+            continue;
+        }
+        if (s == syn->sym.identifier) {
+            if (gm_slice_eq(gm_node_slice(c, text_of(w->region)), w->name))
+                note_use(w, c);
+            continue;
+        }
+        if (s == syn->sym.attribute || s == syn->sym.keyword_argument) {
+            /* x.name is another name; in f(name=...) only the value counts */
+            TSNode inner = gm_child(c, s == syn->sym.attribute ? syn->field.object : syn->field.value);
+            if (gm_is(inner, syn->sym.identifier)) {
+                if (gm_slice_eq(gm_node_slice(inner, text_of(w->region)), w->name))
+                    note_use(w, inner);
+            } else if (!ts_node_is_null(inner)) {
+                walk_uses(w, inner, depth + 1);
+            }
+            continue;
+        }
+        walk_uses(w, c, depth + 1);
+    }
+}
+
+/* Whether the function only ever tests the parameter's truth (and passes it on by keyword):
+ * with a default of None, True or False, what a flag is used for (`output_attentions: Optional[torch.Tensor] = None`, then
+ * `(out, w) if output_attentions else (out,)`), not a tensor, whatever the annotation says. */
+static bool used_as_flag_only(gm_region *region, gm_slice name) {
+    TSNode body = gm_child(region->site.function, syn_of(region)->field.body);
+    if (ts_node_is_null(body))
+        return false;
+    use_walk w = {region, name, 0, 0};
+    walk_uses(&w, body, 0);
+    return w.tests > 0 && w.other_uses == 0;
+}
+
 static bool is_static_annotation(gm_region *r, TSNode type) {
     const gm_syntax *syn = syn_of(r);
     if (gm_is(type, syn->sym.type) && ts_node_named_child_count(type) > 0)
@@ -199,6 +274,13 @@ void gm_kinds_seed_parameters(gm_region *region) {
             if (is_evidently_tensor(region, text))
                 gm_vk_env_set(region, text, GM_KIND_TENSOR);
         } else if (is_tensor_annotation(region, type, 0, &boolean)) {
+            TSNode dflt = gm_is(p, syn->sym.typed_default_parameter)
+                              ? gm_child(p, syn->field.value)
+                              : (TSNode){0};
+            bool flag_default = gm_is(dflt, syn->sym.none) || gm_is(dflt, syn->sym.true_literal) ||
+                                gm_is(dflt, syn->sym.false_literal);
+            if (!boolean && flag_default && used_as_flag_only(region, text))
+                continue; /* the code's own evidence outweighs the annotation */
             gm_vk_env_set(region, text, GM_KIND_TENSOR);
             gm_vk_mark_set(region, text, boolean ? GM_MARK_MASK : GM_MARK_ANNOTATED);
         } else if (is_static_annotation(region, type))

@@ -80,8 +80,18 @@ static void positives(void) {
     /* Optional[Tensor] and Tensor | None annotations. */
     AT_EXPECT("import torch\nfrom typing import Optional\n@torch.compile\n"
               "def f(a: Optional[torch.Tensor] = None, b: torch.Tensor | None = None):\n"
-              "    if a:\n        pass\n    if b:\n        pass\n",
+              "    if a:\n        pass\n    if b:\n        pass\n    return a * b\n",
               "GM101", 2);
+    /* ... unless the code only ever tests the parameter and it defaults to None/True/False:
+     * a flag whatever its annotation says (corpus control_flow/flag_annotated_as_tensor.py) */
+    AT_EXPECT("import torch\nfrom typing import Optional\n@torch.compile\n"
+              "def f(x, a: Optional[torch.Tensor] = None, b: torch.Tensor = None):\n"
+              "    y = (x, x) if a else (x,)\n    if not b:\n        pass\n"
+              "    return g(y, a=a)\n",
+              "GM101", 0);
+    AT_EXPECT("import torch\n@torch.compile\n"
+              "def f(x, a: torch.Tensor):\n    if a:\n        pass\n    return x\n",
+              "GM101", 1);
     AT_EXPECT("import torch as th\nfrom torch import Tensor\n@th.compile\n"
               "def f(a: Tensor, b):\n    t = th.zeros(3)\n    if t.sum():\n        pass\n"
               "    if a.max() > 0:\n        pass\n",

@@ -117,6 +117,17 @@ static void slice_bounds(void) {
     expect_body("    y = x[:t]\n    print(y)\n    z = x.sum().item()\n", "GM401", 0);
     expect_body("    y = x[:t]\n    print(y)\n    z = x.sum().item()\n", "GM201", 0);
     expect_body("    y = x[:2]\n    print(y)\n", "GM401", 1);
+    /* in one branch of a Python test the analysis cannot decide, the skip holds on that path
+     * only: the code after the if is traced on the others, and its breaks are reported */
+    expect_body("    if n:\n        y = x[:t]\n    print(x)\n", "GM401", 1);
+    expect_body("    if n:\n        y = x[:t]\n    elif m:\n        pass\n    print(x)\n",
+                "GM401", 1);
+    /* ... but not when every branch skips it */
+    expect_body("    if n:\n        y = x[:t]\n    else:\n        z = x[:t]\n    print(x)\n",
+                "GM401", 0);
+    expect_body("    if n:\n        y = x[:t]\n    elif m:\n        y = x[:t]\n"
+                "    else:\n        z = x[:t]\n    print(x)\n",
+                "GM401", 0);
     /* only that function: the next one is traced on its own */
     AT_EXPECT(HEAD "    y = x[:t]\n    print(y)\n@torch.compile\ndef g(x):\n    print(x)\n",
               "GM401", 1);
