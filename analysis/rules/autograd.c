@@ -12,6 +12,7 @@
 #include "analysis/module_facts/symbols.h"
 #include "analysis/rules/emit.h"
 #include "analysis/rules/rules.h"
+#include "analysis/value_kinds/value_kinds.h"
 
 static bool is_self(const gm_region *region, TSNode n) {
     const gm_syntax *syn = region->stmt->syntax;
@@ -148,13 +149,31 @@ void gm_rule_autograd_call(gm_region *region, TSNode call) {
     if (strncmp(name, "torch.", 6) != 0 || strchr(name + 6, '.') != NULL)
         return;
     TSNode rg = gm_unparen(syn, keyword(st, call, "requires_grad"));
-    if (!gm_is(rg, syn->sym.true_literal))
+    if (ts_node_is_null(rg))
         return;
-    char message[GM_NAME_MAX + 160];
-    snprintf(message, sizeof message,
-             "`%s(..., requires_grad=True)`: torch.compile cannot create a tensor that "
-             "requires gradients while tracing and breaks the graph here",
-             name);
+    /* True, or what folds to it (`requires_grad=self.training` in training mode); a Python
+     * value the analysis cannot decide makes the break conditional on it */
+    gm_value v = gm_value_of(region, rg);
+    if (v.constant == 0 || gm_is(rg, syn->sym.false_literal) || gm_is(rg, syn->sym.none) ||
+        (v.constant < 0 && v.kind == GM_KIND_TENSOR))
+        return;
+    gm_slice shown = gm_node_slice(rg, st->text);
+    if (shown.len > 60)
+        shown.len = 60;
+    char message[GM_NAME_MAX + 320], condition[64];
+    if (v.constant == 1 || gm_is(rg, syn->sym.true_literal)) {
+        snprintf(message, sizeof message,
+                 "`%s(..., requires_grad=%.*s)`: torch.compile cannot create a tensor that "
+                 "requires gradients while tracing and breaks the graph here",
+                 name, (int)shown.len, shown.ptr);
+    } else {
+        snprintf(condition, sizeof condition, "%.*s", (int)shown.len, shown.ptr);
+        snprintf(message, sizeof message,
+                 "`%s(..., requires_grad=%s)`: when `%s` holds, torch.compile cannot create a "
+                 "tensor that requires gradients while tracing and breaks the graph here",
+                 name, condition, condition);
+        region->only_when_condition = condition;
+    }
     gm_emit_finding(region, gm_rule_by_id("GM705"), call, message, NULL, 0);
 }
 

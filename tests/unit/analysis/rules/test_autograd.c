@@ -63,6 +63,24 @@ static void requires_grad(void) {
         "    a = torch.zeros(2, requires_grad=False)\n    b = torch.zeros(2)\n"
         "    c = make(requires_grad=True)\n    d = torch.nn.Parameter(x, requires_grad=True)\n",
         "GM705", 0);
+    /* requires_grad=self.training: nothing in eval mode, GM705 under the training setting */
+    const char *module = "import torch\nfrom torch import nn\nclass M(nn.Module):\n"
+                         "    def forward(self, x):\n"
+                         "        return torch.zeros_like(x, requires_grad=self.training)\n";
+    AT_EXPECT(module, "GM705", 0);
+    gm_analysis_options o;
+    gm_analysis_options_default(&o);
+    o.training = true;
+    gm_finding_list l = at_analyze_with(module, &o);
+    CHECK_EQ_INT(at_count(&l, "GM705"), 1);
+    gm_finding_list_free(&l);
+    /* a flag the analysis cannot decide: conditional on it */
+    char src[512];
+    snprintf(src, sizeof src, "%s    a = torch.ones(2, requires_grad=flag)\n", HEAD);
+    l = at_analyze(src);
+    const gm_finding *f = at_find(&l, "GM705", 0);
+    CHECK(f != NULL && f->only_when_condition && strcmp(f->only_when_condition, "flag") == 0);
+    gm_finding_list_free(&l);
 }
 
 static void retain_grad_skips_frame(void) {
