@@ -170,7 +170,8 @@ static bool is_made_in_graph(gm_region *r, TSNode n, int depth) {
     if (ts_node_is_null(n) || depth > 16)
         return false;
     if (gm_is(n, syn->sym.identifier))
-        return gm_kinds_is_iteration_element(r, n) || local_made(r, n, depth, is_made_in_graph);
+        return gm_kinds_is_iteration_element(r, n) || local_made(r, n, depth, is_made_in_graph) ||
+               gm_kinds_is_passed_made(r, n);
     if (gm_is(n, syn->sym.unary_operator) && op_is(r, n, minus))
         return is_made_in_graph(r, gm_child(n, syn->field.argument), depth + 1);
     if (gm_is(n, syn->sym.binary_operator) && op_is(r, n, arithmetic))

@@ -114,6 +114,20 @@ static void flow_block(gm_region *r, TSNode block, flow_walk *w, int depth) {
     ts_tree_cursor_delete(&cursor);
 }
 
+/* A region of function, with its parameters' kinds, for walking its assignments: in the class
+ * of the region r unless class_node says another (a null node: a plain function). */
+static void flow_region_init_in(gm_region *tmp, gm_region *r, TSNode function, TSNode class_node) {
+    memset(tmp, 0, sizeof *tmp);
+    tmp->stmt = r->stmt;
+    tmp->site = r->site;
+    tmp->site.class_node = class_node;
+    tmp->site.function = function;
+    tmp->site.calls = NULL;
+    tmp->site.node = 0;
+    tmp->print_shadowed = -1;
+    gm_kinds_seed_parameters(tmp);
+}
+
 static void flow_region_init(gm_region *tmp, gm_region *r, TSNode function) {
     memset(tmp, 0, sizeof *tmp);
     tmp->stmt = r->stmt;
@@ -271,13 +285,22 @@ static TSNode argument_for(const gm_region *r, TSNode call, int index, gm_slice 
     return found;
 }
 
+typedef enum {
+    GM_SITES_SELF_METHOD, /* `self.method(...)` in another method of the region's class */
+    GM_SITES_FUNCTION,    /* `method(...)`: a module-level function, called by its name */
+    GM_SITES_ATTRIBUTE,   /* `self.<attribute>(...)`: a submodule of the caller's class whose
+                             __init__ makes it an instance of the region's class */
+} site_form;
+
 typedef struct {
     gm_slice method;
     const char *needle; /* ".method(": subtrees whose text lacks it hold no call site */
     int index;
     gm_slice param;
-    unsigned sites, tensors;
+    unsigned sites, tensors, made; /* made: tensors the caller computed (not its own input) */
     bool bad;
+    site_form form;
+    TSNode class_node; /* the caller's class (null for a plain function) */
 } site_search;
 
 /* Calls `self.method(...)` below n, in a method def of the class (other than the region's):
@@ -293,18 +316,32 @@ static void visit_sites(gm_region *r, TSNode caller, TSNode n, site_search *q, i
     if (t == syn->sym.call) {
         TSNode fn = gm_unparen(syn, gm_child(n, syn->field.function));
         TSNode attr = gm_child(fn, syn->field.attribute);
-        if (gm_is(fn, syn->sym.attribute) && !ts_node_is_null(attr) &&
-            gm_slice_eq(gm_node_slice(attr, text_of(r)), q->method)) {
+        bool matches = q->form == GM_SITES_FUNCTION
+                           ? gm_is(fn, syn->sym.identifier) &&
+                                 gm_slice_eq(gm_node_slice(fn, text_of(r)), q->method)
+                           : gm_is(fn, syn->sym.attribute) && !ts_node_is_null(attr) &&
+                                 gm_slice_eq(gm_node_slice(attr, text_of(r)), q->method);
+        if (matches) {
             q->sites++;
             gm_region tmp;
-            flow_region_init(&tmp, r, caller);
+            if (q->form == GM_SITES_SELF_METHOD)
+                flow_region_init(&tmp, r, caller);
+            else
+                flow_region_init_in(&tmp, r, caller, q->class_node);
             TSNode obj = gm_unparen(syn, gm_child(fn, syn->field.object));
-            bool bad = !gm_vk_is_self(&tmp, obj);
+            bool bad = q->form != GM_SITES_FUNCTION && !gm_vk_is_self(&tmp, obj);
+            if (q->form == GM_SITES_FUNCTION && gm_region_binds_node(&tmp, fn))
+                bad = true; /* the caller's own f, not the module's */
             TSNode arg = bad ? (TSNode){0} : argument_for(r, n, q->index, q->param, &bad);
             if (!bad && !ts_node_is_null(arg)) {
                 flow_walk w = {.stop = n};
                 flow_block(&tmp, gm_child(caller, syn->field.body), &w, 0);
-                q->tensors += gm_value_of(&tmp, arg).kind == GM_KIND_TENSOR;
+                bool tensor = gm_value_of(&tmp, arg).kind == GM_KIND_TENSOR;
+                TSNode passed = gm_unparen(syn, arg);
+                q->tensors += tensor;
+                q->made += tensor && !(gm_is(passed, syn->sym.identifier) &&
+                                       gm_parameters_bind_name(syn, text_of(r), caller,
+                                                               gm_node_slice(passed, text_of(r))));
             }
             flow_region_free(&tmp);
             q->bad = bad;
@@ -323,52 +360,164 @@ static void visit_sites(gm_region *r, TSNode caller, TSNode n, site_search *q, i
     ts_tree_cursor_delete(&cursor);
 }
 
-/* A parameter of a method of unknown kind that every call of the method in its class
- * (`self.m(...)`, seen with the caller's kinds at the call) passes a tensor: a tensor.
- * Looked at once per parameter and region. */
+/* Visits the call sites in every method def of the class body (but skip). */
+static void visit_class_sites(gm_region *r, TSNode class_node, TSNode skip, site_search *q) {
+    const gm_syntax *syn = syn_of(r);
+    TSNode body = gm_child(class_node, syn->field.body);
+    if (ts_node_is_null(body))
+        return;
+    TSTreeCursor cursor = ts_tree_cursor_new(body);
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+        do {
+            TSNode m = def_of(syn, ts_tree_cursor_current_node(&cursor));
+            if (ts_node_is_null(m) || ts_node_eq(m, skip) ||
+                !gm_vk_mentions(gm_node_slice(m, text_of(r)), q->needle))
+                continue;
+            visit_sites(r, m, m, q, 0);
+        } while (!q->bad && q->tensors == q->sites && ts_tree_cursor_goto_next_sibling(&cursor));
+    }
+    ts_tree_cursor_delete(&cursor);
+}
+
+static TSNode class_of(const gm_syntax *syn, TSNode n) {
+    if (gm_is(n, syn->sym.decorated_definition))
+        n = gm_child(n, syn->field.definition);
+    return gm_is(n, syn->sym.class_definition) ? n : (TSNode){0};
+}
+
+/* The attribute that the __init__ of class_node binds to an instance of the class named cls
+ * (`self.rotary_emb = RotaryEmbedding(config)`), written into *attr; false when none does (or
+ * more than one: which is called is then unclear). */
+static bool instance_attribute(gm_region *r, TSNode class_node, gm_slice cls, gm_slice *attr) {
+    const gm_syntax *syn = syn_of(r);
+    gm_slice self_name;
+    TSNode init = gm_class_init(syn, text_of(r), class_node, &self_name);
+    if (ts_node_is_null(init))
+        return false;
+    TSNode body = gm_child(init, syn->field.body);
+    unsigned found = 0;
+    uint32_t count = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode st = ts_node_named_child(body, i);
+        TSNode a = gm_is(st, syn->sym.expression_statement) && ts_node_named_child_count(st)
+                       ? ts_node_named_child(st, 0)
+                       : (TSNode){0};
+        if (!gm_is(a, syn->sym.assignment))
+            continue;
+        TSNode left = gm_child(a, syn->field.left), right = gm_unparen(syn, gm_child(a, syn->field.right));
+        if (!gm_is(left, syn->sym.attribute) || !gm_is(right, syn->sym.call))
+            continue;
+        TSNode obj = gm_child(left, syn->field.object), fn = gm_child(right, syn->field.function);
+        if (!gm_is(obj, syn->sym.identifier) || !gm_slice_eq(gm_node_slice(obj, text_of(r)), self_name) ||
+            !gm_is(fn, syn->sym.identifier) || !gm_slice_eq(gm_node_slice(fn, text_of(r)), cls))
+            continue;
+        *attr = gm_node_slice(gm_child(left, syn->field.attribute), text_of(r));
+        found++;
+    }
+    return found == 1;
+}
+
+/* A parameter of unknown kind that every call of its function in the file passes a tensor
+ * (seen with the caller's kinds at the call): a tensor. The calls looked at: `self.m(...)` in
+ * the other methods of the class; for forward, `self.<attr>(...)` in the classes of the file
+ * whose __init__ binds attr to an instance of the class; for a module-level function, `f(...)`
+ * in every function and method of the file. Looked at once per parameter and region. */
 void gm_vk_resolve_parameter(gm_region *r, TSNode identifier) {
     const gm_syntax *syn = syn_of(r);
     gm_slice name = gm_node_slice(identifier, text_of(r));
-    if (flow_depth >= GM_MAX_FLOW_DEPTH || ts_node_is_null(r->site.class_node) ||
-        gm_vk_env_find(&r->env, name) || gm_vk_mark_of(r, name) == GM_MARK_TRIED ||
-        gm_vk_is_self(r, identifier))
+    bool method = !ts_node_is_null(r->site.class_node);
+    if (flow_depth >= GM_MAX_FLOW_DEPTH || gm_vk_env_find(&r->env, name) ||
+        gm_vk_mark_of(r, name) == GM_MARK_TRIED || gm_vk_is_self(r, identifier))
         return;
     TSNode def = r->site.function;
     TSNode fname = gm_child(def, syn->field.name);
-    bool is_static = gm_vk_is_static_method(r);
-    int index = parameter_index(r, def, name, !is_static);
+    TSNode module = ts_node_parent(r->stmt->top);
+    bool is_static = method && gm_vk_is_static_method(r);
+    int index = parameter_index(r, def, name, method && !is_static);
     gm_vk_mark_set(r, name, GM_MARK_TRIED);
-    if (index < 0 || ts_node_is_null(fname))
+    if (index < 0 || ts_node_is_null(fname) || ts_node_is_null(module))
         return;
-    site_search q = {.method = gm_node_slice(fname, text_of(r)), .index = index, .param = name};
-    /* a cheap look at the text first: most methods are not called as self.m( */
-    gm_slice class_text = gm_node_slice(r->site.class_node, text_of(r));
+    /* a plain function only when it is module level: a nested def is called by its name only
+     * inside the function around it */
+    if (!method && !ts_node_eq(def, def_of(syn, r->stmt->top)))
+        return;
+    site_search q = {.method = gm_node_slice(fname, text_of(r)), .index = index, .param = name,
+                     .form = method ? GM_SITES_SELF_METHOD : GM_SITES_FUNCTION};
     char needle[GM_NAME_MAX + 2];
     if (q.method.len + 2 >= sizeof needle)
         return;
-    needle[0] = '.';
-    memcpy(needle + 1, q.method.ptr, q.method.len);
-    needle[q.method.len + 1] = '(';
-    needle[q.method.len + 2] = '\0';
-    if (!gm_vk_mentions(class_text, needle))
-        return;
+    size_t n = 0;
+    if (method)
+        needle[n++] = '.';
+    memcpy(needle + n, q.method.ptr, q.method.len);
+    n += q.method.len;
+    needle[n++] = '(';
+    needle[n] = '\0';
     q.needle = needle;
     flow_depth++;
-    TSNode body = gm_child(r->site.class_node, syn->field.body);
-    TSTreeCursor cursor = ts_tree_cursor_new(body);
-    if (!ts_node_is_null(body) && ts_tree_cursor_goto_first_child(&cursor)) {
-        do {
-            TSNode m = def_of(syn, ts_tree_cursor_current_node(&cursor));
-            if (ts_node_is_null(m) || ts_node_eq(m, def) ||
-                !gm_vk_mentions(gm_node_slice(m, text_of(r)), needle))
-                continue;
-            visit_sites(r, m, m, &q, 0);
-        } while (!q.bad && q.tensors == q.sites && ts_tree_cursor_goto_next_sibling(&cursor));
+    if (method) {
+        /* a cheap look at the text first: most methods are not called as self.m( */
+        if (gm_vk_mentions(gm_node_slice(r->site.class_node, text_of(r)), needle))
+            visit_class_sites(r, r->site.class_node, def, &q);
     }
-    ts_tree_cursor_delete(&cursor);
+    TSNode class_name = method ? gm_child(r->site.class_node, syn->field.name) : (TSNode){0};
+    bool forward = method && gm_slice_is(q.method, "forward") && !ts_node_is_null(class_name);
+    /* module-level functions, and forward through the submodules other classes hold */
+    if (!q.bad && q.tensors == q.sites && (!method || forward)) {
+        TSTreeCursor cursor = ts_tree_cursor_new(module);
+        char attr_needle[GM_NAME_MAX + 8];
+        if (ts_tree_cursor_goto_first_child(&cursor)) {
+            do {
+                TSNode top = ts_tree_cursor_current_node(&cursor);
+                TSNode cls = class_of(syn, top);
+                if (!method) {
+                    TSNode d = def_of(syn, top);
+                    q.class_node = (TSNode){0};
+                    if (!ts_node_is_null(d) && !ts_node_eq(d, def) &&
+                        gm_vk_mentions(gm_node_slice(d, text_of(r)), needle))
+                        visit_sites(r, d, d, &q, 0);
+                    if (!ts_node_is_null(cls) && gm_vk_mentions(gm_node_slice(cls, text_of(r)), needle)) {
+                        q.class_node = cls;
+                        visit_class_sites(r, cls, def, &q);
+                    }
+                    continue;
+                }
+                gm_slice attr;
+                if (ts_node_is_null(cls) || ts_node_eq(cls, r->site.class_node) ||
+                    !instance_attribute(r, cls, gm_node_slice(class_name, text_of(r)), &attr) ||
+                    attr.len + 3 >= sizeof attr_needle)
+                    continue;
+                attr_needle[0] = '.';
+                memcpy(attr_needle + 1, attr.ptr, attr.len);
+                attr_needle[attr.len + 1] = '(';
+                attr_needle[attr.len + 2] = '\0';
+                site_search a = q;
+                a.form = GM_SITES_ATTRIBUTE;
+                a.method = attr;
+                a.needle = attr_needle;
+                a.class_node = cls;
+                visit_class_sites(r, cls, (TSNode){0}, &a);
+                q.sites = a.sites;
+                q.tensors = a.tensors;
+                q.made = a.made;
+                q.bad = a.bad;
+            } while (!q.bad && q.tensors == q.sites && ts_tree_cursor_goto_next_sibling(&cursor));
+        }
+        ts_tree_cursor_delete(&cursor);
+    }
     flow_depth--;
-    if (!q.bad && q.sites > 0 && q.tensors == q.sites)
+    if (!q.bad && q.sites > 0 && q.tensors == q.sites) {
         gm_vk_env_set(r, name, GM_KIND_TENSOR);
+        if (q.made == q.sites)
+            gm_vk_mark_set(r, name, GM_MARK_PASSED_MADE);
+    }
+}
+
+bool gm_kinds_is_passed_made(gm_region *region, TSNode identifier) {
+    if (!gm_is(identifier, syn_of(region)->sym.identifier))
+        return false;
+    gm_value_of_resolved(region, identifier);
+    return gm_vk_mark_of(region, gm_node_slice(identifier, text_of(region))) == GM_MARK_PASSED_MADE;
 }
 
 static void resolve_in(gm_region *r, TSNode n, int depth) {

@@ -50,6 +50,11 @@ bool gm_kinds_is_iteration_element(gm_region *region, TSNode identifier);
  * tensor. Costs a walk of the callers; meant for the few places a rule needs it. */
 gm_value gm_value_of_resolved(gm_region *region, TSNode expr);
 
+/* Whether the parameter identifier is a tensor that every caller in the file computes before
+ * passing it (gm_value_of_resolved): inlined into the caller's graph, a value made in the graph
+ * rather than a graph input. */
+bool gm_kinds_is_passed_made(gm_region *region, TSNode identifier);
+
 /* Whether expr is a tensor on weak evidence only: a `self.<attribute>(...)` call taken for a
  * submodule (an inherited method may return an int), or a name assigned one. */
 bool gm_kinds_is_guessed_tensor(gm_region *region, TSNode expr);

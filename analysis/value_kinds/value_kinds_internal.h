@@ -64,6 +64,8 @@ typedef enum {
     GM_MARK_CLEARED = 5,   /* a dead mark */
     GM_MARK_ANNOTATED = 6, /* a parameter that is a tensor by its annotation only */
     GM_MARK_GUESSED = 7,   /* a tensor by the guess that self.<attribute>(...) is a submodule */
+    GM_MARK_PASSED_MADE = 8, /* a parameter every caller passes a tensor it computed: inlined
+                                into the caller's graph, the value is made in the graph */
 } gm_vk_mark;
 
 gm_vk_mark gm_vk_mark_of(const gm_region *r, gm_slice name);
