@@ -199,6 +199,25 @@ void gm_kinds_bind_for(gm_region *region, TSNode target, TSNode iterable) {
             bind_elements(region, ts_node_named_child(target, 1), arg);
         return;
     }
+    /* `for a, b in zip(xs, ys)`: each name an element of its own iterable (positional
+     * arguments only, as many as the names) */
+    if ((gm_is(target, syn->sym.pattern_list) || gm_is(target, syn->sym.tuple_pattern)) &&
+        is_builtin_call(region, iterable, "zip") && !gm_vk_has_splat(syn, target)) {
+        TSNode args = gm_child(gm_unparen(syn, iterable), syn->field.arguments);
+        uint32_t count = ts_node_named_child_count(target);
+        bool plain = gm_is(args, syn->sym.argument_list) &&
+                     ts_node_named_child_count(args) == count;
+        for (uint32_t i = 0; plain && i < count; i++) {
+            TSNode a = ts_node_named_child(args, i);
+            plain = !gm_is(a, syn->sym.keyword_argument) && ts_node_is_named(a) &&
+                    strcmp(ts_node_type(a), "list_splat") != 0;
+        }
+        if (plain) {
+            for (uint32_t i = 0; i < count; i++)
+                bind_elements(region, ts_node_named_child(target, i), ts_node_named_child(args, i));
+            return;
+        }
+    }
     bind_elements(region, target, iterable);
 }
 
