@@ -1,5 +1,6 @@
 #include "analysis/region_walk.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "analysis/rules/rules.h"
@@ -10,6 +11,7 @@
 static void walk_block(gm_region *r, TSNode block, int depth);
 static void walk_statement_kind(gm_region *r, TSNode n, int depth);
 static void scan_expr(gm_region *r, TSNode n, int depth);
+static void scan_comprehension(gm_region *r, TSNode n, int depth);
 
 static const gm_syntax *syn_of(const gm_region *r) {
     return r->stmt->syntax;
@@ -114,6 +116,34 @@ static void check_operation(gm_region *r, TSNode n, TSSymbol t) {
     }
 }
 
+/* A comprehension as Python runs it: its first iterable once, before the loop (`[f(x) for x in
+ * t.tolist()]` reads t once, outside any loop), then the clauses and the body per element, as a
+ * loop (a break there makes dynamo skip the frame). */
+static void scan_comprehension(gm_region *r, TSNode n, int depth) {
+    uint32_t count = ts_node_named_child_count(n);
+    TSNode first = {0};
+    for (uint32_t i = 0; i < count && ts_node_is_null(first); i++) {
+        TSNode c = ts_node_named_child(n, i);
+        if (strcmp(ts_node_type(c), "for_in_clause") == 0)
+            first = c;
+    }
+    TSNode iterable = ts_node_is_null(first) ? first : gm_child(first, syn_of(r)->field.right);
+    scan_expr(r, iterable, depth + 1);
+    r->loop_depth++;
+    for (uint32_t i = 0; i < count && !r->frame_skipped; i++) {
+        TSNode c = ts_node_named_child(n, i);
+        if (!ts_node_eq(c, first)) {
+            scan_expr(r, c, depth + 1);
+            continue;
+        }
+        uint32_t parts = ts_node_named_child_count(c); /* the first clause without its iterable */
+        for (uint32_t k = 0; k < parts && !r->frame_skipped; k++)
+            if (!ts_node_eq(ts_node_named_child(c, k), iterable))
+                scan_expr(r, ts_node_named_child(c, k), depth + 1);
+    }
+    r->loop_depth--;
+}
+
 /* Rules run in the order Python evaluates: operands before the operation that uses them, so
  * that a break after which dynamo cannot resume (frame_skipped) hides what comes later. */
 static void scan_expr(gm_region *r, TSNode n, int depth) {
@@ -151,10 +181,11 @@ static void scan_expr(gm_region *r, TSNode n, int depth) {
     bool operation = t == syn->sym.call || t == syn->sym.subscript ||
                      t == syn->sym.comparison_operator || t == syn->sym.named_expression ||
                      t == syn->sym.not_operator;
-    bool loop = is_comprehension(syn, t);
-    r->loop_depth += loop;
+    if (is_comprehension(syn, t)) {
+        scan_comprehension(r, n, depth);
+        return;
+    }
     scan_children(r, n, depth);
-    r->loop_depth -= loop;
     if (operation && !r->frame_skipped) {
         check_operation(r, n, t);
         note_breaks(r, before);
@@ -488,8 +519,44 @@ static void walk_block(gm_region *r, TSNode block, int depth) {
     ts_tree_cursor_delete(&cursor);
 }
 
+#define GM_MAX_LOCAL_IMPORTS 16
+
+/* The import statements of a function body (not of defs or classes nested in it). */
+static void collect_local_imports(const gm_syntax *syn, TSNode n, TSNode *out, size_t *count,
+                                  int depth) {
+    uint32_t children = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < children && *count < GM_MAX_LOCAL_IMPORTS && depth < 16; i++) {
+        TSNode c = ts_node_named_child(n, i);
+        TSSymbol t = ts_node_symbol(c);
+        if (t == syn->sym.import_statement || t == syn->sym.import_from_statement)
+            out[(*count)++] = c;
+        else if (t == syn->sym.block || t == syn->sym.if_statement ||
+                 t == syn->sym.elif_clause || t == syn->sym.else_clause ||
+                 t == syn->sym.try_statement || t == syn->sym.except_clause ||
+                 t == syn->sym.finally_clause || t == syn->sym.with_statement ||
+                 t == syn->sym.for_statement || t == syn->sym.while_statement)
+            collect_local_imports(syn, c, out, count, depth + 1);
+    }
+}
+
 void gm_region_analyze(gm_stmt_ctx *stmt, const gm_region_site *site) {
-    gm_region region = {.stmt = stmt, .site = *site, .print_shadowed = -1};
+    gm_region region = {.stmt = stmt, .site = *site, .print_shadowed = -1,
+                        .local_imports_from = SIZE_MAX};
+    /* `import torch` inside the function: its names resolve as the module's imports do, for
+     * this region only */
+    TSNode imports[GM_MAX_LOCAL_IMPORTS];
+    size_t import_count = 0;
+    const gm_symbols *module_symbols = stmt->symbols;
+    gm_symbols overlay;
+    collect_local_imports(stmt->syntax, gm_child(site->function, stmt->syntax->field.body),
+                          imports, &import_count, 0);
+    bool overlaid = import_count > 0 &&
+                    gm_symbols_overlay(&overlay, module_symbols, stmt->syntax, stmt->text, imports,
+                                       import_count) == 0;
+    if (overlaid) {
+        region.local_imports_from = module_symbols->import_count;
+        stmt->symbols = &overlay;
+    }
     gm_kinds_seed_parameters(&region);
     if (site->nested && region.self_name.len == 0)
         region.self_name = site->outer_self; /* `self` of the method around a nested def */
@@ -499,4 +566,8 @@ void gm_region_analyze(gm_stmt_ctx *stmt, const gm_region_site *site) {
     gm_name_set_free(&region.rnn_attributes);
     gm_name_set_free(&region.disabled_methods);
     gm_name_set_free(&region.buffers);
+    if (overlaid) {
+        stmt->symbols = module_symbols;
+        gm_symbols_overlay_free(&overlay, module_symbols);
+    }
 }

@@ -509,6 +509,55 @@ int gm_symbols_scan_top(gm_symbols *symbols, const gm_syntax *syntax, const char
     return scan(&k, syntax, text, child, false, 0);
 }
 
+int gm_symbols_overlay(gm_symbols *overlay, const gm_symbols *base, const gm_syntax *syntax,
+                       const char *text, const TSNode *imports, size_t count) {
+    *overlay = *base;
+    overlay->imports = NULL;
+    overlay->import_count = overlay->import_capacity = 0;
+    size_t cap = base->import_count + count + 1;
+    overlay->imports = malloc(cap * sizeof *overlay->imports);
+    if (!overlay->imports)
+        return -1;
+    overlay->import_capacity = cap;
+    if (base->import_count)
+        memcpy(overlay->imports, base->imports, base->import_count * sizeof *base->imports);
+    overlay->import_count = base->import_count;
+    uint64_t unused = GM_HASH_INIT;
+    sink k = {overlay, &unused};
+    for (size_t i = 0; i < count; i++)
+        if (scan(&k, syntax, text, imports[i], false, 0) != 0) {
+            gm_symbols_overlay_free(overlay, base);
+            return -1;
+        }
+    if (!base->torch_alias)
+        for (size_t i = base->import_count; i < overlay->import_count; i++)
+            if (strcmp(overlay->imports[i].canonical, "torch") == 0) {
+                overlay->torch_alias = strdup(overlay->imports[i].local);
+                break;
+            }
+    return 0;
+}
+
+void gm_symbols_overlay_free(gm_symbols *overlay, const gm_symbols *base) {
+    for (size_t i = base->import_count; i < overlay->import_count; i++) {
+        free(overlay->imports[i].local);
+        free(overlay->imports[i].canonical);
+    }
+    free(overlay->imports);
+    if (overlay->torch_alias != base->torch_alias)
+        free(overlay->torch_alias);
+    memset(overlay, 0, sizeof *overlay);
+}
+
+bool gm_symbols_imported_after(const gm_symbols *symbols, size_t from, gm_slice name) {
+    for (size_t i = symbols->import_count; i-- > from;) {
+        const char *local = symbols->imports[i].local;
+        if (strlen(local) == name.len && memcmp(local, name.ptr, name.len) == 0)
+            return true;
+    }
+    return false;
+}
+
 static const gm_import *find_import(const gm_symbols *s, const char *head, size_t len) {
     for (size_t i = s->import_count; i-- > 0;) {
         const char *local = s->imports[i].local;

@@ -59,6 +59,17 @@ int gm_symbols_scan_top(gm_symbols *symbols, const gm_syntax *syntax, const char
 /* After all children were scanned: resolves class bases and torch_alias. Returns 0 or -1. */
 int gm_symbols_finish(gm_symbols *symbols);
 
+/* A view of base with the imports of the import statements given (those inside a function
+ * body: `import torch` in a helper of a module that does not import it), which shadow base's
+ * and follow them in imports. Borrows everything else from base, which must outlive it and
+ * stay unchanged. Returns 0, or -1 on OOM (nothing to free then). */
+int gm_symbols_overlay(gm_symbols *overlay, const gm_symbols *base, const gm_syntax *syntax,
+                       const char *text, const TSNode *imports, size_t count);
+void gm_symbols_overlay_free(gm_symbols *overlay, const gm_symbols *base);
+
+/* Whether an import at index from or later binds name (the ones an overlay added). */
+bool gm_symbols_imported_after(const gm_symbols *symbols, size_t from, gm_slice name);
+
 /* Canonical dotted name of an identifier/attribute chain with the head resolved through the
  * imports ("th.compile" -> "torch.compile"); names that no import binds stay as written.
  * Writes a NUL-terminated string into buf; false when node is not such a chain or too long. */

@@ -2,6 +2,7 @@
  * function binds, the module's disabled functions and generators, and marking the frame skipped. */
 #include "analysis/regions/region.h"
 
+#include <stdint.h>
 #include <string.h>
 
 void gm_region_skip_frame(gm_region *region, const char *rule_id) {
@@ -11,6 +12,9 @@ void gm_region_skip_frame(gm_region *region, const char *rule_id) {
 }
 
 static bool region_binds_slice(gm_region *region, gm_slice name) {
+    if (region->local_imports_from != SIZE_MAX &&
+        gm_symbols_imported_after(region->stmt->symbols, region->local_imports_from, name))
+        return false; /* bound by an import in the body: resolved like a module import */
     if (!region->bound_ready) {
         const gm_stmt_ctx *st = region->stmt;
         gm_name_set_clear(&region->bound_names);

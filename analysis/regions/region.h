@@ -88,6 +88,10 @@ typedef struct {
      * (bound_ready): one walk of the body instead of one per name asked about. */
     gm_name_set bound_names;
     bool bound_ready;
+    /* stmt->symbols holds the function's own import statements from this index on (`import
+     * torch` in its body): names they bind resolve like the module's imports, not as locals.
+     * SIZE_MAX when it has none. */
+    size_t local_imports_from;
     /* Attributes the class's __init__ makes nn.LSTM/GRU/RNN modules (GM604), found at the
      * first `self.x(...)` call (rnn_scanned). */
     gm_name_set rnn_attributes;
