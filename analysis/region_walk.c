@@ -130,17 +130,19 @@ static void scan_comprehension(gm_region *r, TSNode n, int depth) {
     TSNode iterable = ts_node_is_null(first) ? first : gm_child(first, syn_of(r)->field.right);
     scan_expr(r, iterable, depth + 1);
     r->loop_depth++;
-    for (uint32_t i = 0; i < count && !r->frame_skipped; i++) {
+    /* the clauses (binding the names), then the body (child 0) */
+    for (uint32_t i = 1; i < count && !r->frame_skipped; i++) {
         TSNode c = ts_node_named_child(n, i);
-        if (!ts_node_eq(c, first)) {
-            scan_expr(r, c, depth + 1);
-            continue;
-        }
-        uint32_t parts = ts_node_named_child_count(c); /* the first clause without its iterable */
-        for (uint32_t k = 0; k < parts && !r->frame_skipped; k++)
-            if (!ts_node_eq(ts_node_named_child(c, k), iterable))
-                scan_expr(r, ts_node_named_child(c, k), depth + 1);
+        bool clause = strcmp(ts_node_type(c), "for_in_clause") == 0;
+        if (!ts_node_eq(c, first))
+            scan_expr(r, clause ? gm_child(c, syn_of(r)->field.right) : c, depth + 1);
+        /* its names hold the elements (`[v.item() for v in t]`: 0-d tensors made in the graph) */
+        if (clause)
+            gm_kinds_bind_for(r, gm_child(c, syn_of(r)->field.left),
+                              gm_child(c, syn_of(r)->field.right));
     }
+    if (count > 0 && !r->frame_skipped)
+        scan_expr(r, ts_node_named_child(n, 0), depth + 1);
     r->loop_depth--;
 }
 
@@ -483,9 +485,11 @@ static void walk_statement_kind(gm_region *r, TSNode n, int depth) {
              t == syn->sym.comment)
         return; /* nested definitions are separate frames, not part of this region */
     else {
-        /* return, assert, raise, del, match, ...: their expressions, and any blocks. */
+        /* return, assert, raise, del, match, ...: their expressions, and any blocks. A raise's
+         * are built only on the way out with an error (`raise ValueError(f"{n.item()}")`): a
+         * run that works never evaluates them, and one that fails is not worth a graph. */
         TSTreeCursor cursor = ts_tree_cursor_new(n);
-        if (ts_tree_cursor_goto_first_child(&cursor)) {
+        if (t != syn->sym.raise_statement && ts_tree_cursor_goto_first_child(&cursor)) {
             do {
                 TSNode c = ts_tree_cursor_current_node(&cursor);
                 if (!ts_node_is_named(c))

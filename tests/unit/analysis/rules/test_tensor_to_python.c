@@ -28,6 +28,14 @@ static void item(void) {
     expect_forward("        s = int(t.item())\n", "GM201", 1);
     expect_forward("        s = int(t.item())\n", "GM202", 0); /* int() of a Python number */
     expect_forward("        s = [t[i].item() for i in range(2)]\n", "GM201", 1);
+    /* the message of a raise is built only on the way out with an error */
+    expect_forward("        if n:\n            raise ValueError(f\"{t.item()} tokens\")\n", "GM201", 0);
+    expect_forward("        if n:\n            raise ValueError(f\"{t.item()} tokens\")\n"
+                   "        s = t.item()\n",
+                   "GM201", 1);
+    /* a comprehension's first iterable runs once, outside its loop: no frame skip */
+    expect_forward("        a = [v for v in t.tolist()]\n        print(a)\n", "GM401", 1);
+    expect_forward("        a = [v.tolist() for v in t]\n        print(a)\n", "GM401", 0);
     /* Not a tensor, or no evidence of one. */
     expect_forward("        s = x.item()\n", "GM201", 0);
     expect_forward("        s = n.item()\n", "GM201", 0);
