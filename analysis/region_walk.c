@@ -528,19 +528,24 @@ static void walk_block(gm_region *r, TSNode block, int depth) {
 /* The import statements of a function body (not of defs or classes nested in it). */
 static void collect_local_imports(const gm_syntax *syn, TSNode n, TSNode *out, size_t *count,
                                   int depth) {
-    uint32_t children = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < children && *count < GM_MAX_LOCAL_IMPORTS && depth < 16; i++) {
-        TSNode c = ts_node_named_child(n, i);
-        TSSymbol t = ts_node_symbol(c);
-        if (t == syn->sym.import_statement || t == syn->sym.import_from_statement)
-            out[(*count)++] = c;
-        else if (t == syn->sym.block || t == syn->sym.if_statement ||
-                 t == syn->sym.elif_clause || t == syn->sym.else_clause ||
-                 t == syn->sym.try_statement || t == syn->sym.except_clause ||
-                 t == syn->sym.finally_clause || t == syn->sym.with_statement ||
-                 t == syn->sym.for_statement || t == syn->sym.while_statement)
-            collect_local_imports(syn, c, out, count, depth + 1);
+    if (depth >= 16)
+        return;
+    TSTreeCursor cursor = ts_tree_cursor_new(n);
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+        do {
+            TSNode c = ts_tree_cursor_current_node(&cursor);
+            TSSymbol t = ts_node_symbol(c);
+            if (t == syn->sym.import_statement || t == syn->sym.import_from_statement)
+                out[(*count)++] = c;
+            else if (t == syn->sym.block || t == syn->sym.if_statement ||
+                     t == syn->sym.elif_clause || t == syn->sym.else_clause ||
+                     t == syn->sym.try_statement || t == syn->sym.except_clause ||
+                     t == syn->sym.finally_clause || t == syn->sym.with_statement ||
+                     t == syn->sym.for_statement || t == syn->sym.while_statement)
+                collect_local_imports(syn, c, out, count, depth + 1);
+        } while (*count < GM_MAX_LOCAL_IMPORTS && ts_tree_cursor_goto_next_sibling(&cursor));
     }
+    ts_tree_cursor_delete(&cursor);
 }
 
 void gm_region_analyze(gm_stmt_ctx *stmt, const gm_region_site *site) {

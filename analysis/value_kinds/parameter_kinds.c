@@ -87,73 +87,106 @@ static const char *const tensor_first_functions[] = {
 static const char *const tensor_only_methods[] = {"masked_scatter", "masked_scatter_", "permute",
                                                   "dim", "float", "half", "bfloat16", NULL};
 
+#define GM_MAX_EVIDENCE_NAMES 32
+
+/* The unannotated parameters of a region, and what one walk of its body found for each. */
 typedef struct {
     gm_region *region;
-    gm_slice name;
-    bool evidence, rebound;
+    gm_slice names[GM_MAX_EVIDENCE_NAMES];
+    bool evidence[GM_MAX_EVIDENCE_NAMES], rebound[GM_MAX_EVIDENCE_NAMES];
+    size_t count;
 } evidence_walk;
 
-static bool is_the_name(const evidence_walk *w, TSNode n) {
+/* The index of the candidate n names (parentheses stripped), or -1. */
+static int candidate_of(const evidence_walk *w, TSNode n) {
     n = gm_unparen(syn_of(w->region), n);
-    return gm_is(n, syn_of(w->region)->sym.identifier) &&
-           gm_slice_eq(gm_node_slice(n, text_of(w->region)), w->name);
+    if (!gm_is(n, syn_of(w->region)->sym.identifier))
+        return -1;
+    gm_slice s = gm_node_slice(n, text_of(w->region));
+    for (size_t i = 0; i < w->count; i++)
+        if (gm_slice_eq(s, w->names[i]))
+            return (int)i;
+    return -1;
 }
 
 static void note_call_evidence(evidence_walk *w, TSNode call) {
     gm_region *r = w->region;
     const gm_syntax *syn = syn_of(r);
     TSNode fn = gm_unparen(syn, gm_child(call, syn->field.function));
-    if (gm_is(fn, syn->sym.attribute) && is_the_name(w, gm_child(fn, syn->field.object))) {
-        gm_slice method = gm_node_slice(gm_child(fn, syn->field.attribute), text_of(r));
-        w->evidence |= gm_vk_slice_in_list(gm_vk_tensor_evidence_methods, method) ||
-                       gm_vk_slice_in_list(tensor_only_methods, method);
-        return;
+    if (gm_is(fn, syn->sym.attribute)) {
+        int k = candidate_of(w, gm_child(fn, syn->field.object));
+        if (k >= 0) {
+            gm_slice method = gm_node_slice(gm_child(fn, syn->field.attribute), text_of(r));
+            w->evidence[k] |= gm_vk_slice_in_list(gm_vk_tensor_evidence_methods, method) ||
+                              gm_vk_slice_in_list(tensor_only_methods, method);
+            return;
+        }
     }
     TSNode args = gm_child(call, syn->field.arguments);
     TSNode first = gm_is(args, syn->sym.argument_list) && ts_node_named_child_count(args) > 0
                        ? ts_node_named_child(args, 0)
                        : (TSNode){0};
-    if (ts_node_is_null(first) || !is_the_name(w, first))
+    int k = ts_node_is_null(first) ? -1 : candidate_of(w, first);
+    if (k < 0)
         return;
     TSNode head = gm_chain_head(syn, fn);
     char name[GM_NAME_MAX];
     if (ts_node_is_null(head) || gm_vk_head_is_local(r, head) ||
         !gm_symbols_resolve(r->stmt->symbols, syn, text_of(r), fn, name, sizeof name))
         return;
-    w->evidence |= strncmp(name, "torch.nn.functional.", 20) == 0 ||
-                   gm_vk_in_list(tensor_first_functions, name);
+    w->evidence[k] |= strncmp(name, "torch.nn.functional.", 20) == 0 ||
+                      gm_vk_in_list(tensor_first_functions, name);
 }
 
-static void walk_evidence(evidence_walk *w, TSNode n, int depth) {
+/* One pre-order walk of the body (nested scopes left out) for every candidate at once. */
+static void walk_evidence(evidence_walk *w, TSNode body) {
     const gm_syntax *syn = syn_of(w->region);
-    if (depth > 64 || w->rebound)
-        return;
-    uint32_t count = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < count && !w->rebound; i++) {
-        TSNode c = ts_node_named_child(n, i);
+    TSTreeCursor cursor = ts_tree_cursor_new(body);
+    int depth = 0;
+    bool descend = true;
+    for (;;) {
+        if (descend && ts_tree_cursor_goto_first_child(&cursor)) {
+            depth++;
+        } else {
+            while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
+                if (depth == 0 || !ts_tree_cursor_goto_parent(&cursor))
+                    goto done;
+                depth--;
+            }
+        }
+        if (depth == 0)
+            break;
+        TSNode c = ts_tree_cursor_current_node(&cursor);
         TSSymbol s = ts_node_symbol(c);
-        if (s == syn->sym.function_definition || s == syn->sym.class_definition ||
-            s == syn->sym.lambda || s == syn->sym.decorated_definition)
+        descend = ts_node_is_named(c) && s != syn->sym.function_definition &&
+                  s != syn->sym.class_definition && s != syn->sym.lambda &&
+                  s != syn->sym.decorated_definition;
+        if (!descend)
             continue;
-        if ((s == syn->sym.assignment || s == syn->sym.augmented_assignment) &&
-            is_the_name(w, gm_child(c, syn->field.left)))
-            w->rebound = true; /* evidence after it would be about another value */
-        else if (s == syn->sym.call)
+        if (s == syn->sym.assignment || s == syn->sym.augmented_assignment) {
+            int k = candidate_of(w, gm_child(c, syn->field.left));
+            if (k >= 0)
+                w->rebound[k] = true; /* evidence after it would be about another value */
+        } else if (s == syn->sym.call) {
             note_call_evidence(w, c);
-        walk_evidence(w, c, depth + 1);
+        }
     }
+done:
+    ts_tree_cursor_delete(&cursor);
 }
 
-/* Whether the region's function treats the parameter name as only a tensor can be treated: it
- * passes it first to a torch function that accepts nothing else, or calls a tensor-only method
- * on it, and never assigns it (the evidence is then about the argument itself). */
-static bool is_evidently_tensor(gm_region *region, gm_slice name) {
-    TSNode body = gm_child(region->site.function, syn_of(region)->field.body);
-    if (ts_node_is_null(body))
-        return false;
-    evidence_walk w = {region, name, false, false};
-    walk_evidence(&w, body, 0);
-    return w.evidence && !w.rebound;
+/* Of the unannotated parameters in w, those the region's function treats as only a tensor can
+ * be treated: it passes one first to a torch function that accepts nothing else, or calls a
+ * tensor-only method on it, and never assigns it (the evidence is then about the argument
+ * itself). They become tensors. */
+static void seed_from_evidence(evidence_walk *w) {
+    TSNode body = gm_child(w->region->site.function, syn_of(w->region)->field.body);
+    if (w->count == 0 || ts_node_is_null(body))
+        return;
+    walk_evidence(w, body);
+    for (size_t i = 0; i < w->count; i++)
+        if (w->evidence[i] && !w->rebound[i])
+            gm_vk_env_set(w->region, w->names[i], GM_KIND_TENSOR);
 }
 
 /* ---- evidence against a tensor annotation --------------------------------------------------- */
@@ -244,6 +277,7 @@ static bool is_static_annotation(gm_region *r, TSNode type) {
 
 void gm_kinds_seed_parameters(gm_region *region) {
     const gm_syntax *syn = syn_of(region);
+    evidence_walk unannotated = {.region = region};
     TSNode params = gm_child(region->site.function, syn->field.parameters);
     uint32_t count = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
     for (uint32_t i = 0; i < count; i++) {
@@ -271,8 +305,8 @@ void gm_kinds_seed_parameters(gm_region *region) {
         gm_slice text = gm_node_slice(name, text_of(region));
         bool boolean = false;
         if (ts_node_is_null(type)) {
-            if (is_evidently_tensor(region, text))
-                gm_vk_env_set(region, text, GM_KIND_TENSOR);
+            if (unannotated.count < GM_MAX_EVIDENCE_NAMES)
+                unannotated.names[unannotated.count++] = text;
         } else if (is_tensor_annotation(region, type, 0, &boolean)) {
             TSNode dflt = gm_is(p, syn->sym.typed_default_parameter)
                               ? gm_child(p, syn->field.value)
@@ -286,4 +320,5 @@ void gm_kinds_seed_parameters(gm_region *region) {
         } else if (is_static_annotation(region, type))
             gm_vk_env_set(region, text, GM_KIND_STATIC);
     }
+    seed_from_evidence(&unannotated);
 }
