@@ -48,9 +48,8 @@ static int fold(const fold_ctx *c, TSNode n, int depth);
  * scopes, and except handlers (the eager fallback when a guarded import fails). */
 static bool skipped_scope(const gm_syntax *syn, TSNode n) {
     TSSymbol s = ts_node_symbol(n);
-    return s == syn->sym.function_definition || s == syn->sym.class_definition ||
-           s == syn->sym.lambda || s == syn->sym.except_clause ||
-           s == syn->sym.except_group_clause || s == syn->sym.decorated_definition;
+    return gm_is_nested_scope(syn, n) || s == syn->sym.except_clause ||
+           s == syn->sym.except_group_clause;
 }
 
 /* How name is bound in the function: the value its plain assignments all fold to, kept by

@@ -147,6 +147,14 @@ static inline bool gm_is(TSNode node, TSSymbol symbol) {
     return !ts_node_is_null(node) && ts_node_symbol(node) == symbol;
 }
 
+/* A def, class or lambda (decorated or not): a scope of its own, whose body a walk of the
+ * enclosing function's statements leaves out. */
+static inline bool gm_is_nested_scope(const gm_syntax *syntax, TSNode node) {
+    TSSymbol s = ts_node_symbol(node);
+    return s == syntax->sym.function_definition || s == syntax->sym.class_definition ||
+           s == syntax->sym.lambda || s == syntax->sym.decorated_definition;
+}
+
 /* A borrowed slice of the source text. */
 typedef struct {
     const char *ptr;

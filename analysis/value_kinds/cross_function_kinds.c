@@ -129,14 +129,7 @@ static void flow_region_init_in(gm_region *tmp, gm_region *r, TSNode function, T
 }
 
 static void flow_region_init(gm_region *tmp, gm_region *r, TSNode function) {
-    memset(tmp, 0, sizeof *tmp);
-    tmp->stmt = r->stmt;
-    tmp->site = r->site;
-    tmp->site.function = function;
-    tmp->site.calls = NULL;
-    tmp->site.node = 0;
-    tmp->print_shadowed = -1;
-    gm_kinds_seed_parameters(tmp);
+    flow_region_init_in(tmp, r, function, r->site.class_node);
 }
 
 static void flow_region_free(gm_region *tmp) {

@@ -158,9 +158,7 @@ static void walk_evidence(evidence_walk *w, TSNode body) {
             break;
         TSNode c = ts_tree_cursor_current_node(&cursor);
         TSSymbol s = ts_node_symbol(c);
-        descend = ts_node_is_named(c) && s != syn->sym.function_definition &&
-                  s != syn->sym.class_definition && s != syn->sym.lambda &&
-                  s != syn->sym.decorated_definition;
+        descend = ts_node_is_named(c) && !gm_is_nested_scope(syn, c);
         if (!descend)
             continue;
         if (s == syn->sym.assignment || s == syn->sym.augmented_assignment) {
@@ -227,8 +225,7 @@ static void walk_uses(use_walk *w, TSNode n, int depth) {
     for (uint32_t i = 0; i < count; i++) {
         TSNode c = ts_node_named_child(n, i);
         TSSymbol s = ts_node_symbol(c);
-        if (s == syn->sym.function_definition || s == syn->sym.class_definition ||
-            s == syn->sym.decorated_definition) {
+        if (gm_is_nested_scope(syn, c) && s != syn->sym.lambda) {
             w->other_uses++; /* a closure may use it any way */
             continue;
         }
