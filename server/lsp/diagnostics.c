@@ -16,9 +16,14 @@ const gm_finding_list *gm_server_findings(gm_server *server, gm_document *doc) {
         }
         gm_analysis_options options;
         gm_server_document_options(server, doc, &options);
-        gm_workspace_before_analysis(server, doc);
-        doc->findings = gm_analyzer_run(doc->analyzer, doc->tree, doc->text, doc->len, &options);
-        gm_workspace_after_analysis(server, doc);
+        /* twice at most: once more when its own summary changed what the workspace says of it */
+        for (int pass = 0; pass < 2; pass++) {
+            gm_workspace_before_analysis(server, doc);
+            doc->findings =
+                gm_analyzer_run(doc->analyzer, doc->tree, doc->text, doc->len, &options);
+            if (!gm_workspace_after_analysis(server, doc))
+                break;
+        }
     }
     return doc->findings ? doc->findings : &empty_findings;
 }

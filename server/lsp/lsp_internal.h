@@ -196,8 +196,8 @@ void gm_workspace_index_folders(gm_server *server);
 /* Gives doc's analyzer the functions that compiled code of other files calls. */
 void gm_workspace_before_analysis(gm_server *server, gm_document *doc);
 /* Gives the index doc's summary; open documents that other files now enter differently are
- * marked for analysis. */
-void gm_workspace_after_analysis(gm_server *server, gm_document *doc);
+ * marked for analysis. True when doc's own external roots changed with it: analyse it again. */
+bool gm_workspace_after_analysis(gm_server *server, gm_document *doc);
 /* The file of a closed document counts with its text on disk again. */
 void gm_workspace_document_closed(gm_server *server, const char *uri);
 void gm_workspace_free(gm_server *server);

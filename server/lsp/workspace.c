@@ -158,18 +158,28 @@ void gm_workspace_before_analysis(gm_server *server, gm_document *doc) {
     free(path);
 }
 
-void gm_workspace_after_analysis(gm_server *server, gm_document *doc) {
+bool gm_workspace_after_analysis(gm_server *server, gm_document *doc) {
     gm_workspace_index *index = server->workspace;
     char *path = index ? gm_uri_to_path(doc->uri) : NULL;
     gm_module_summary summary;
     if (!path || gm_analyzer_module_summary(doc->analyzer, &summary) != 0) {
         free(path);
-        return;
+        return false;
     }
     int changed = gm_workspace_index_update(index, path, &summary);
-    free(path);
-    if (changed == 1 && gm_workspace_index_solve(index) == 0)
+    bool own = false;
+    if (changed == 1 && gm_workspace_index_solve(index) == 0) {
         reanalyse_entered_documents(server, doc);
+        /* The document's own summary may be what the other modules' calls needed to reach it
+         * (the first time it enters the index, before the folder scan got to it): then its
+         * own external roots changed too. */
+        size_t count;
+        uint64_t digest;
+        gm_workspace_index_roots(index, path, &count, &digest);
+        own = digest != doc->external_digest;
+    }
+    free(path);
+    return own;
 }
 
 /* Marks the open documents (but except) whose external roots changed with the last solve. */
