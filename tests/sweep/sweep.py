@@ -20,7 +20,7 @@ the lines dynamo's interpreter traced inside the library are recorded too (bench
 
 collect: the result files into one compact JSON per library version (paths relative to the
 package's parent, traced lines as ranges), with the torch, Python and library versions, mode and
-dtype of every run. Families named held out in HELD_OUT are never built, run or stored.
+dtype of every run. Families an adapter (libraries/) names held out are never built, run or stored.
 """
 
 from __future__ import annotations
@@ -42,145 +42,31 @@ REPO = HERE.parent.parent
 sys.path.insert(0, str(REPO / "tests" / "bench" / "transformers"))
 
 import bench  # noqa: E402  (the capture hooks and the subprocess pool of the 4.52.4 benchmark)
-
-# Model families kept for an independent check (issue 13): never swept, stored or tested here.
-HELD_OUT = frozenset(
-    """bamba bert big_bird bigbird_pegasus canine clip convnext data2vec deformable_detr distilbert
-    electra encodec falcon_h1 fastspeech2_conformer flaubert funnel gemma2 gpt_neox gpt2
-    granitemoe_hybrid hubert informer jamba led llama llava longt5 mamba2 mistral mixtral nemotron_h
-    nllb_moe paligemma prophetnet qwen2 qwen2_moe recurrent_gemma reformer resnet roberta rwkv
-    superpoint switch_transformers tapas time_series_transformer vilt vit wav2vec2 xlm xlnet
-    zamba2""".split()
-)
+from libraries import adapter  # noqa: E402
 
 DEFAULT_RUNS = "eval:float32,train:float32"
 _GB_RE = re.compile(r"\b(?:gb|GB)(\d{4})\b")
-
-# Config attributes shrunk to a tiny model, wherever they appear (sub-configs included). Widths
-# stay multiples of the head count; head_dim follows hidden_size / heads.
-_SHRINK = {
-    "num_hidden_layers": 2, "num_layers": 2, "n_layer": 2, "n_layers": 2, "encoder_layers": 2,
-    "decoder_layers": 2, "num_decoder_layers": 2, "num_encoder_layers": 2,
-    "hidden_size": 32, "d_model": 32, "n_embd": 32, "embed_dim": 32, "dim": 32,
-    "intermediate_size": 64, "d_ff": 64, "encoder_ffn_dim": 64, "decoder_ffn_dim": 64,
-    "ffn_dim": 64, "n_inner": 64, "hidden_dim": 64,
-    "num_attention_heads": 2, "n_head": 2, "n_heads": 2, "encoder_attention_heads": 2,
-    "decoder_attention_heads": 2, "num_heads": 2, "num_key_value_heads": 1,
-    "head_dim": 16, "d_kv": 16, "kv_channels": 16,
-    "num_experts": 4, "num_local_experts": 4, "n_routed_experts": 4, "moe_num_experts": 4,
-    "num_experts_per_tok": 2, "moe_intermediate_size": 32, "shared_expert_intermediate_size": 32,
-}
-_SUBCONFIG_SUFFIX = "_config"
+MAX_PARAMETERS = 150_000_000  # a model past this at a larger shrink level takes minutes and gigabytes
 
 
 def library_root(library: str) -> str:
-    module = __import__(library)
+    module = adapter(library).import_library()
     return os.path.realpath(os.path.dirname(module.__file__))
-
-
-# --------------------------------------------------------------------------------------------
-# transformers: families, tiny configs, inputs
-# --------------------------------------------------------------------------------------------
-
-
-def transformers_families() -> list[str]:
-    """Model types with a base model class, minus the held-out families (by module folder)."""
-    from transformers.models.auto.configuration_auto import model_type_to_module_name
-    from transformers.models.auto.modeling_auto import MODEL_MAPPING_NAMES
-
-    return sorted(t for t in MODEL_MAPPING_NAMES if model_type_to_module_name(t) not in HELD_OUT)
-
-
-# The shrink levels tried in turn until the model runs eagerly: "tiny" shrinks every width in
-# _SHRINK; "layers" keeps the default widths (which some architectures tie together in ways a
-# generic shrink breaks) and only cuts the layer and expert counts.
-SHRINK_LEVELS = ("tiny", "layers")
-MAX_PARAMETERS = 150_000_000  # a "layers" model past this takes minutes and gigabytes: skipped
-_COUNTS = {key for key in _SHRINK if "layers" in key or key.startswith("n_layer") or "experts" in key}
-
-
-def _shrink(config, level: str = "tiny", depth: int = 0) -> None:
-    if depth > 3:
-        return
-    for key, value in list(vars(config).items()):
-        if (key in _SHRINK and (level == "tiny" or key in _COUNTS) and isinstance(value, int)
-                and not isinstance(value, bool) and value > _SHRINK[key]):
-            setattr(config, key, _SHRINK[key])
-        elif key.endswith(_SUBCONFIG_SUFFIX) and hasattr(value, "to_dict"):
-            _shrink(value, level, depth + 1)
-    if "num_experts_per_tok" in vars(config) and config.num_experts_per_tok is None:
-        config.num_experts_per_tok = 2  # a mixture of experts left without its routing width
-    for key in ("layer_types", "block_types"):  # per-layer lists follow the layer count
-        value = getattr(config, key, None)
-        layers = getattr(config, "num_hidden_layers", None)
-        if isinstance(value, list) and isinstance(layers, int) and len(value) > layers:
-            setattr(config, key, value[:layers])
-    if hasattr(config, "use_cache"):
-        config.use_cache = False  # one forward, no cache objects to explain
-
-
-def _first(config, names, default):
-    for owner in (config, getattr(config, "vision_config", None), getattr(config, "audio_config", None)):
-        for name in names:
-            value = getattr(owner, name, None) if owner is not None else None
-            if isinstance(value, int) and not isinstance(value, bool) and value > 0:
-                return value
-            if isinstance(value, (list, tuple)) and value and isinstance(value[0], int):
-                return value[0]
-    return default
-
-
-def transformers_inputs(model, config, torch) -> dict:
-    name = getattr(model, "main_input_name", "input_ids")
-    text = getattr(config, "text_config", None) or config
-    vocab = getattr(text, "vocab_size", None) or 99
-    if name == "input_ids":
-        ids = torch.randint(3, max(4, min(vocab, 1000)), (2, 8), dtype=torch.long)
-        mask = torch.ones_like(ids)
-        mask[1, 6:] = 0  # one padded row, so the masks are not all ones
-        inputs = {"input_ids": ids, "attention_mask": mask}
-    elif name == "pixel_values":
-        channels = _first(config, ("num_channels", "in_channels", "num_channels_in"), 3)
-        size = _first(config, ("image_size", "img_size", "input_size"), 64)
-        inputs = {"pixel_values": torch.randn(2, channels, size, size)}
-    elif name == "input_values":
-        inputs = {"input_values": torch.randn(2, 3200)}
-    elif name == "input_features":
-        bins = _first(config, ("num_mel_bins", "feature_size", "input_feat_per_channel"), 80)
-        frames = 2 * _first(config, ("max_source_positions",), 50)
-        inputs = {"input_features": torch.randn(2, bins, frames)}
-    else:
-        raise RuntimeError(f"no inputs made for main input {name!r}")
-    if name != "pixel_values" and getattr(config, "vision_config", None) is not None:
-        vision = config.vision_config  # a multimodal model: an image too
-        size = getattr(vision, "image_size", None) or 32
-        size = size[0] if isinstance(size, (list, tuple)) else size
-        inputs["pixel_values"] = torch.randn(2, getattr(vision, "num_channels", 3), size, size)
-    if "bbox" in inspect.signature(model.forward).parameters and "input_ids" in inputs:
-        inputs["bbox"] = torch.zeros(2, 8, 4, dtype=torch.long)  # layout models: word boxes
-    if getattr(config, "is_encoder_decoder", False):
-        inputs["decoder_input_ids"] = torch.randint(3, max(4, min(vocab, 1000)), (2, 3), dtype=torch.long)
-    return inputs
-
-
-def transformers_build(family: str, torch, level: str = "tiny"):
-    import transformers
-    from transformers.models.auto.configuration_auto import CONFIG_MAPPING
-    from transformers.models.auto.modeling_auto import MODEL_MAPPING_NAMES
-
-    config = CONFIG_MAPPING[family]()
-    _shrink(config, level)
-    class_name = MODEL_MAPPING_NAMES[family]
-    if isinstance(class_name, (list, tuple)):
-        class_name = class_name[0]
-    model_class = getattr(transformers, class_name)
-    model = model_class(config)
-    return model, config, class_name
 
 
 # --------------------------------------------------------------------------------------------
 # worker: one family, every run, in its own process
 # --------------------------------------------------------------------------------------------
+
+
+def _existing_runs(out_path: str) -> list:
+    """The runs an earlier sweep stored for this family (out_path is the pool's sweep-F.json,
+    the stored result F.json beside it): a sweep that asks for more runs adds only those."""
+    stored = Path(out_path).with_name(Path(out_path).name[len("sweep-"):])
+    try:
+        return [r for r in json.loads(stored.read_text(encoding="utf-8")).get("runs", []) if not r.get("error")]
+    except (OSError, ValueError):
+        return []
 
 
 def worker(library: str, family: str, runs: str, out_path: str) -> int:
@@ -194,14 +80,20 @@ def worker(library: str, family: str, runs: str, out_path: str) -> int:
     capture = bench._install_capture(torch)
     reached: set = set()
     bench._install_reach_hook(torch, root, reached)
-    module = __import__(library)
+    lib = adapter(library)
+    module = lib.import_library()
+    kept = _existing_runs(out_path)
+    done = {(r["mode"], r["dtype"]) for r in kept}
     result = {
         "family": family, "library": library, "version": module.__version__,
         "torch": torch.__version__, "python": platform.python_version(), "runs": [],
     }
-    level = _runnable_level(family, torch, result)
+    level = _runnable_level(lib, family, torch, result)
+    result["runs"].extend(kept)
     for spec in runs.split(","):
         mode, dtype_name = spec.split(":")
+        if (mode, dtype_name) in done:
+            continue
         run = {"mode": mode, "dtype": dtype_name, "breaks": [], "unattributed": [], "error": None}
         started = time.monotonic()
         if level is None:  # no tiny model runs even eagerly: nothing for dynamo to tell
@@ -215,16 +107,17 @@ def worker(library: str, family: str, runs: str, out_path: str) -> int:
             torch.manual_seed(0)
             random.seed(0)
             np.random.seed(0)
-            model, config, class_name = transformers_build(family, torch, level)
-            result["class"] = class_name
+            built = lib.build(family, torch, level)
+            result["class"] = built.class_name
             dtype = getattr(torch, dtype_name)
-            model = model.to(dtype)
-            inputs = transformers_inputs(model, config, torch)
-            inputs = {k: v.to(dtype) if v.is_floating_point() else v for k, v in inputs.items()}
+            model = built.model.to(dtype)
+            inputs = built.make_inputs()
+            inputs = {k: v.to(dtype) if torch.is_tensor(v) and v.is_floating_point() else v
+                      for k, v in inputs.items()}
             if mode == "train":
                 model.train()
-                if getattr(model, "supports_gradient_checkpointing", False):
-                    model.gradient_checkpointing_enable()
+                if built.supports_checkpointing:
+                    built.enable_checkpointing()
                     run["gradient_checkpointing"] = True
             else:
                 model.eval()
@@ -263,20 +156,19 @@ def worker(library: str, family: str, runs: str, out_path: str) -> int:
     return 0
 
 
-def _runnable_level(family: str, torch, result: dict) -> str:
+def _runnable_level(lib, family: str, torch, result: dict) -> str:
     """The first shrink level whose model runs one eager forward (eval, float32), or None."""
-    for level in SHRINK_LEVELS:
+    for level in lib.SHRINK_LEVELS:
         try:
-            if level != SHRINK_LEVELS[0]:  # default widths: count the parameters first, on meta
-                with torch.device("meta"):
-                    size = sum(p.numel() for p in transformers_build(family, torch, level)[0].parameters())
+            if level != lib.SHRINK_LEVELS[0]:  # larger widths: count the parameters first, on meta
+                size = lib.count_parameters(family, torch, level)
                 if size > MAX_PARAMETERS:
-                    raise RuntimeError(f"{size / 1e6:.0f}M parameters at default widths: too large to sweep")
+                    raise RuntimeError(f"{size / 1e6:.0f}M parameters at level {level}: too large to sweep")
             torch.manual_seed(0)
-            model, config, _ = transformers_build(family, torch, level)
-            model.eval()
+            built = lib.build(family, torch, level)
+            built.model.eval()
             with torch.no_grad():
-                model(**transformers_inputs(model, config, torch))
+                built.model(**built.make_inputs())
             result["shrink"] = level
             return level
         except Exception as exc:  # noqa: BLE001 - any failure means: try the next level
@@ -306,10 +198,11 @@ def command_run(args) -> int:
     import importlib.metadata
 
     version = importlib.metadata.version(args.library)
-    families = transformers_families()
+    lib = adapter(args.library)
+    families = lib.families()
     if args.families:
         wanted = args.families.split(",")
-        held = [f for f in wanted if f in HELD_OUT]
+        held = [f for f in wanted if f in lib.HELD_OUT]
         if held:
             print(f"sweep: held-out families are never run: {', '.join(held)}", file=sys.stderr)
             return 2
@@ -321,14 +214,20 @@ def command_run(args) -> int:
     out_dir.mkdir(parents=True, exist_ok=True)
     for finished in out_dir.glob("sweep-*.json"):  # a worker's output from an interrupted sweep
         finished.rename(out_dir / finished.name[len("sweep-"):])
+    wanted_runs = {tuple(spec.split(":")) for spec in args.runs.split(",")}
+
     def ran(family: str) -> bool:
+        """Whether the stored result has every run asked for (a failed one counts, unless
+        --retry-failed): a sweep with a run added (eval:float16) runs only that one."""
         path = out_dir / f"{family}.json"
         if not path.exists():
             return False
-        if not args.retry_failed:
-            return True
-        runs = json.loads(path.read_text(encoding="utf-8")).get("runs", [])
-        return any(not r.get("error") for r in runs)
+        result = json.loads(path.read_text(encoding="utf-8"))
+        if result.get("failed"):
+            return not args.retry_failed
+        have = {(r["mode"], r["dtype"]) for r in result.get("runs", [])
+                if not (args.retry_failed and r.get("error"))}
+        return wanted_runs <= have
 
     todo = [f for f in families if args.force or not ran(f)]
     print(f"sweep: {args.library} {version}: {len(families)} families, {len(todo)} to run, "
@@ -340,9 +239,15 @@ def command_run(args) -> int:
                                 script=with_script, label="sweep", extra_env=env)
     for family, result in results.items():
         target = out_dir / f"{family}.json"
-        if result.get("failed"):  # a timeout or a crash is a result too
-            target.write_text(json.dumps({"family": family, "failed": result["failed"],
-                                          "tail": result.get("tail", "")[-1500:], "runs": []}))
+        if result.get("failed"):  # a timeout or a crash is a result too; earlier runs stay
+            earlier = json.loads(target.read_text(encoding="utf-8")) if target.exists() else {}
+            if earlier.get("runs") and not earlier.get("failed"):
+                earlier.setdefault("later_failures", []).append(
+                    {"runs": args.runs, "failed": result["failed"], "tail": result.get("tail", "")[-1500:]})
+                target.write_text(json.dumps(earlier))
+            else:
+                target.write_text(json.dumps({"family": family, "failed": result["failed"],
+                                              "tail": result.get("tail", "")[-1500:], "runs": []}))
         else:
             result.pop("outputs", None)
             target.write_text(json.dumps(result))
@@ -350,13 +255,6 @@ def command_run(args) -> int:
             leftover.unlink()
     print(f"sweep: {len(todo)} families in {time.monotonic() - started:.0f} s", file=sys.stderr)
     return 0
-
-
-def in_held_out_code(relative: str) -> bool:
-    """Whether a file (relative to the package's parent) belongs to a held-out family: a model
-    that is not held out may import code from one, and that code stays out of the truth too."""
-    parts = relative.split("/")
-    return len(parts) > 2 and parts[1] == "models" and parts[2] in HELD_OUT
 
 
 def _ranges(lines: list[int]) -> list:
@@ -373,6 +271,7 @@ def command_collect(args) -> int:
     import importlib.metadata
 
     version = importlib.metadata.version(args.library)
+    lib = adapter(args.library)
     root = library_root(args.library)
     base = os.path.dirname(root) + os.sep
     out_dir = runs_dir(args.library, version)
@@ -385,7 +284,7 @@ def command_collect(args) -> int:
         except ValueError:
             continue  # a worker still writing it
         family = result["family"]
-        if family in HELD_OUT or family in families:
+        if family in lib.HELD_OUT or family in families:
             continue
         entry = {"class": result.get("class"), "shrink": result.get("shrink")}
         if result.get("failed"):
@@ -405,7 +304,7 @@ def command_collect(args) -> int:
                 if not b["file"].startswith(base):
                     continue
                 key = (os.path.relpath(b["file"], os.path.dirname(root)), b["line"])
-                if in_held_out_code(key[0]):
+                if lib.in_held_out_code(key[0]):
                     continue
                 site = sites.setdefault(key, {"file": key[0], "line": key[1], "reason": b["reason"],
                                               "gb": b.get("gb"), "frame_skipped": False})
@@ -416,7 +315,7 @@ def command_collect(args) -> int:
             traced = {}
             for file, line in run.get("reached", []):
                 relative = os.path.relpath(file, os.path.dirname(root))
-                if file.startswith(base) and not in_held_out_code(relative):
+                if file.startswith(base) and not lib.in_held_out_code(relative):
                     traced.setdefault(relative, []).append(line)
             compact["traced"] = {f: _ranges(lines) for f, lines in sorted(traced.items())}
             runs.append(compact)
@@ -424,7 +323,7 @@ def command_collect(args) -> int:
         families[family] = entry
     data = {
         "library": args.library, "version": meta.get("version", version), "torch": meta.get("torch"),
-        "python": meta.get("python"), "held_out": sorted(HELD_OUT), "families": families,
+        "python": meta.get("python"), "held_out": sorted(lib.HELD_OUT), "families": families,
     }
     target = data_path(args.library, version)
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -453,7 +352,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="run dynamo over the families (resumable)")
-    run.add_argument("--library", default="transformers", choices=["transformers"])
+    run.add_argument("--library", default="transformers", choices=["transformers", "timm", "diffusers"])
     run.add_argument("--families", default="", help="comma-separated model types (default: all)")
     run.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
     run.add_argument("--timeout", type=int, default=300, help="seconds per family")
@@ -462,7 +361,7 @@ def main(argv=None) -> int:
     run.add_argument("--shard", default=None, type=shard, metavar="K/N", help="only the K-th of every N families")
     run.add_argument("--retry-failed", action="store_true", help="run families none of whose runs worked again")
     collect = sub.add_parser("collect", help="store the results as the library version's ground truth")
-    collect.add_argument("--library", default="transformers", choices=["transformers"])
+    collect.add_argument("--library", default="transformers", choices=["transformers", "timm", "diffusers"])
     args = parser.parse_args(argv)
     return command_run(args) if args.command == "run" else command_collect(args)
 
