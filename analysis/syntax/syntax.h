@@ -80,6 +80,8 @@
     X(tuple_pattern, "tuple_pattern")                                                              \
     X(list_pattern, "list_pattern")                                                                \
     X(expression_list, "expression_list")                                                          \
+    X(list_splat, "list_splat")                                                                    \
+    X(dictionary_splat, "dictionary_splat")                                                        \
     X(list_splat_pattern, "list_splat_pattern")                                                    \
     X(dictionary_splat_pattern, "dictionary_splat_pattern")                                        \
     X(typed_parameter, "typed_parameter")                                                          \
