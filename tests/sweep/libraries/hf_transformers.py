@@ -6,6 +6,7 @@ from __future__ import annotations
 import inspect
 
 from . import Built
+from .torchvision_without_ops import import_torchvision
 
 NAME = "transformers"
 
@@ -39,6 +40,7 @@ _SUBCONFIG_SUFFIX = "_config"
 
 def transformers_families() -> list[str]:
     """Model types with a base model class, minus the held-out families (by module folder)."""
+    import_library()
     from transformers.models.auto.configuration_auto import model_type_to_module_name
     from transformers.models.auto.modeling_auto import MODEL_MAPPING_NAMES
 
@@ -118,7 +120,7 @@ def transformers_inputs(model, config, torch) -> dict:
 
 
 def transformers_build(family: str, torch, level: str = "tiny"):
-    import transformers
+    transformers = import_library()
     from transformers.models.auto.configuration_auto import CONFIG_MAPPING
     from transformers.models.auto.modeling_auto import MODEL_MAPPING_NAMES
 
@@ -146,6 +148,11 @@ def count_parameters(family: str, torch, level: str) -> int:
 
 
 def import_library():
+    """transformers, imported after torchvision (its image processing and timm backbones import
+    torchvision when it is installed: see torchvision_without_ops.py)."""
+    import torch
+
+    import_torchvision(torch)
     import transformers
 
     return transformers
