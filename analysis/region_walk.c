@@ -573,6 +573,7 @@ void gm_region_analyze(gm_stmt_ctx *stmt, const gm_region_site *site) {
     gm_kind_env_free(&region.env);
     gm_name_set_free(&region.bound_names);
     gm_name_set_free(&region.rnn_attributes);
+    gm_name_set_free(&region.rnn_subclass_attributes);
     gm_name_set_free(&region.disabled_methods);
     gm_name_set_free(&region.buffers);
     if (overlaid) {

@@ -96,6 +96,10 @@ typedef struct {
      * first `self.x(...)` call (rnn_scanned). */
     gm_name_set rnn_attributes;
     bool rnn_scanned;
+    /* The same made by the __init__ of a subclass in the file (a base class's forward that
+     * calls `self.rnn_v(...)`, which only the subclass makes an LSTM), and that subclass. */
+    gm_name_set rnn_subclass_attributes;
+    gm_slice rnn_subclass;
     /* Methods of the class decorated with torch.compiler.disable (GM507), found at the first
      * `self.m(...)` call (disabled_methods_scanned). */
     gm_name_set disabled_methods;

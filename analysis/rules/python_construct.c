@@ -110,12 +110,65 @@ static bool may_name_rnn(const gm_stmt_ctx *st, uint32_t start, uint32_t end) {
     return false;
 }
 
+/* The class definition n is, or the one a decorated definition n wraps; a null node else. */
+static TSNode class_definition_of(const gm_syntax *syn, TSNode n) {
+    if (gm_is(n, syn->sym.decorated_definition))
+        n = gm_child(n, syn->field.definition);
+    return gm_is(n, syn->sym.class_definition) ? n : (TSNode){0};
+}
+
+/* Whether a class definition lists a base named name (`Base` or `mod.Base`). */
+static bool has_base_named(const gm_stmt_ctx *st, TSNode cls, gm_slice name) {
+    const gm_syntax *syn = st->syntax;
+    TSNode bases = gm_child(cls, syn->field.superclasses);
+    for (uint32_t i = 0; !ts_node_is_null(bases) && i < ts_node_named_child_count(bases); i++) {
+        TSNode b = ts_node_named_child(bases, i);
+        if (gm_is(b, syn->sym.attribute))
+            b = gm_child(b, syn->field.attribute);
+        if (gm_is(b, syn->sym.identifier) && gm_slice_eq(gm_node_slice(b, st->text), name))
+            return true;
+    }
+    return false;
+}
+
+/* The attributes the __init__ of the file's direct subclasses of the region's class make
+ * recurrent modules, into region->rnn_subclass_attributes (the first such subclass named). */
+static void scan_subclass_rnn_attributes(gm_region *region) {
+    gm_stmt_ctx *st = region->stmt;
+    const gm_syntax *syn = st->syntax;
+    TSNode own_name = gm_child(region->site.class_node, syn->field.name);
+    if (ts_node_is_null(own_name))
+        return;
+    gm_slice name = gm_node_slice(own_name, st->text);
+    TSNode root = ts_node_parent(st->top); /* the module */
+    bool oom = false;
+    for (uint32_t i = 0; i < ts_node_named_child_count(root) && !oom; i++) {
+        TSNode cls = class_definition_of(syn, ts_node_named_child(root, i));
+        if (ts_node_is_null(cls) || !has_base_named(st, cls, name))
+            continue;
+        gm_slice self_name;
+        TSNode init = gm_class_init(syn, st->text, cls, &self_name);
+        if (ts_node_is_null(init) ||
+            !may_name_rnn(st, ts_node_start_byte(init), ts_node_end_byte(init)))
+            continue;
+        size_t before = region->rnn_subclass_attributes.count;
+        note_rnn_assignments(st, gm_child(init, syn->field.body), self_name,
+                             &region->rnn_subclass_attributes, &oom, 0);
+        if (region->rnn_subclass.len == 0 && region->rnn_subclass_attributes.count > before)
+            region->rnn_subclass = gm_node_slice(gm_child(cls, syn->field.name), st->text);
+    }
+    if (oom)
+        st->oom = true;
+}
+
 /* The attributes the __init__ methods of the class around the region's method make recurrent
  * modules, into region->rnn_attributes: once per region, not at every `self.x(...)`. */
 static void scan_rnn_attributes(gm_region *region) {
     region->rnn_scanned = true;
     gm_stmt_ctx *st = region->stmt;
     const gm_syntax *syn = st->syntax;
+    if (!ts_node_is_null(region->site.class_node))
+        scan_subclass_rnn_attributes(region);
     gm_slice self_name;
     TSNode init = gm_class_init(syn, st->text, region->site.class_node, &self_name);
     if (ts_node_is_null(init) ||
@@ -150,6 +203,30 @@ void gm_rule_python_construct_call(gm_region *region, TSNode call) {
                             "function runs eagerly",
                             NULL, 0);
             gm_region_skip_frame(region, "GM604");
+        } else if (gm_is(obj, syn->sym.identifier) &&
+                   gm_slice_eq(gm_node_slice(obj, st->text), region->self_name) &&
+                   gm_name_set_has(&region->rnn_subclass_attributes,
+                                   gm_node_slice(gm_child(fn, syn->field.attribute), st->text))) {
+            /* only instances of the subclass hold the RNN: a condition, and no frame skip for
+             * the base class's own instances */
+            gm_slice attr = gm_node_slice(gm_child(fn, syn->field.attribute), st->text);
+            gm_slice sub = region->rnn_subclass;
+            char condition[160], message[480];
+            snprintf(condition, sizeof condition, "isinstance(%.*s, %.*s)",
+                     (int)(region->self_name.len > 32 ? 32 : region->self_name.len),
+                     region->self_name.ptr, (int)(sub.len > 64 ? 64 : sub.len), sub.ptr);
+            snprintf(message, sizeof message,
+                     "call of `%.*s.%.*s`, which the subclass `%.*s` makes an nn.LSTM/GRU/RNN "
+                     "module: when `%s` holds, torch.compile does not trace the recurrent module "
+                     "and cannot resume after this break, so the whole function runs eagerly",
+                     (int)(region->self_name.len > 32 ? 32 : region->self_name.len),
+                     region->self_name.ptr, (int)(attr.len > 64 ? 64 : attr.len), attr.ptr,
+                     (int)(sub.len > 64 ? 64 : sub.len), sub.ptr, condition);
+            region->only_when_condition = condition;
+            gm_emit_finding(region, gm_rule_by_id("GM604"), call, message, NULL, 0);
+            /* when the condition holds the function runs eagerly from here, so a later
+             * recurrent call is never traced; when it does not, none breaks */
+            gm_name_set_clear(&region->rnn_subclass_attributes);
         }
         /* a method call on self is nothing else this rule knows */
     }
