@@ -63,6 +63,8 @@ def _existing_runs(out_path: str) -> list:
     """The runs an earlier sweep stored for this family (out_path is the pool's sweep-F.json,
     the stored result F.json beside it): a sweep that asks for more runs adds only those."""
     stored = Path(out_path).with_name(Path(out_path).name[len("sweep-"):])
+    if os.environ.get("GM_SWEEP_FORCE") == "1":
+        return []  # --force: every run again
     try:
         return [r for r in json.loads(stored.read_text(encoding="utf-8")).get("runs", []) if not r.get("error")]
     except (OSError, ValueError):
@@ -233,7 +235,8 @@ def command_run(args) -> int:
     print(f"sweep: {args.library} {version}: {len(families)} families, {len(todo)} to run, "
           f"{args.jobs} at a time, runs {args.runs}", file=sys.stderr)
     started = time.monotonic()
-    env = {"GM_SWEEP_LIBRARY": args.library, "GM_SWEEP_RUNS": args.runs}
+    env = {"GM_SWEEP_LIBRARY": args.library, "GM_SWEEP_RUNS": args.runs,
+           "GM_SWEEP_FORCE": "1" if args.force else "0"}
     with_script = Path(__file__).resolve()
     results = bench.run_workers(todo, args.jobs, args.timeout, sys.executable, str(out_dir),
                                 script=with_script, label="sweep", extra_env=env)
@@ -278,7 +281,8 @@ def command_collect(args) -> int:
     families = {}
     meta = {}
     # F.json, and sweep-F.json: what a worker of a sweep still running (or interrupted) finished
-    for path in sorted(out_dir.glob("*.json")):
+    # a worker's sweep-F.json first: it holds F.json's runs and the ones just added
+    for path in sorted(out_dir.glob("*.json"), key=lambda p: (not p.name.startswith("sweep-"), p.name)):
         try:
             result = json.loads(path.read_text(encoding="utf-8"))
         except ValueError:
