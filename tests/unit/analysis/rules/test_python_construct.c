@@ -78,6 +78,38 @@ static void rnn_calls(void) {
     gm_finding_list_free(&l);
 }
 
+/* A base class's forward calling self.rnn(...), which only a subclass in the file makes an
+ * RNN: reported once, with the subclass as the condition, and no frame skip for the base. */
+static void rnn_made_by_subclass(void) {
+    const char *src = "import torch\nfrom torch import nn\n"
+                      "class Base(nn.Module):\n"
+                      "    def __init__(self):\n        super().__init__()\n"
+                      "        self.v = nn.Identity()\n        self.h = nn.Identity()\n"
+                      "    def forward(self, x):\n        a, _ = self.v(x)\n"
+                      "        b, _ = self.h(x)\n        print(x)\n        return a\n"
+                      "class Other(nn.Module):\n"
+                      "    def __init__(self):\n        super().__init__()\n"
+                      "        self.v = nn.GRU(4, 4)\n"
+                      "@some.decorator\n"
+                      "class Sub(mod.Base):\n"
+                      "    def __init__(self):\n        super().__init__()\n"
+                      "        self.v = nn.LSTM(4, 4)\n        self.h = nn.LSTM(4, 4)\n";
+    gm_finding_list l = at_analyze(src);
+    CHECK_EQ_INT(at_count(&l, "GM604"), 1);
+    CHECK_EQ_INT(at_count(&l, "GM401"), 1); /* the base's own instances go on */
+    const gm_finding *f = at_find(&l, "GM604", 0);
+    CHECK(f && strcmp(at_span_text(src, f), "self.v(x)") == 0);
+    CHECK(f && f->only_when_condition && strcmp(f->only_when_condition, "isinstance(self, Sub)") == 0);
+    CHECK(f && strstr(f->message, "subclass `Sub`") != NULL);
+    gm_finding_list_free(&l);
+    /* a class that does not subclass it, or a subclass that makes no RNN */
+    AT_EXPECT("import torch\nfrom torch import nn\nclass Base(nn.Module):\n"
+              "    def forward(self, x):\n        return self.v(x)\n"
+              "class Sub(Base):\n    def __init__(self):\n        super().__init__()\n"
+              "        self.v = nn.Linear(4, 4)\n",
+              "GM604", 0);
+}
+
 static void generator_send(void) {
     expect_body("    a = it.send(1)\n    b = it.throw(ValueError)\n", "GM605", 2);
     /* a generator made inside, an attribute, a non-parameter, self, close() */
@@ -158,6 +190,7 @@ int main(void) {
     parameters();
     next_calls();
     rnn_calls();
+    rnn_made_by_subclass();
     generator_send();
     frame_skips();
     catalogue_and_fixes();

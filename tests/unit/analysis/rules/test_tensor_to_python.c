@@ -255,7 +255,40 @@ static void tensor_contains(void) {
     gm_finding_list_free(&l);
 }
 
+/* A NumPy random draw of one number (no size) is read back from the tensor dynamo draws it
+ * into: GM202 whether it is used or not; with a size it stays an array. */
+static void numpy_random_draws(void) {
+    const char *head = "import numpy as np\nimport torch\nfrom numpy.random import uniform as u\n"
+                       "@torch.compile\ndef f(x, n):\n";
+    static const struct {
+        const char *body;
+        size_t expected;
+    } cases[] = {
+        {"    p = np.random.uniform(0, 1)\n", 1},
+        {"    p = np.random.rand()\n    q = np.random.randn()\n", 2},
+        {"    p = np.random.randint(0, 5)\n    q = np.random.choice([1, 2])\n", 2},
+        {"    p = np.random.normal()\n    q = np.random.random()\n    r = u()\n", 3},
+        {"    a = np.random.uniform(0, 1, (3,))\n    b = np.random.uniform(size=3)\n", 0},
+        {"    a = np.random.rand(3)\n    b = np.random.random(3)\n    c = np.random.randint(0, 5, n)\n", 0},
+        {"    a = np.random.uniform(*n)\n    np.random.seed(0)\n    g = np.random.default_rng()\n", 0},
+        {"    np = make()\n    p = np.random.uniform(0, 1)\n", 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char src[512];
+        snprintf(src, sizeof src, "%s%s", head, cases[i].body);
+        AT_EXPECT(src, "GM202", cases[i].expected);
+    }
+    char src[512];
+    snprintf(src, sizeof src, "%s    p = np.random.uniform(0, 1)\n", head);
+    gm_finding_list l = at_analyze(src);
+    const gm_finding *f = at_find(&l, "GM202", 0);
+    CHECK(f && strstr(f->message, "`np.random.uniform()` draws one number") != NULL);
+    CHECK(f && f->mend_declined != NULL);
+    gm_finding_list_free(&l);
+}
+
 int main(void) {
+    numpy_random_draws();
     numpy_values();
     tensor_data_calls();
     item();
