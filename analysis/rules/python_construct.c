@@ -188,45 +188,46 @@ static bool is_rnn_attribute(gm_region *region, gm_slice attr) {
     return gm_name_set_has(&region->rnn_attributes, attr);
 }
 
+/* GM604 for self.attr(...) that only a subclass makes an RNN: a condition, reported once, and
+ * no frame skip for the base class's own instances. */
+static void emit_subclass_rnn_call(gm_region *region, TSNode call, gm_slice attr) {
+    int self_len = (int)(region->self_name.len > 32 ? 32 : region->self_name.len);
+    int attr_len = (int)(attr.len > 64 ? 64 : attr.len);
+    gm_slice sub = region->rnn_subclass;
+    int sub_len = (int)(sub.len > 64 ? 64 : sub.len);
+    char condition[160], message[480];
+    snprintf(condition, sizeof condition, "isinstance(%.*s, %.*s)", self_len,
+             region->self_name.ptr, sub_len, sub.ptr);
+    snprintf(message, sizeof message,
+             "call of `%.*s.%.*s`, which the subclass `%.*s` makes an nn.LSTM/GRU/RNN module: "
+             "when `%s` holds, torch.compile does not trace the recurrent module and cannot "
+             "resume after this break, so the whole function runs eagerly",
+             self_len, region->self_name.ptr, attr_len, attr.ptr, sub_len, sub.ptr, condition);
+    region->only_when_condition = condition;
+    gm_emit_finding(region, gm_rule_by_id("GM604"), call, message, NULL, 0);
+    /* when the condition holds the function runs eagerly from here, so a later recurrent call
+     * is never traced; when it does not, none breaks */
+    gm_name_set_clear(&region->rnn_subclass_attributes);
+}
+
 void gm_rule_python_construct_call(gm_region *region, TSNode call) {
     const gm_stmt_ctx *st = region->stmt;
     const gm_syntax *syn = st->syntax;
     TSNode fn = gm_unparen(syn, gm_child(call, syn->field.function));
-    if (gm_is(fn, syn->sym.attribute) && region->self_name.len > 0) {
-        TSNode obj = gm_child(fn, syn->field.object);
-        if (gm_is(obj, syn->sym.identifier) &&
-            gm_slice_eq(gm_node_slice(obj, st->text), region->self_name) &&
-            is_rnn_attribute(region, gm_node_slice(gm_child(fn, syn->field.attribute), st->text))) {
+    TSNode receiver =
+        gm_is(fn, syn->sym.attribute) ? gm_child(fn, syn->field.object) : (TSNode){0};
+    if (region->self_name.len > 0 && gm_is(receiver, syn->sym.identifier) &&
+        gm_slice_eq(gm_node_slice(receiver, st->text), region->self_name)) {
+        gm_slice attr = gm_node_slice(gm_child(fn, syn->field.attribute), st->text);
+        if (is_rnn_attribute(region, attr)) { /* scans the subclasses too */
             gm_emit_finding(region, gm_rule_by_id("GM604"), call,
                             "call of an nn.LSTM/GRU/RNN module: torch.compile does not trace "
                             "recurrent modules and cannot resume after this break, so the whole "
                             "function runs eagerly",
                             NULL, 0);
             gm_region_skip_frame(region, "GM604");
-        } else if (gm_is(obj, syn->sym.identifier) &&
-                   gm_slice_eq(gm_node_slice(obj, st->text), region->self_name) &&
-                   gm_name_set_has(&region->rnn_subclass_attributes,
-                                   gm_node_slice(gm_child(fn, syn->field.attribute), st->text))) {
-            /* only instances of the subclass hold the RNN: a condition, and no frame skip for
-             * the base class's own instances */
-            gm_slice attr = gm_node_slice(gm_child(fn, syn->field.attribute), st->text);
-            gm_slice sub = region->rnn_subclass;
-            char condition[160], message[480];
-            snprintf(condition, sizeof condition, "isinstance(%.*s, %.*s)",
-                     (int)(region->self_name.len > 32 ? 32 : region->self_name.len),
-                     region->self_name.ptr, (int)(sub.len > 64 ? 64 : sub.len), sub.ptr);
-            snprintf(message, sizeof message,
-                     "call of `%.*s.%.*s`, which the subclass `%.*s` makes an nn.LSTM/GRU/RNN "
-                     "module: when `%s` holds, torch.compile does not trace the recurrent module "
-                     "and cannot resume after this break, so the whole function runs eagerly",
-                     (int)(region->self_name.len > 32 ? 32 : region->self_name.len),
-                     region->self_name.ptr, (int)(attr.len > 64 ? 64 : attr.len), attr.ptr,
-                     (int)(sub.len > 64 ? 64 : sub.len), sub.ptr, condition);
-            region->only_when_condition = condition;
-            gm_emit_finding(region, gm_rule_by_id("GM604"), call, message, NULL, 0);
-            /* when the condition holds the function runs eagerly from here, so a later
-             * recurrent call is never traced; when it does not, none breaks */
-            gm_name_set_clear(&region->rnn_subclass_attributes);
+        } else if (gm_name_set_has(&region->rnn_subclass_attributes, attr)) {
+            emit_subclass_rnn_call(region, call, attr);
         }
         /* a method call on self is nothing else this rule knows */
     }
