@@ -224,10 +224,10 @@ void gm_rule_tensor_data_call(gm_region *region, TSNode call, TSNode fn) {
             return;
         }
         /* `from math import sqrt` (also `as root`), `from numpy.random import uniform` */
-        if (imported_name(region, fn, name, sizeof name) &&
-            numpy_scalar_draw(region, call, fn, name))
+        bool imported = imported_name(region, fn, name, sizeof name);
+        if (imported && numpy_scalar_draw(region, call, fn, name))
             return;
-        if (!imported_name(region, fn, name, sizeof name) || strncmp(name, "math.", 5) != 0 ||
+        if (!imported || strncmp(name, "math.", 5) != 0 ||
             strchr(name + 5, '.') ||
             !is_math_function((gm_slice){name + 5, (uint32_t)strlen(name + 5)}) ||
             !tensor_argument(region, call))
