@@ -19,10 +19,12 @@ static const gm_syntax *syn_of(const gm_region *r) {
 
 /* After rules ran: a break they predicted in a loop body or try/with makes dynamo skip the
  * frame (verified on torch 2.13: it reports none of the function's later breaks). Findings a
- * dynamo setting turns off are no break. */
+ * dynamo setting turns off are no break. One in a comprehension that is a frame of its own
+ * (Python 3.11) skips that frame only: the function breaks at the comprehension and resumes. */
 static void note_breaks(gm_region *r, size_t before) {
     const gm_finding_list *out = r->stmt->out;
-    if (r->frame_skipped || (r->loop_depth == 0 && r->try_depth == 0))
+    if (r->frame_skipped ||
+        (r->loop_depth == r->comprehension_frame_depth && r->try_depth == 0))
         return;
     for (size_t i = before; i < out->count; i++)
         if (gm_analysis_rule_enabled(r->stmt->options, out->items[i].rule))
@@ -129,7 +131,10 @@ static void scan_comprehension(gm_region *r, TSNode n, int depth) {
     }
     TSNode iterable = ts_node_is_null(first) ? first : gm_child(first, syn_of(r)->field.right);
     scan_expr(r, iterable, depth + 1);
+    bool own_frame = gm_options_comprehension_frames(r->stmt->options) &&
+                     !gm_is(n, syn_of(r)->sym.generator_expression);
     r->loop_depth++;
+    r->comprehension_frame_depth += own_frame;
     /* the clauses (binding the names), then the body (child 0) */
     for (uint32_t i = 1; i < count && !r->frame_skipped; i++) {
         TSNode c = ts_node_named_child(n, i);
@@ -144,13 +149,17 @@ static void scan_comprehension(gm_region *r, TSNode n, int depth) {
     if (count > 0 && !r->frame_skipped)
         scan_expr(r, ts_node_named_child(n, 0), depth + 1);
     r->loop_depth--;
+    r->comprehension_frame_depth -= own_frame;
+    if (r->comprehension_frame_depth == 0)
+        r->comprehension_frame_ended = false;
 }
 
 /* Rules run in the order Python evaluates: operands before the operation that uses them, so
  * that a break after which dynamo cannot resume (frame_skipped) hides what comes later. */
 static void scan_expr(gm_region *r, TSNode n, int depth) {
     const gm_syntax *syn = syn_of(r);
-    if (ts_node_is_null(n) || depth > GM_MAX_NESTING || r->stmt->oom || r->frame_skipped)
+    if (ts_node_is_null(n) || depth > GM_MAX_NESTING || r->stmt->oom || r->frame_skipped ||
+        r->comprehension_frame_ended)
         return;
     TSSymbol t = ts_node_symbol(n);
     if (t == syn->sym.lambda || t == syn->sym.function_definition || t == syn->sym.class_definition)
@@ -569,7 +578,9 @@ void gm_region_analyze(gm_stmt_ctx *stmt, const gm_region_site *site) {
     gm_kinds_seed_parameters(&region);
     if (site->nested && region.self_name.len == 0)
         region.self_name = site->outer_self; /* `self` of the method around a nested def */
-    walk_block(&region, gm_child(site->function, stmt->syntax->field.body), 0);
+    TSNode body = gm_child(site->function, stmt->syntax->field.body);
+    walk_block(&region, body, 0);
+    gm_rule_comprehension_frames(&region, body);
     gm_kind_env_free(&region.env);
     gm_name_set_free(&region.bound_names);
     gm_name_set_free(&region.rnn_attributes);

@@ -593,8 +593,9 @@ static void collect_body(const walk *w, const struct pending_body *b, bool targe
 /* The key suffix of what a decorator returns (GM_CALL_RETURNS). */
 #define GM_RETURN_SUFFIX ".<return>"
 
-/* `@dec` / `@mod.dec` on a traceable function (not a call, not torch.compile or disable, not
- * property & co.): calling the function runs what dec returns, "dec.<return>". */
+/* `@dec`, `@mod.dec` or `@dec(...)` on a traceable function (not torch.compile or disable, not
+ * property & co.): calling the function runs what dec returns, "dec.<return>" (for a factory
+ * called with arguments, what the decorator it returns returns: add_returns_node keys both). */
 static void note_decorators(call_collect *c, TSNode decorated) {
     const gm_syntax *syn = c->syntax;
     uint32_t n = ts_node_named_child_count(decorated);
@@ -603,6 +604,8 @@ static void note_decorators(call_collect *c, TSNode decorated) {
         if (!gm_is(d, syn->sym.decorator) || ts_node_named_child_count(d) == 0)
             continue;
         TSNode e = gm_unparen(syn, ts_node_named_child(d, 0));
+        if (gm_is(e, syn->sym.call))
+            e = gm_unparen(syn, gm_child(e, syn->field.function));
         if (!gm_is(e, syn->sym.identifier) && !gm_is(e, syn->sym.attribute))
             continue;
         if (gm_is(e, syn->sym.identifier) && (gm_node_text_is(e, c->text, "property") ||
@@ -666,6 +669,20 @@ static uint32_t returned_names(const gm_syntax *syn, const char *text, TSNode n,
     return count;
 }
 
+/* The name of fn's first parameter, typed or with a default (`func=None` of a decorator that
+ * also takes arguments), or an empty slice. */
+static gm_slice wrapped_parameter(const gm_syntax *syn, const char *text, TSNode fn) {
+    TSNode params = gm_child(fn, syn->field.parameters);
+    if (ts_node_is_null(params) || ts_node_named_child_count(params) == 0)
+        return (gm_slice){text, 0};
+    TSNode p = ts_node_named_child(params, 0);
+    if (gm_is(p, syn->sym.default_parameter) || gm_is(p, syn->sym.typed_default_parameter))
+        p = gm_child(p, syn->field.name);
+    else if (gm_is(p, syn->sym.typed_parameter) && ts_node_named_child_count(p) > 0)
+        p = ts_node_named_child(p, 0);
+    return gm_is(p, syn->sym.identifier) ? gm_node_slice(p, text) : (gm_slice){text, 0};
+}
+
 /* Adds a node to the part (its key owned by the node from then on). */
 static gm_call_node *push_node(gm_call_part *p, char *key) {
     if (p->node_count == p->node_capacity) {
@@ -706,7 +723,7 @@ static int add_nested_nodes(call_collect *c, uint32_t bi) {
     uint32_t returned_count = returned_names(syn, c->text, outer.body, returned, 0, 8, 0);
     /* a decorator: a plain function whose first parameter is the function it wraps */
     gm_slice first = outer.self_name.len == 0 && returned_count > 0
-                         ? gm_first_parameter(syn, c->text, outer.fn)
+                         ? wrapped_parameter(syn, c->text, outer.fn)
                          : (gm_slice){c->text, 0};
     for (uint32_t i = 0; i < c->nested_count; i++) {
         struct nested_def nd = c->nested[i];
@@ -754,11 +771,9 @@ static int add_nested_nodes(call_collect *c, uint32_t bi) {
     return 0;
 }
 
-/* A wrapper its decorator returns that calls the wrapped function: the decorator's
- * "<return>" node, calling the wrapper. */
-static int add_returns_node(call_collect *c, uint32_t wrapper) {
+/* The decorator's "<return>" node, calling the wrapper. */
+static int push_returns_node(call_collect *c, uint32_t decorator, uint32_t wrapper) {
     gm_call_part *p = c->part;
-    uint32_t decorator = p->nodes[wrapper].parent;
     char *key = key_join(p->nodes[decorator].key.key, GM_RETURN_SUFFIX, (gm_slice){"", 0});
     char *callee = strdup(p->nodes[wrapper].key.key);
     if (!key || !callee || p->callee_count == UINT32_MAX) {
@@ -790,6 +805,30 @@ static int add_returns_node(call_collect *c, uint32_t wrapper) {
     node->callee_start = p->callee_count;
     node->callee_count = 1;
     p->callees[p->callee_count++] = (gm_call_key){gm_call_key_hash(callee), callee};
+    return 0;
+}
+
+/* Whether node is a nested def its enclosing function returns (a level of a decorator). */
+static bool returned_by_parent(const call_collect *c, uint32_t node) {
+    for (uint32_t i = 0; i < c->body_count; i++)
+        if (c->bodies[i].node == node)
+            return c->bodies[i].wrapped.len > 0;
+    return false;
+}
+
+/* A wrapper its decorator returns that calls the wrapped function: the decorator's
+ * "<return>" node, calling the wrapper; and the same for each level of a decorator factory
+ * that returns the level below (`def dec(func=None, *, flag=True): def deco(func): def
+ * wrapper(...): ... return wrapper; ... return deco`): @dec and @dec(...) run the wrapper. */
+static int add_returns_node(call_collect *c, uint32_t wrapper) {
+    uint32_t decorator = c->part->nodes[wrapper].parent;
+    for (int level = 0; decorator != UINT32_MAX && level < 4; level++) {
+        if (push_returns_node(c, decorator, wrapper) != 0)
+            return -1;
+        if (c->part->nodes[decorator].kind != GM_CALL_NESTED || !returned_by_parent(c, decorator))
+            break;
+        decorator = c->part->nodes[decorator].parent;
+    }
     return 0;
 }
 

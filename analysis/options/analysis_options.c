@@ -8,6 +8,7 @@ void gm_analysis_options_default(gm_analysis_options *options) {
     options->training = false;
     options->report_syntax_errors = true;
     options->torch_version = 213;
+    options->python_version = 311;
     options->capture_scalar_outputs = false;
     options->capture_dynamic_output_shape_ops = false;
     options->allow_rnn = false;
@@ -44,7 +45,7 @@ static bool names_equal(const gm_function_names *a, const gm_function_names *b) 
 bool gm_analysis_options_equal(const gm_analysis_options *a, const gm_analysis_options *b) {
     return a->forward_is_compiled == b->forward_is_compiled && a->training == b->training &&
            a->report_syntax_errors == b->report_syntax_errors &&
-           a->torch_version == b->torch_version &&
+           a->torch_version == b->torch_version && a->python_version == b->python_version &&
            a->capture_scalar_outputs == b->capture_scalar_outputs &&
            a->capture_dynamic_output_shape_ops == b->capture_dynamic_output_shape_ops &&
            a->allow_rnn == b->allow_rnn && a->fullgraph == b->fullgraph &&
@@ -118,6 +119,18 @@ int gm_parse_torch_version(const char *text, int *version) {
 
 bool gm_torch_version_supported(int version) {
     return version >= GM_TORCH_VERSION_MIN && version <= GM_TORCH_VERSION_MAX;
+}
+
+int gm_parse_python_version(const char *text, int *version) {
+    return gm_parse_torch_version(text, version); /* the same MAJOR.MINOR form */
+}
+
+bool gm_python_version_supported(int version) {
+    return version >= GM_PYTHON_VERSION_MIN && version <= GM_PYTHON_VERSION_MAX;
+}
+
+bool gm_options_comprehension_frames(const gm_analysis_options *options) {
+    return options->python_version < 312;
 }
 
 static bool is_dotted_name(const char *s) {

@@ -16,6 +16,10 @@
 /* The oldest and newest PyTorch a torch_version setting may name (major*100+minor). */
 #define GM_TORCH_VERSION_MIN 200
 #define GM_TORCH_VERSION_MAX 220
+/* The oldest and newest Python a python_version setting may name (major*100+minor): the
+ * Pythons dynamo supports. */
+#define GM_PYTHON_VERSION_MIN 309
+#define GM_PYTHON_VERSION_MAX 315
 
 /* Rule ids or prefixes of them, as ruff's select/ignore: "GM4" stands for GM401..GM4xx. */
 typedef struct {
@@ -42,6 +46,10 @@ typedef struct {
     bool training;               /* self.training folds to this (default false: eval) */
     bool report_syntax_errors;   /* emit GM001 for the first syntax error (default true) */
     int torch_version;           /* major*100+minor of the PyTorch assumed (default 213: 2.13) */
+    /* major*100+minor of the Python assumed (default 311): before 3.12 a comprehension runs as a
+     * frame of its own (PEP 709 inlined them), which dynamo compiles apart when it runs the
+     * enclosing frame eagerly. */
+    int python_version;
     bool capture_scalar_outputs; /* dynamo setting: .item() etc. do not break */
     bool capture_dynamic_output_shape_ops; /* dynamo setting: nonzero() etc. do not break */
     bool allow_rnn;                        /* dynamo setting: nn.LSTM/GRU/RNN are traced */
@@ -72,6 +80,12 @@ int gm_parse_torch_version(const char *text, int *version);
 
 /* Whether version lies in [GM_TORCH_VERSION_MIN, GM_TORCH_VERSION_MAX]. */
 bool gm_torch_version_supported(int version);
+/* "3.11" -> 311, as gm_parse_torch_version; and whether it lies in [GM_PYTHON_VERSION_MIN,
+ * GM_PYTHON_VERSION_MAX]. */
+int gm_parse_python_version(const char *text, int *version);
+bool gm_python_version_supported(int version);
+/* Whether comprehensions run as frames of their own (Python before 3.12). */
+bool gm_options_comprehension_frames(const gm_analysis_options *options);
 
 /* Replaces *names with names (count of them). Each must be a dotted Python name ("print",
  * "logging.Logger.info"). Returns 0, or -1 with a message naming the bad one in error. */

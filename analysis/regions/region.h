@@ -58,6 +58,12 @@ typedef struct {
     gm_slice self_name; /* first parameter of a method, or empty */
     gm_kind_env env;
     unsigned loop_depth; /* enclosing for/while bodies (and comprehensions) within the region */
+    /* Of loop_depth, the comprehensions that run as frames of their own (before Python 3.12):
+     * a break in one makes dynamo skip that frame, not the region's. */
+    unsigned comprehension_frame_depth;
+    /* Set when a break was found inside such a comprehension: dynamo runs the rest of it
+     * eagerly, so the walk reports nothing more until the outermost one ends. */
+    bool comprehension_frame_ended;
     unsigned try_depth;  /* enclosing try blocks and non-torch with blocks */
     int print_shadowed;  /* -1 not yet looked up, else whether the region binds print */
     /* Set when a predicted break makes dynamo skip the frame (a break in a loop body, in try or

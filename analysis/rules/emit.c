@@ -20,9 +20,12 @@ static const char *consequence(const gm_region *region, bool fullgraph) {
     if (fullgraph)
         return "; with fullgraph=True this is an error: compiling raises "
                "torch._dynamo.exc.Unsupported instead of splitting the graph";
-    if (region->loop_depth > 0)
+    if (region->loop_depth > region->comprehension_frame_depth)
         return "; the break is inside a loop, so dynamo skips the frame and the whole function "
                "runs eagerly";
+    if (region->loop_depth > 0 && region->try_depth == 0)
+        return "; the break is inside a comprehension, which before Python 3.12 is a frame of "
+               "its own: dynamo runs the comprehension eagerly and resumes the function after it";
     if (region->try_depth > 0 && gm_options_nested_graph_breaks(region->stmt->options))
         return "; the break is inside try/with, so dynamo cannot resume after it and runs this "
                "function eagerly; with nested graph breaks a compiled caller also runs eagerly "
@@ -69,6 +72,8 @@ void gm_emit_finding(gm_region *region, const gm_rule *rule, TSNode node, const 
         fixes_free(fixes, count);
         return;
     }
+    if (region->comprehension_frame_depth > 0 && gm_analysis_rule_enabled(st->options, rule))
+        region->comprehension_frame_ended = true;
     f.rule = rule;
     f.span.start_byte = start;
     f.span.end_byte = ts_node_end_byte(node);

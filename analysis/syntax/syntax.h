@@ -76,6 +76,7 @@
     X(dictionary_comprehension, "dictionary_comprehension")                                        \
     X(set_comprehension, "set_comprehension")                                                      \
     X(generator_expression, "generator_expression")                                                \
+    X(for_in_clause, "for_in_clause")                                                              \
     X(pattern_list, "pattern_list")                                                                \
     X(tuple_pattern, "tuple_pattern")                                                              \
     X(list_pattern, "list_pattern")                                                                \

@@ -61,10 +61,11 @@ static int parse_selectors(const char *flag, const char *list, gm_rule_selectors
     return 0;
 }
 
-/* The options for the file at path: defaults, its pyproject.toml, then the command line.
+/* The options for the file at path: defaults (python_version that of the python3 on PATH), its
+ * pyproject.toml, then the command line.
  * Returns 0, or -1 after printing the problem with the pyproject.toml. */
 static int file_options(const char *path, const cli_options *cli, gm_analysis_options *options) {
-    gm_analysis_options_default(options);
+    gm_analysis_options_default_with_interpreter(options);
     unsigned set = 0;
     char error[600];
     if (gm_pyproject_load_for_file(path, options, &set, error, sizeof error) != 0) {

@@ -219,7 +219,7 @@ static int prepare_texts(const char *path, bool *unsafe, char **text, size_t *le
     }
     gm_analysis_options analysis;
     memset(&analysis, 0, sizeof analysis); /* the default leaves fields it does not know alone */
-    gm_analysis_options_default(&analysis);
+    gm_analysis_options_default_with_interpreter(&analysis);
     unsigned set = 0;
     char error[600];
     if (gm_pyproject_load_for_file(path, &analysis, &set, error, sizeof error) != 0) {

@@ -1,6 +1,7 @@
 #include "server/config/pyproject_config.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -202,12 +203,92 @@ static void skip_line(reader *r, const char **in_string) {
     }
 }
 
+/* One clause of a version specifier ("3.10", "3.10.2", "3.11.*"): its MAJOR.MINOR as
+ * major*100+minor, or 0 when it is not digits and dots (a pre-release, "3", ...). */
+static int clause_version(const char *p, const char *end) {
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
+        end--;
+    if (end - p >= 2 && memcmp(end - 2, ".*", 2) == 0)
+        end -= 2;
+    char text[32];
+    size_t n = 0;
+    const char *dot = NULL;
+    for (const char *c = p; c < end; c++) {
+        if (*c == '.' && !dot && c > p)
+            dot = c;
+        else if (*c == '.' && dot)
+            break; /* the patch and what follows do not matter */
+        else if (*c < '0' || *c > '9')
+            return 0;
+        if (n + 1 < sizeof text)
+            text[n++] = *c;
+    }
+    text[n] = '\0';
+    int version;
+    return gm_parse_python_version(text, &version) == 0 ? version : 0;
+}
+
+/* The lower bound of a requires-python specifier set (">=3.10", ">=3.9, <4", "~=3.10.2",
+ * "==3.11.*"): the largest MAJOR.MINOR that a ">=", ">", "~=" or "==" clause names, as
+ * major*100+minor; 0 when no clause gives one that this reads. */
+static int requires_python_lower_bound(const char *spec) {
+    int bound = 0;
+    for (const char *clause = spec; *clause;) {
+        const char *end = strchr(clause, ',');
+        if (!end)
+            end = clause + strlen(clause);
+        const char *p = clause;
+        while (p < end && (*p == ' ' || *p == '\t'))
+            p++;
+        size_t op = 0;
+        if (end - p >= 2 && (memcmp(p, ">=", 2) == 0 || memcmp(p, "~=", 2) == 0 ||
+                             (memcmp(p, "==", 2) == 0 && (end - p < 3 || p[2] != '='))))
+            op = 2;
+        else if (p < end && *p == '>')
+            op = 1; /* ">3.10" still admits 3.10.1 */
+        int version = op ? clause_version(p + op, end) : 0;
+        if (version > bound)
+            bound = version;
+        clause = *end ? end + 1 : end;
+    }
+    return bound;
+}
+
+/* In [project]: whether the line at r->p is requires-python = "..." (a one-line string); if so
+ * the line is consumed and its lower bound (0 when unreadable) goes to *bound. Any other line,
+ * or a value in another form, is left for skip_line: [project] is not ours to judge. */
+static bool read_requires_python(reader *r, value *v, int *bound) {
+    static const char key[] = "requires-python";
+    reader probe = *r;
+    char ignored[8];
+    probe.error = ignored; /* a value it cannot read is no error of [tool.graphmend] */
+    probe.error_size = sizeof ignored;
+    skip_blank(&probe);
+    if (probe.end - probe.p < (ptrdiff_t)(sizeof key - 1) ||
+        memcmp(probe.p, key, sizeof key - 1) != 0)
+        return false;
+    probe.p += sizeof key - 1;
+    skip_blank(&probe);
+    if (probe.p >= probe.end || *probe.p != '=')
+        return false;
+    probe.p++;
+    if (read_value(&probe, v) != 0 || v->kind != VALUE_STRING || expect_line_end(&probe) != 0)
+        return false;
+    r->p = probe.p;
+    r->line = probe.line;
+    *bound = requires_python_lower_bound(v->string);
+    return true;
+}
+
 int gm_pyproject_parse(const char *text, size_t len, gm_analysis_options *options, unsigned *set,
                        char *error, size_t error_size) {
     reader r = {text, text + len, 1, error, error_size};
     gm_analysis_options next = *options;
     unsigned next_set = *set, seen = 0;
-    bool inside = false, had_table = false;
+    bool inside = false, had_table = false, in_project = false;
+    int requires_python = 0; /* the lower bound of [project] requires-python; 0: none */
     const char *in_string = NULL;
     static value v;
     while (r.p < r.end) {
@@ -216,6 +297,7 @@ int gm_pyproject_parse(const char *text, size_t len, gm_analysis_options *option
         int header_line = r.line;
         if (!in_string && read_header(&r, name, sizeof name, &array)) {
             inside = false;
+            in_project = !array && strcmp(name, "project") == 0;
             if (strncmp(name, "tool.graphmend", 14) != 0 || (name[14] && name[14] != '.'))
                 continue;
             r.line = header_line;
@@ -228,6 +310,8 @@ int gm_pyproject_parse(const char *text, size_t len, gm_analysis_options *option
             continue;
         }
         if (!inside) {
+            if (in_project && !in_string && read_requires_python(&r, &v, &requires_python))
+                continue;
             skip_line(&r, &in_string);
             continue;
         }
@@ -262,6 +346,12 @@ int gm_pyproject_parse(const char *text, size_t len, gm_analysis_options *option
                 return fail(&r, "torch-version must be a \"MAJOR.MINOR\" string such as \"2.13\"");
             if (!gm_torch_version_supported(next.torch_version))
                 return fail(&r, "torch-version must be from \"2.0\" to \"2.20\"");
+        } else if (strcmp(key_name, "python-version") == 0) {
+            bit = GM_SET_PYTHON_VERSION;
+            if (v.kind != VALUE_STRING || gm_parse_python_version(v.string, &next.python_version))
+                return fail(&r, "python-version must be a \"MAJOR.MINOR\" string such as \"3.11\"");
+            if (!gm_python_version_supported(next.python_version))
+                return fail(&r, "python-version must be from \"3.9\" to \"3.15\"");
         } else if (strcmp(key_name, "compile-forward") == 0 || strcmp(key_name, "training") == 0) {
             bool forward = key_name[0] == 'c';
             bit = forward ? GM_SET_COMPILE_FORWARD : GM_SET_TRAINING;
@@ -351,6 +441,11 @@ int gm_pyproject_parse(const char *text, size_t len, gm_analysis_options *option
         seen |= bit;
         next_set |= bit;
         r.line = after;
+    }
+    /* Without python-version the project's oldest Python decides, as ruff's target-version. */
+    if (!(seen & GM_SET_PYTHON_VERSION) && requires_python) {
+        next.python_version = gm_python_version_nearest_supported(requires_python);
+        next_set |= GM_SET_PYTHON_VERSION;
     }
     *options = next;
     *set = next_set;

@@ -1,5 +1,6 @@
 /* The [tool.graphmend] table of the nearest pyproject.toml: a small strict reader for the subset
- * it needs (string, boolean and array-of-string values); other tables are skipped. */
+ * it needs (string, boolean and array-of-string values); of other tables only requires-python
+ * of [project] is read, and nothing there is an error. */
 #ifndef GM_SERVER_CONFIG_PYPROJECT_CONFIG_H
 #define GM_SERVER_CONFIG_PYPROJECT_CONFIG_H
 
@@ -8,7 +9,9 @@
 #include "server/config/settings.h"
 
 /* Applies the [tool.graphmend] table of text to *options and sets the GM_SET_* bits of the keys
- * it gave in *set: torch-version = "2.13" (2.0 to 2.20), capture-scalar-outputs = true,
+ * it gave in *set: torch-version = "2.13" (2.0 to 2.20), python-version = "3.11" (3.9 to 3.15;
+ * without it the lower bound of [project] requires-python, ">=3.10" -> 3.10, when it has one
+ * this reads, moved into 3.9..3.15), capture-scalar-outputs = true,
  * capture-dynamic-output-shape-ops = true, allow-rnn = true, fullgraph = true,
  * nested-graph-breaks = true, reorderable-logging-functions = ["print", "warnings.warn"],
  * ignore-logging-functions = ["logging.Logger.info"], select = ["GM1", "GM401"],

@@ -3,10 +3,26 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "server/config/interpreter_version.h"
+
 void gm_settings_default(gm_settings *settings) {
     gm_analysis_options_default(&settings->analysis);
     settings->analysis_set = 0;
     settings->log_level = 3;
+}
+
+int gm_python_version_nearest_supported(int version) {
+    return version < GM_PYTHON_VERSION_MIN   ? GM_PYTHON_VERSION_MIN
+           : version > GM_PYTHON_VERSION_MAX ? GM_PYTHON_VERSION_MAX
+                                             : version;
+}
+
+void gm_analysis_options_default_with_interpreter(gm_analysis_options *options) {
+    gm_analysis_options_default(options);
+    int interpreter = gm_interpreter_python_version();
+    if (interpreter) {
+        options->python_version = gm_python_version_nearest_supported(interpreter);
+    }
 }
 
 void gm_analysis_options_overlay(gm_analysis_options *target, const gm_analysis_options *source,
@@ -17,6 +33,8 @@ void gm_analysis_options_overlay(gm_analysis_options *target, const gm_analysis_
         target->training = source->training;
     if (mask & GM_SET_TORCH_VERSION)
         target->torch_version = source->torch_version;
+    if (mask & GM_SET_PYTHON_VERSION)
+        target->python_version = source->python_version;
     if (mask & GM_SET_CAPTURE_SCALAR_OUTPUTS)
         target->capture_scalar_outputs = source->capture_scalar_outputs;
     if (mask & GM_SET_CAPTURE_DYNAMIC_OUTPUT_SHAPE_OPS)
@@ -158,6 +176,36 @@ static bool apply_nested(const json_t *section, gm_analysis_options *analysis, u
     return changed;
 }
 
+/* pythonVersion: "3.11", or null (follow the project: requires-python, else the python3 on
+ * PATH; clears the key). */
+static bool apply_python_version(const json_t *section, gm_analysis_options *analysis,
+                                 unsigned *set, char *problems, size_t size) {
+    json_t *value = json_object_get(section, "pythonVersion");
+    if (!value) {
+        return false;
+    }
+    bool was_set = *set & GM_SET_PYTHON_VERSION;
+    if (json_is_null(value)) {
+        gm_analysis_options defaults;
+        gm_analysis_options_default(&defaults);
+        analysis->python_version = defaults.python_version;
+        *set &= ~(unsigned)GM_SET_PYTHON_VERSION;
+        return was_set;
+    }
+    int parsed;
+    if (!json_is_string(value) || gm_parse_python_version(json_string_value(value), &parsed) != 0 ||
+        !gm_python_version_supported(parsed)) {
+        note_problem(problems, size, "pythonVersion",
+                     "a \"MAJOR.MINOR\" string from \"3.9\" to \"3.15\", such as \"3.11\", "
+                     "or null");
+        return false;
+    }
+    bool changed = parsed != analysis->python_version || !was_set;
+    analysis->python_version = parsed;
+    *set |= GM_SET_PYTHON_VERSION;
+    return changed;
+}
+
 bool gm_settings_apply_json(gm_settings *settings, const json_t *section, char *problems,
                             size_t problems_size) {
     if (problems_size) {
@@ -208,6 +256,7 @@ bool gm_settings_apply_json(gm_settings *settings, const json_t *section, char *
                          "a \"MAJOR.MINOR\" string from \"2.0\" to \"2.20\", such as \"2.13\"");
         }
     }
+    changed |= apply_python_version(section, analysis, set, problems, problems_size);
     json_t *level = json_object_get(section, "logLevel");
     if (level && !json_is_null(level)) {
         int found = 0;
@@ -249,11 +298,13 @@ json_t *gm_settings_defaults_json(void) {
             json_array_append_new(l ? ignored : reorderable, json_string(lists[l]->items[i]));
         }
     }
-    /* nestedGraphBreaks defaults to null: on from torch 2.14, off before. */
+    /* nestedGraphBreaks defaults to null: on from torch 2.14, off before. pythonVersion too:
+     * requires-python's lower bound, else the python3 on PATH, else 3.11. */
     return json_pack(
-        "{s:b,s:b,s:s,s:b,s:b,s:b,s:b,s:n,s:o,s:o,s:o,s:o,s:b,s:s}", "compileForward",
+        "{s:b,s:b,s:s,s:n,s:b,s:b,s:b,s:b,s:n,s:o,s:o,s:o,s:o,s:b,s:s}", "compileForward",
         defaults.analysis.forward_is_compiled, "training", defaults.analysis.training,
-        "torchVersion", version, "captureScalarOutputs", defaults.analysis.capture_scalar_outputs,
+        "torchVersion", version, "pythonVersion", "captureScalarOutputs",
+        defaults.analysis.capture_scalar_outputs,
         "captureDynamicOutputShapeOps", defaults.analysis.capture_dynamic_output_shape_ops,
         "allowRnn", defaults.analysis.allow_rnn, "fullgraph", defaults.analysis.fullgraph,
         "nestedGraphBreaks", "reorderableLoggingFunctions", reorderable, "ignoreLoggingFunctions",

@@ -24,11 +24,21 @@ enum {
     GM_SET_REORDERABLE_LOGGING_FUNCTIONS = 1u << 10,
     GM_SET_IGNORE_LOGGING_FUNCTIONS = 1u << 11,
     GM_SET_UNSAFE_FIXES = 1u << 12,
+    GM_SET_PYTHON_VERSION = 1u << 13,
 };
 
 /* Copies into *target the options of source that mask names. */
 void gm_analysis_options_overlay(gm_analysis_options *target, const gm_analysis_options *source,
                                  unsigned mask);
+
+/* The options a file starts from, before its pyproject.toml and the client's keys: the defaults,
+ * with python_version that of the python3 on PATH when one answers (as ruff's target-version
+ * follows the project's Python; 3.11 when none does). */
+void gm_analysis_options_default_with_interpreter(gm_analysis_options *options);
+
+/* version (major*100+minor) moved into [GM_PYTHON_VERSION_MIN, GM_PYTHON_VERSION_MAX]: a Python
+ * dynamo does not support counts as the supported one nearest to it. */
+int gm_python_version_nearest_supported(int version);
 
 typedef struct {
     gm_analysis_options analysis;
@@ -39,14 +49,15 @@ typedef struct {
 void gm_settings_default(gm_settings *settings);
 
 /* Applies the keys present in section (an object; anything else is ignored): compileForward
- * (bool), training (bool), torchVersion ("2.13"), captureScalarOutputs (bool),
+ * (bool), training (bool), torchVersion ("2.13"), pythonVersion ("3.11", or null for "as the
+ * project's Python": requires-python, else the python3 on PATH), captureScalarOutputs (bool),
  * captureDynamicOutputShapeOps (bool), allowRnn (bool), fullgraph (bool), nestedGraphBreaks
  * (bool, or null for "as torch_version does"), reorderableLoggingFunctions and
  * ignoreLoggingFunctions (arrays of dotted function names), select and ignore (arrays of rule
  * ids or prefixes), unsafeFixes (bool: fix-all applies unsafe mends too), logLevel
- * ("error"|"warning"|"info"|"debug"). torchVersion must lie in 2.0..2.20. Keys with bad values are
- * skipped (the previous value stays) and named in problems (empty when none). Returns true when
- * something changed. */
+ * ("error"|"warning"|"info"|"debug"). torchVersion must lie in 2.0..2.20, pythonVersion in
+ * 3.9..3.15. Keys with bad values are skipped (the previous value stays) and named in problems
+ * (empty when none). Returns true when something changed. */
 bool gm_settings_apply_json(gm_settings *settings, const json_t *section, char *problems,
                             size_t problems_size);
 

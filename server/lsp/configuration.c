@@ -119,7 +119,7 @@ bool gm_document_find_pyproject(gm_document *doc) {
 }
 
 void gm_server_document_options(gm_server *server, gm_document *doc, gm_analysis_options *options) {
-    gm_analysis_options_default(options);
+    gm_analysis_options_default_with_interpreter(options);
     if (!doc->pyproject_resolved) {
         gm_document_find_pyproject(doc);
     }

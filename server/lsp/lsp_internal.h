@@ -181,8 +181,9 @@ void gm_profile_cancel_all(gm_server *server);
 void gm_handle_did_change_configuration(gm_server *, json_t *);
 void gm_request_configuration(gm_server *server);
 void gm_handle_configuration_response(gm_server *server, json_t *result);
-/* The analysis options for doc: defaults, the [tool.graphmend] table of the pyproject.toml
- * nearest to it (a file: URI), then the keys the client set. A pyproject.toml that turns
+/* The analysis options for doc: defaults (python_version that of the python3 on PATH), the
+ * [tool.graphmend] table of the pyproject.toml nearest to it (a file: URI; its [project]
+ * requires-python too), then the keys the client set. A pyproject.toml that turns
  * invalid is reported with window/showMessage and its last valid values are kept. */
 /* Looks up the pyproject.toml nearest to doc again; true when it is another file than before. */
 bool gm_document_find_pyproject(gm_document *doc);

@@ -185,7 +185,7 @@ static int prepare_texts(gm_server *server, const char *uri, int unsafe, profile
             snprintf(error, error_size, "cannot read %.300s", texts->path);
             return -1;
         }
-        gm_analysis_options_default(&options);
+        gm_analysis_options_default_with_interpreter(&options);
         unsigned set = 0;
         char problem[600];
         gm_pyproject_load_for_file(texts->path, &options, &set, problem, sizeof problem);

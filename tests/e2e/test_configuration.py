@@ -281,10 +281,11 @@ def test_invalid_dynamo_settings_are_shown(servers):
     session.diagnostics(uri)
     session.client.notify("workspace/didChangeConfiguration", {"settings": {"graphmend": {
         "torchVersion": "2.99", "allowRnn": "yes", "ignoreLoggingFunctions": ["not a name"],
-        "nestedGraphBreaks": 1}}})
+        "nestedGraphBreaks": 1, "pythonVersion": "3.8"}}})
     session.client.barrier()
     shown = [m["params"]["message"] for m in session.client.notifications("window/showMessage")]
     assert any("graphmend.torchVersion" in m and "2.20" in m and "graphmend.allowRnn" in m
                and "not a name" in m and "graphmend.nestedGraphBreaks" in m
+               and "graphmend.pythonVersion" in m and "3.15" in m
                for m in shown), shown
     assert len(by_line(session.diagnostics(uri))) == 4  # nothing changed

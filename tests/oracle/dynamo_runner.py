@@ -131,6 +131,10 @@ def dynamo_config(settings: dict) -> dict:
             running = ".".join(torch.__version__.split("+")[0].split(".")[:2])
             if value != running:
                 raise ValueError(f"torch-version {value} cannot be checked on torch {running}")
+        elif key == "python-version":
+            running = "%d.%d" % sys.version_info[:2]
+            if value != running:
+                raise ValueError(f"python-version {value} cannot be checked on Python {running}")
         elif key not in _ANALYSIS_KEYS:
             raise ValueError(f"unknown [tool.graphmend] key {key!r}")
     return config

@@ -157,8 +157,12 @@ def print_report(data: dict, result: dict, source: Path, listing: bool) -> None:
             print(f"  FP {key} {family}: {file}:{line} {code}: {src(file, line)}")
         for family, (file, line), reason in row["fns"]:
             print(f"  FN {key} {family}: {file}:{line}: {src(file, line)}  <- {reason[:120]}")
-        for family, (file, line), condition in row["conditional"]:
-            print(f"  cond. {key} {family}: {file}:{line}: breaks when `{condition}`: {src(file, line)}")
+        by_site = collections.defaultdict(list)  # a shared wrapper's site holds for many families
+        for family, site, condition in row["conditional"]:
+            by_site[(site, condition)].append(family)
+        for ((file, line), condition), families in sorted(by_site.items()):
+            who = families[0] if len(families) == 1 else f"{len(families)} families ({families[0]}, ...)"
+            print(f"  cond. {key} {who}: {file}:{line}: breaks when `{condition}`: {src(file, line)}")
         for family in row["false_alarms"]:
             print(f"  false alarm {key}: {family} compiles to one graph")
 

@@ -405,6 +405,25 @@ static const gm_rule rules[] = {
         .severity = GM_SEVERITY_WARNING,
     },
     {
+        .id = "GM606",
+        .name = "comprehension-frame",
+        .registry_id = "GB4347",
+        .gb_type = "Missing tp_iternext",
+        .url = GM_GB_URL("4347"),
+        .summary = "Comprehension compiled apart in a function dynamo runs eagerly",
+        .explanation =
+            "Before Python 3.12 a list, set or dict comprehension runs as a frame of its own. "
+            "When dynamo cannot finish the enclosing function's frame (a break in a loop or a "
+            "try block, or one it cannot resume from) it runs the function eagerly and "
+            "compiles each comprehension apart; one that reads the module and iterates a "
+            "list, dict or other iterator it receives from outside cannot start: dynamo "
+            "reports a break there and runs the comprehension in Python.",
+        .hint = "Remove the break that makes the function run eagerly (its finding says why); "
+                "or build the values with a plain for loop, or on Python 3.12+, where "
+                "comprehensions are inlined.",
+        .severity = GM_SEVERITY_WARNING,
+    },
+    {
         .id = "GM701",
         .name = "backward-call",
         .registry_id = "GB0123",

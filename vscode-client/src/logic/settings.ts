@@ -7,6 +7,7 @@ export const SERVER_SETTING_KEYS = [
   'compileForward',
   'training',
   'torchVersion',
+  'pythonVersion',
   'captureScalarOutputs',
   'captureDynamicOutputShapeOps',
   'allowRnn',

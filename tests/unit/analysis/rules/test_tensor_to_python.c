@@ -35,7 +35,27 @@ static void item(void) {
                    "GM201", 1);
     /* a comprehension's first iterable runs once, outside its loop: no frame skip */
     expect_forward("        a = [v for v in t.tolist()]\n        print(a)\n", "GM401", 1);
-    expect_forward("        a = [v.tolist() for v in t]\n        print(a)\n", "GM401", 0);
+    /* a break in the element: before Python 3.12 the comprehension is a frame of its own,
+     * which dynamo skips, and forward resumes after it; from 3.12 it is inlined, a loop in
+     * forward, and the frame is skipped */
+    expect_forward("        a = [v.tolist() for v in t]\n        print(a)\n", "GM401", 1);
+    {
+        gm_analysis_options inlined;
+        gm_analysis_options_default(&inlined);
+        inlined.python_version = 312;
+        gm_finding_list l = at_analyze_with(HEAD "        a = [v.tolist() for v in t]\n"
+                                                 "        b = [v.tolist() for v in t]\n"
+                                                 "        print(a)\n",
+                                            &inlined);
+        CHECK_EQ_INT(at_count(&l, "GM401"), 0);
+        CHECK_EQ_INT(at_count(&l, "GM202"), 1);
+        gm_finding_list_free(&l);
+        /* 3.11: each comprehension breaks once, the second as well */
+        AT_EXPECT(HEAD "        a = [v.tolist() + [v.item()] for v in t]\n"
+                       "        b = [v.tolist() for v in t]\n",
+                  "GM202", 2);
+        AT_EXPECT(HEAD "        a = [v.tolist() + [v.item()] for v in t]\n", "GM201", 0);
+    }
     /* Not a tensor, or no evidence of one. */
     expect_forward("        s = x.item()\n", "GM201", 0);
     expect_forward("        s = n.item()\n", "GM201", 0);

@@ -97,6 +97,108 @@ static void reads_dynamo_settings(void) {
     CHECK(gm_analysis_options_equal(&target, &o));
 }
 
+/* python-version, and without it the lower bound of [project] requires-python. */
+static void reads_python_version(void) {
+    gm_analysis_options o;
+    unsigned set;
+    char error[256];
+    CHECK_EQ_INT(parse("[tool.graphmend]\npython-version = \"3.10\"\n", &o, &set, error), 0);
+    CHECK_EQ_INT(o.python_version, 310);
+    CHECK_EQ_INT(set, GM_SET_PYTHON_VERSION);
+    CHECK(gm_options_comprehension_frames(&o));
+    CHECK_EQ_INT(parse("[tool.graphmend]\npython-version = '3.13'\n", &o, &set, error), 0);
+    CHECK_EQ_INT(o.python_version, 313);
+    CHECK(!gm_options_comprehension_frames(&o));
+
+    /* requires-python of [project], wherever the table stands; its other keys, whatever their
+     * form, are no error. */
+    const char *project = "[project]\n"
+                          "name = \"x\"\n"
+                          "description = \"\"\"\n"
+                          "requires-python = \">=3.14\"\n"
+                          "\"\"\"\n"
+                          "version = 1.5\n"
+                          "authors = [{ name = \"A\", email = \"a@example.com\" }]\n"
+                          "dependencies = [\n"
+                          "  \"torch>=2.5\",\n"
+                          "]\n"
+                          "requires-python = \">=3.10, <4\"  # the oldest we run on\n"
+                          "dynamic = [\"readme\"]\n"
+                          "\n"
+                          "[project.urls]\n"
+                          "requires-python = \">=3.13\"\n"
+                          "[tool.graphmend]\n"
+                          "fullgraph = true\n";
+    CHECK_EQ_INT(parse(project, &o, &set, error), 0);
+    CHECK(error[0] == '\0');
+    CHECK_EQ_INT(o.python_version, 310);
+    CHECK(o.fullgraph);
+    CHECK_EQ_INT(set, GM_SET_PYTHON_VERSION | GM_SET_FULLGRAPH);
+    CHECK_EQ_INT(parse("[tool.graphmend]\n"
+                       "allow-rnn = true\n"
+                       "[project]\n"
+                       "requires-python = \"~=3.12.1\"\n",
+                       &o, &set, error),
+                 0);
+    CHECK_EQ_INT(o.python_version, 312);
+    CHECK_EQ_INT(set, GM_SET_PYTHON_VERSION | GM_SET_ALLOW_RNN);
+    /* python-version beats requires-python. */
+    CHECK_EQ_INT(parse("[project]\n"
+                       "requires-python = \">=3.10\"\n"
+                       "[tool.graphmend]\n"
+                       "python-version = \"3.13\"\n",
+                       &o, &set, error),
+                 0);
+    CHECK_EQ_INT(o.python_version, 313);
+    CHECK_EQ_INT(set, GM_SET_PYTHON_VERSION);
+    /* Elsewhere requires-python means nothing. */
+    CHECK_EQ_INT(parse("[tool.poetry]\nrequires-python = \">=3.13\"\n", &o, &set, error), 0);
+    CHECK_EQ_INT(o.python_version, 311);
+    CHECK_EQ_INT(set, 0);
+    /* Errors of [tool.graphmend] still name their line after it. */
+    CHECK_EQ_INT(parse("[project]\n"
+                       "requires-python = \">=3.10\"\n"
+                       "[tool.graphmend]\n"
+                       "colour = \"red\"\n",
+                       &o, &set, error),
+                 -1);
+    CHECK_EQ_STR(error, "line 4: unknown key 'colour' in [tool.graphmend]");
+
+    /* The specifier forms: the largest lower bound wins, outside 3.9..3.15 the nearest end;
+     * what gives no lower bound, or is not read, leaves the default. */
+    static const struct {
+        const char *spec;
+        int version; /* 0: no bound, the bit stays clear */
+    } specs[] = {
+        {">=3.9", 309},          {">= 3.11", 311},       {">=3.9,<4", 309},
+        {"<4, >=3.12", 312},     {">=3.9, >=3.11", 311}, {"~=3.12.1", 312},
+        {"==3.13.*", 313},       {">3.10", 310},         {">=3.11.4", 311},
+        {">=3.8", 309},          {">=2.7", 309},         {">=3.16", 315},
+        {"<3.12", 0},            {"!=3.10.*", 0},        {"3.10", 0},
+        {">=3", 0},              {">=3.10rc1", 0},       {"===3.10", 0},
+        {"", 0},                 {">=three", 0},         {"<=3.13", 0},
+    };
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        char text[128];
+        snprintf(text, sizeof text, "[project]\nrequires-python = '%s'\n", specs[i].spec);
+        CHECK_EQ_INT(parse(text, &o, &set, error), 0);
+        if (o.python_version != (specs[i].version ? specs[i].version : 311))
+            fprintf(stderr, "requires-python '%s'\n", specs[i].spec);
+        CHECK_EQ_INT(o.python_version, specs[i].version ? specs[i].version : 311);
+        CHECK_EQ_INT(set, specs[i].version ? GM_SET_PYTHON_VERSION : 0u);
+    }
+    /* requires-python in a form this does not read is no error either. */
+    const char *odd[] = {"requires-python = [\">=3.10\"]\n", "requires-python = 3.10\n",
+                         "requires-python = \"\"\">=3.10\"\"\"\n", "requires-python = \">=3.10\" x\n"};
+    for (size_t i = 0; i < sizeof odd / sizeof odd[0]; i++) {
+        char text[128];
+        snprintf(text, sizeof text, "[project]\n%s[tool.graphmend]\nfullgraph = true\n", odd[i]);
+        CHECK_EQ_INT(parse(text, &o, &set, error), 0);
+        CHECK_EQ_INT(o.python_version, 311);
+        CHECK_EQ_INT(set, GM_SET_FULLGRAPH);
+    }
+}
+
 static void expect_error(const char *text, const char *message) {
     gm_analysis_options o;
     unsigned set;
@@ -156,6 +258,16 @@ static void rejects_what_it_does_not_know(void) {
         "line 3: ignore-logging-functions: \"logging..info\" is not a dotted function name");
     ERR("ignore-logging-functions = [\"print()\"]\n", "is not a dotted function name");
     ERR("allow-rnn = true\nallow-rnn = false\n", "line 4: duplicate key 'allow-rnn'");
+    ERR("python-version = 3.11\n", "line 3: unsupported value");
+    ERR("python-version = \"three\"\n",
+        "line 3: python-version must be a \"MAJOR.MINOR\" string such as \"3.11\"");
+    ERR("python-version = \"3.11.2\"\n", "line 3: python-version must be a \"MAJOR.MINOR\"");
+    ERR("python-version = [\"3.11\"]\n", "line 3: python-version must be a \"MAJOR.MINOR\"");
+    ERR("python-version = \"3.8\"\n", "line 3: python-version must be from \"3.9\" to \"3.15\"");
+    ERR("python-version = \"3.16\"\n", "line 3: python-version must be from \"3.9\" to \"3.15\"");
+    ERR("python-version = \"2.7\"\n", "line 3: python-version must be from \"3.9\" to \"3.15\"");
+    ERR("python-version = \"3.10\"\npython-version = \"3.11\"\n",
+        "line 4: duplicate key 'python-version'");
 #undef ERR
 }
 
@@ -262,6 +374,7 @@ static void defaults_match_readme(void) {
     CHECK(json_is_true(json_object_get(d, "compileForward")));
     CHECK(json_is_false(json_object_get(d, "training")));
     CHECK(strcmp(json_string_value(json_object_get(d, "torchVersion")), "2.13") == 0);
+    CHECK(json_is_null(json_object_get(d, "pythonVersion"))); /* from the project's Python */
     CHECK(json_is_false(json_object_get(d, "captureScalarOutputs")));
     CHECK(json_is_false(json_object_get(d, "captureDynamicOutputShapeOps")));
     json_t *select = json_object_get(d, "select");
@@ -282,6 +395,7 @@ int main(void) {
     reads_the_table();
     reads_dynamo_settings();
     reads_region_keys();
+    reads_python_version();
     rejects_what_it_does_not_know();
     parses_versions_and_selectors();
     gates_rules();

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "server/config/pyproject_config.h"
 #include "server/config/settings.h"
 
 static bool apply(gm_settings *s, const char *json, char *problems) {
@@ -85,6 +86,75 @@ static void rejects_bad_values(void) {
     CHECK(strstr(problems, "graphmend.ignoreLoggingFunctions") != NULL);
 }
 
+/* pythonVersion: "MAJOR.MINOR" in 3.9..3.15; null goes back to the project's Python. */
+static void reads_python_version(void) {
+    gm_settings s;
+    gm_settings_default(&s);
+    char problems[512];
+    CHECK(apply(&s, "{\"pythonVersion\": \"3.10\"}", problems));
+    CHECK_EQ_STR(problems, "");
+    CHECK_EQ_INT(s.analysis.python_version, 310);
+    CHECK_EQ_INT(s.analysis_set, GM_SET_PYTHON_VERSION);
+    CHECK(!apply(&s, "{\"pythonVersion\": \"3.10\"}", problems));
+    CHECK(apply(&s, "{\"pythonVersion\": \"3.15\"}", problems));
+    CHECK_EQ_INT(s.analysis.python_version, 315);
+    const char *bad[] = {"{\"pythonVersion\": \"3.8\"}", "{\"pythonVersion\": \"3.16\"}",
+                         "{\"pythonVersion\": \"three\"}", "{\"pythonVersion\": 3.1}",
+                         "{\"pythonVersion\": \"3.11.2\"}"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        CHECK(!apply(&s, bad[i], problems));
+        CHECK(strstr(problems, "graphmend.pythonVersion must be") != NULL &&
+              strstr(problems, "\"3.15\"") != NULL);
+        CHECK_EQ_INT(s.analysis.python_version, 315);
+        CHECK_EQ_INT(s.analysis_set, GM_SET_PYTHON_VERSION);
+    }
+    /* null clears the key, so that pyproject.toml or the interpreter decides again. */
+    CHECK(apply(&s, "{\"pythonVersion\": null}", problems));
+    CHECK_EQ_STR(problems, "");
+    CHECK_EQ_INT(s.analysis_set, 0);
+    CHECK_EQ_INT(s.analysis.python_version, 311);
+    CHECK(!apply(&s, "{\"pythonVersion\": null}", problems));
+    CHECK(apply(&s, "{\"torchVersion\": \"2.13\"}", problems));
+    CHECK_EQ_INT(s.analysis_set, GM_SET_TORCH_VERSION); /* another key leaves it clear */
+}
+
+/* The layers of gm_server_document_options: the base, the pyproject.toml (python-version, else
+ * requires-python), then the client's pythonVersion. */
+static void python_version_layers(void) {
+    gm_analysis_options project;
+    gm_analysis_options_default(&project);
+    unsigned project_set = 0;
+    char error[256];
+    const char *text = "[project]\nrequires-python = \">=3.12\"\n";
+    CHECK_EQ_INT(gm_pyproject_parse(text, strlen(text), &project, &project_set, error, sizeof error),
+                 0);
+
+    gm_analysis_options options;
+    gm_analysis_options_default(&options);
+    options.python_version = 309; /* as if the python3 on PATH were 3.9 */
+    gm_analysis_options_overlay(&options, &project, project_set);
+    CHECK_EQ_INT(options.python_version, 312); /* requires-python beats the interpreter */
+
+    gm_settings s;
+    gm_settings_default(&s);
+    char problems[512];
+    CHECK(apply(&s, "{\"pythonVersion\": \"3.10\"}", problems));
+    gm_analysis_options_overlay(&options, &s.analysis, s.analysis_set);
+    CHECK_EQ_INT(options.python_version, 310); /* the client beats pyproject.toml */
+
+    CHECK(apply(&s, "{\"pythonVersion\": null}", problems));
+    gm_analysis_options_default(&options);
+    options.python_version = 309;
+    gm_analysis_options_overlay(&options, &project, project_set);
+    gm_analysis_options_overlay(&options, &s.analysis, s.analysis_set);
+    CHECK_EQ_INT(options.python_version, 312);
+
+    /* Versions outside what dynamo supports count as the nearest end. */
+    CHECK_EQ_INT(gm_python_version_nearest_supported(308), 309);
+    CHECK_EQ_INT(gm_python_version_nearest_supported(313), 313);
+    CHECK_EQ_INT(gm_python_version_nearest_supported(400), 315);
+}
+
 /* The client's keys beat pyproject.toml's: the overlay copies exactly the masked ones. */
 static void overlay_follows_the_mask(void) {
     gm_settings s;
@@ -105,6 +175,7 @@ static void defaults(void) {
     CHECK(json_is_false(json_object_get(d, "allowRnn")));
     CHECK(json_is_false(json_object_get(d, "fullgraph")));
     CHECK(json_is_null(json_object_get(d, "nestedGraphBreaks")));
+    CHECK(json_is_null(json_object_get(d, "pythonVersion")));
     CHECK(json_is_array(json_object_get(d, "reorderableLoggingFunctions")));
     CHECK(json_is_array(json_object_get(d, "ignoreLoggingFunctions")));
     /* Applying the defaults back is accepted without problems. */
@@ -122,6 +193,8 @@ static void defaults(void) {
 int main(void) {
     reads_dynamo_settings();
     rejects_bad_values();
+    reads_python_version();
+    python_version_layers();
     overlay_follows_the_mask();
     defaults();
     return check_exit_code("server/config/settings");

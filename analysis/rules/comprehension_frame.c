@@ -1,0 +1,190 @@
+/* GM606: comprehensions dynamo compiles as frames of their own. Before Python 3.12 a list, set
+ * or dict comprehension runs as a nested frame (PEP 709 inlined them). While dynamo traces the
+ * function the comprehension is inlined and traced; but when it cannot finish the function's
+ * frame (a break in a loop or a try block, or one it cannot resume from) it runs the function
+ * eagerly and compiles each nested frame apart. A comprehension frame that reads the module
+ * (`self`) and iterates what dynamo cannot rebuild as an input (a list, a dict, enumerate(...);
+ * not range() or a literal) breaks there: "Missing tp_iternext". Verified on torch 2.13 with
+ * Python 3.11: generator expressions, comprehensions that do not read self, and functions dynamo
+ * resumes do not break. */
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/rules/emit.h"
+#include "analysis/rules/rules.h"
+
+#define GM_MAX_DEPTH 200
+
+static bool is_frame_comprehension(const gm_syntax *syn, TSNode n) {
+    return gm_is(n, syn->sym.list_comprehension) || gm_is(n, syn->sym.set_comprehension) ||
+           gm_is(n, syn->sym.dictionary_comprehension);
+}
+
+static bool is_nested_scope(const gm_syntax *syn, TSNode n) {
+    return gm_is(n, syn->sym.function_definition) || gm_is(n, syn->sym.class_definition) ||
+           gm_is(n, syn->sym.lambda) || gm_is(n, syn->sym.decorated_definition);
+}
+
+/* Whether n reads the identifier name (not as an attribute's member), skipping skip. */
+static bool reads_name(const gm_syntax *syn, const char *text, TSNode n, gm_slice name, TSNode skip,
+                       int depth) {
+    if (ts_node_is_null(n) || depth > GM_MAX_DEPTH || ts_node_eq(n, skip))
+        return false;
+    if (gm_is(n, syn->sym.identifier))
+        return gm_slice_eq(gm_node_slice(n, text), name);
+    if (gm_is(n, syn->sym.attribute))
+        return reads_name(syn, text, gm_child(n, syn->field.object), name, skip, depth + 1);
+    uint32_t count = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < count; i++)
+        if (reads_name(syn, text, ts_node_named_child(n, i), name, skip, depth + 1))
+            return true;
+    return false;
+}
+
+/* The iterable of a comprehension's first `for` clause (evaluated in the enclosing frame and
+ * passed into the comprehension's frame as an iterator), or a null node. */
+static TSNode first_iterable(const gm_syntax *syn, TSNode comprehension) {
+    uint32_t count = ts_node_named_child_count(comprehension);
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode c = ts_node_named_child(comprehension, i);
+        if (gm_is(c, syn->sym.for_in_clause))
+            return gm_child(c, syn->field.right);
+    }
+    return (TSNode){0};
+}
+
+/* Whether dynamo takes the iterator of iterable as a frame input: range() and literals it
+ * rebuilds; other iterators (of a list, a dict, enumerate, zip) it cannot. */
+static bool iterator_breaks_as_input(const gm_syntax *syn, const char *text, TSNode iterable) {
+    iterable = gm_unparen(syn, iterable);
+    if (ts_node_is_null(iterable) || gm_is(iterable, syn->sym.list) ||
+        gm_is(iterable, syn->sym.tuple) || gm_is(iterable, syn->sym.set) ||
+        gm_is(iterable, syn->sym.dictionary) || gm_is(iterable, syn->sym.string))
+        return false;
+    if (gm_is(iterable, syn->sym.call)) {
+        TSNode fn = gm_child(iterable, syn->field.function);
+        if (gm_is(fn, syn->sym.identifier) && gm_node_text_is(fn, text, "range"))
+            return false;
+    }
+    return true;
+}
+
+typedef struct {
+    gm_region *region;
+    gm_slice self;
+    const char *condition; /* the finding's only_when_condition, or NULL */
+    const char *why;       /* why the function runs eagerly, for the message */
+} comprehension_scan;
+
+static void report(comprehension_scan *scan, TSNode comprehension) {
+    gm_region *r = scan->region;
+    char message[640];
+    snprintf(message, sizeof message,
+             "comprehension that reads `%.*s`, in a function dynamo runs eagerly (%s): before "
+             "Python 3.12 the comprehension is a frame of its own, which dynamo then compiles "
+             "apart and cannot start, since it cannot take the comprehension's iterator as an "
+             "input; the break is reported here and this comprehension runs in Python",
+             (int)(scan->self.len > 32 ? 32 : scan->self.len), scan->self.ptr, scan->why);
+    r->only_when_condition = scan->condition;
+    gm_emit_finding(r, gm_rule_by_id("GM606"), comprehension, message, NULL, 0);
+}
+
+/* The frame comprehensions of the function body below n (not those nested in another
+ * comprehension, which only that one's frame runs, nor those of nested definitions). */
+static void scan_comprehensions(comprehension_scan *scan, TSNode n, int depth) {
+    const gm_stmt_ctx *st = scan->region->stmt;
+    const gm_syntax *syn = st->syntax;
+    if (ts_node_is_null(n) || depth > GM_MAX_DEPTH || st->oom || is_nested_scope(syn, n) ||
+        gm_is(n, syn->sym.generator_expression))
+        return;
+    if (is_frame_comprehension(syn, n)) {
+        TSNode iterable = first_iterable(syn, n);
+        if (iterator_breaks_as_input(syn, st->text, iterable) &&
+            reads_name(syn, st->text, n, scan->self, iterable, 0))
+            report(scan, n);
+        return;
+    }
+    uint32_t count = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < count; i++)
+        scan_comprehensions(scan, ts_node_named_child(n, i), depth + 1);
+}
+
+/* The module the function works on: the method's self, or the first parameter of a decorator's
+ * wrapper when it is spelled `self` (`def wrapper(self, *args, **kwargs)` around a forward). */
+static gm_slice module_name(gm_region *r) {
+    if (r->self_name.len > 0)
+        return r->self_name;
+    gm_slice first = gm_first_parameter(r->stmt->syntax, r->stmt->text, r->site.function);
+    return first.len == 4 && memcmp(first.ptr, "self", 4) == 0 ? first : (gm_slice){first.ptr, 0};
+}
+
+/* Whether name is a parameter of a function around fn (a decorator's wrapped function). */
+static bool enclosing_parameter(const gm_syntax *syn, const char *text, TSNode fn, gm_slice name) {
+    int guard = 0;
+    for (TSNode n = ts_node_parent(fn); !ts_node_is_null(n) && guard < 400;
+         n = ts_node_parent(n), guard++) {
+        if (gm_is(n, syn->sym.class_definition))
+            return false;
+        if (gm_is(n, syn->sym.function_definition) && gm_parameters_bind_name(syn, text, n, name))
+            return true;
+    }
+    return false;
+}
+
+/* The first call, in a try block's body below n, of a function the region does not bind but a
+ * function around it takes as a parameter (`outputs = func(self, *args, **kwargs)` in a
+ * decorator's wrapper): when that call breaks, dynamo cannot resume inside the try block and
+ * runs the whole function eagerly. */
+static TSNode call_of_wrapped_in_try(gm_region *r, TSNode n, bool in_try, int depth) {
+    const gm_syntax *syn = r->stmt->syntax;
+    if (ts_node_is_null(n) || depth > GM_MAX_DEPTH || is_nested_scope(syn, n))
+        return (TSNode){0};
+    if (in_try && gm_is(n, syn->sym.call)) {
+        TSNode fn = gm_child(n, syn->field.function);
+        if (gm_is(fn, syn->sym.identifier) && !gm_region_binds_node(r, fn) &&
+            enclosing_parameter(syn, r->stmt->text, r->site.function,
+                                gm_node_slice(fn, r->stmt->text)))
+            return n;
+    }
+    if (gm_is(n, syn->sym.try_statement)) {
+        TSNode found = call_of_wrapped_in_try(r, gm_child(n, syn->field.body), true, depth + 1);
+        if (!ts_node_is_null(found))
+            return found;
+    }
+    uint32_t count = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode c = ts_node_named_child(n, i);
+        if (gm_is(n, syn->sym.try_statement) && ts_node_eq(c, gm_child(n, syn->field.body)))
+            continue;
+        TSNode found = call_of_wrapped_in_try(r, c, in_try, depth + 1);
+        if (!ts_node_is_null(found))
+            return found;
+    }
+    return (TSNode){0};
+}
+
+void gm_rule_comprehension_frames(gm_region *region, TSNode body) {
+    const gm_stmt_ctx *st = region->stmt;
+    if (!gm_options_comprehension_frames(st->options) ||
+        !gm_analysis_rule_enabled(st->options, gm_rule_by_id("GM606")))
+        return;
+    comprehension_scan scan = {.region = region, .self = module_name(region)};
+    if (scan.self.len == 0)
+        return;
+    char condition[160];
+    if (region->frame_skipped) {
+        scan.why = "a break in it makes dynamo skip its frame";
+    } else {
+        TSNode call = call_of_wrapped_in_try(region, body, false, 0);
+        if (ts_node_is_null(call))
+            return;
+        TSNode fn = gm_child(call, st->syntax->field.function);
+        gm_slice name = gm_node_slice(fn, st->text);
+        snprintf(condition, sizeof condition, "%.*s(...) breaks", (int)(name.len > 64 ? 64 : name.len),
+                 name.ptr);
+        scan.condition = condition;
+        scan.why = "when the wrapped function it calls inside try breaks, dynamo cannot resume "
+                   "there";
+    }
+    scan_comprehensions(&scan, body, 0);
+}
