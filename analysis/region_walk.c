@@ -197,6 +197,10 @@ static void scan_expr(gm_region *r, TSNode n, int depth) {
         return;
     }
     scan_children(r, n, depth);
+    if (t == syn->sym.attribute && !r->frame_skipped) {
+        gm_rule_cached_property_read(r, n);
+        note_breaks(r, before);
+    }
     if (operation && !r->frame_skipped) {
         check_operation(r, n, t);
         note_breaks(r, before);
@@ -449,8 +453,10 @@ static void walk_expression_statement(gm_region *r, TSNode n, int depth) {
             TSNode left = gm_child(e, syn->field.left), right = gm_child(e, syn->field.right);
             scan_expr(r, right, depth + 1);
             scan_expr(r, left, depth + 1); /* calls in subscript targets */
-            if (!r->frame_skipped)
+            if (!r->frame_skipped) {
                 gm_rule_autograd_store(r, left);
+                gm_rule_buffer_store(r, left);
+            }
             gm_kinds_assign(r, left, right);
         } else if (gm_is(e, syn->sym.augmented_assignment)) {
             TSNode left = gm_child(e, syn->field.left), right = gm_child(e, syn->field.right);
@@ -582,11 +588,7 @@ void gm_region_analyze(gm_stmt_ctx *stmt, const gm_region_site *site) {
     walk_block(&region, body, 0);
     gm_rule_comprehension_frames(&region, body);
     gm_kind_env_free(&region.env);
-    gm_name_set_free(&region.bound_names);
-    gm_name_set_free(&region.rnn_attributes);
-    gm_name_set_free(&region.rnn_subclass_attributes);
-    gm_name_set_free(&region.disabled_methods);
-    gm_name_set_free(&region.buffers);
+    gm_region_free_name_sets(&region);
     if (overlaid) {
         stmt->symbols = module_symbols;
         gm_symbols_overlay_free(&overlay, module_symbols);

@@ -11,6 +11,16 @@ void gm_region_skip_frame(gm_region *region, const char *rule_id) {
         region->frame_skipped = true;
 }
 
+void gm_region_free_name_sets(gm_region *region) {
+    gm_name_set_free(&region->bound_names);
+    gm_name_set_free(&region->rnn_attributes);
+    gm_name_set_free(&region->rnn_subclass_attributes);
+    gm_name_set_free(&region->disabled_methods);
+    gm_name_set_free(&region->buffers);
+    gm_name_set_free(&region->cached_properties);
+    gm_name_set_free(&region->buffer_objects);
+}
+
 static bool region_binds_slice(gm_region *region, gm_slice name) {
     if (region->local_imports_from != SIZE_MAX &&
         gm_symbols_imported_after(region->stmt->symbols, region->local_imports_from, name))

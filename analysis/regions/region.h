@@ -122,7 +122,18 @@ typedef struct {
      * is a tensor. Found at the first self.<attribute> read (buffers_scanned). */
     gm_name_set buffers;
     bool buffers_scanned;
+    /* Methods of the class decorated with functools.cached_property (GM607), found at the
+     * first self.<attribute> read (cached_properties_scanned). */
+    gm_name_set cached_properties;
+    bool cached_properties_scanned;
+    /* Attributes the class's __init__ sets to nn.Buffer(...) objects (GM608), found at the
+     * first store to a self attribute (buffer_objects_scanned). */
+    gm_name_set buffer_objects;
+    bool buffer_objects_scanned;
 } gm_region;
+
+/* Frees the name sets the rules built on region (not its kind environment). */
+void gm_region_free_name_sets(gm_region *region);
 
 /* Notes that a break of rule makes dynamo skip the rest of the frame (it cannot resume after
  * it), unless a dynamo setting turns the rule off. */

@@ -84,6 +84,77 @@ static bool names_class(const gm_stmt_ctx *st, TSNode n) {
     return false;
 }
 
+/* Whether n names a class of the file that subclasses torch.autograd.Function. */
+static bool names_autograd_function(const gm_stmt_ctx *st, TSNode n) {
+    const gm_syntax *syn = st->syntax;
+    if (!names_class(st, n))
+        return false;
+    gm_slice name = gm_node_slice(n, st->text);
+    TSNode root = ts_tree_root_node(st->top.tree);
+    uint32_t count = ts_node_named_child_count(root);
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode cls = ts_node_named_child(root, i);
+        if (gm_is(cls, syn->sym.decorated_definition))
+            cls = gm_child(cls, syn->field.definition);
+        if (!gm_is(cls, syn->sym.class_definition) ||
+            !gm_slice_eq(gm_node_slice(gm_child(cls, syn->field.name), st->text), name))
+            continue;
+        TSNode bases = gm_child(cls, syn->field.superclasses);
+        uint32_t base_count = ts_node_is_null(bases) ? 0 : ts_node_named_child_count(bases);
+        for (uint32_t b = 0; b < base_count; b++) {
+            char resolved[GM_NAME_MAX];
+            if (gm_symbols_resolve(st->symbols, syn, st->text, ts_node_named_child(bases, b),
+                                   resolved, sizeof resolved) &&
+                (strcmp(resolved, "torch.autograd.Function") == 0 ||
+                 strcmp(resolved, "torch.autograd.function.Function") == 0))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* The first positional argument of call that repeats an earlier one (the same name), or a null
+ * node. */
+static TSNode repeated_argument(const gm_stmt_ctx *st, TSNode call) {
+    const gm_syntax *syn = st->syntax;
+    TSNode args = gm_child(call, syn->field.arguments);
+    uint32_t count = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+    for (uint32_t i = 0; i < count && i < 32; i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (!gm_is(a, syn->sym.identifier))
+            continue;
+        for (uint32_t j = 0; j < i; j++) {
+            TSNode earlier = ts_node_named_child(args, j);
+            if (gm_is(earlier, syn->sym.identifier) &&
+                gm_slice_eq(gm_node_slice(earlier, st->text), gm_node_slice(a, st->text)))
+                return a;
+        }
+    }
+    return (TSNode){0};
+}
+
+/* `F.apply(mask, mask, q)` for an autograd.Function F of the file: with gradients enabled,
+ * dynamo does not trace a Function whose inputs repeat a tensor (GB6297); under no_grad it
+ * does. Training mode means gradients; otherwise the break is conditional on them. */
+static void apply_with_repeated_input(gm_region *region, TSNode call, TSNode obj) {
+    const gm_stmt_ctx *st = region->stmt;
+    if (!names_autograd_function(st, obj))
+        return;
+    TSNode repeated = repeated_argument(st, call);
+    if (ts_node_is_null(repeated))
+        return;
+    gm_slice f = gm_node_slice(obj, st->text), a = gm_node_slice(repeated, st->text);
+    char message[400];
+    snprintf(message, sizeof message,
+             "`%.*s.apply(...)` passes `%.*s` twice: %storch.compile cannot trace an "
+             "autograd.Function whose inputs repeat a tensor and breaks the graph here",
+             (int)(f.len > 64 ? 64 : f.len), f.ptr, (int)(a.len > 64 ? 64 : a.len), a.ptr,
+             st->options->training ? "" : "when `torch.is_grad_enabled()` holds, ");
+    if (!st->options->training)
+        region->only_when_condition = "torch.is_grad_enabled()";
+    gm_emit_finding(region, gm_rule_by_id("GM707"), call, message, NULL, 0);
+}
+
 static void method_call(gm_region *region, TSNode call, TSNode fn) {
     const gm_stmt_ctx *st = region->stmt;
     const gm_syntax *syn = st->syntax;
@@ -93,7 +164,9 @@ static void method_call(gm_region *region, TSNode call, TSNode fn) {
     if (!ts_node_is_null(head) && !is_self(region, head) &&
         gm_symbols_is_imported(st->symbols, gm_node_slice(head, st->text)))
         return; /* torch.xxx.backward(...), a module's function */
-    if (gm_node_text_is(method, st->text, "backward")) {
+    if (gm_node_text_is(method, st->text, "apply")) {
+        apply_with_repeated_input(region, call, obj);
+    } else if (gm_node_text_is(method, st->text, "backward")) {
         if (st->options->torch_version >= 214 || is_self(region, obj) || names_class(st, head))
             return;
         gm_emit_finding(region, gm_rule_by_id("GM701"), call,

@@ -32,6 +32,12 @@ void gm_rule_python_construct_call(gm_region *region, TSNode call);
  * their own because it runs the function eagerly (before Python 3.12). */
 void gm_rule_comprehension_frames(gm_region *region, TSNode body);
 
+/* GM607: every attribute read in the region (`self.p`, p a functools.cached_property). */
+void gm_rule_cached_property_read(gm_region *region, TSNode attribute);
+
+/* GM608: the target of every assignment in the region (`self.b = ...`, b an nn.Buffer). */
+void gm_rule_buffer_store(gm_region *region, TSNode target);
+
 /* GM401: every call in the region. */
 void gm_rule_print_call(gm_region *region, TSNode call);
 

@@ -134,11 +134,7 @@ static void flow_region_init(gm_region *tmp, gm_region *r, TSNode function) {
 
 static void flow_region_free(gm_region *tmp) {
     gm_kind_env_free(&tmp->env);
-    gm_name_set_free(&tmp->bound_names);
-    gm_name_set_free(&tmp->rnn_attributes);
-    gm_name_set_free(&tmp->rnn_subclass_attributes);
-    gm_name_set_free(&tmp->disabled_methods);
-    gm_name_set_free(&tmp->buffers);
+    gm_region_free_name_sets(tmp);
 }
 
 static TSNode def_of(const gm_syntax *syn, TSNode n) {

@@ -297,6 +297,9 @@ def _run_fullgraph(fn, args, path: str) -> list:
     return []
 
 
+_DUPLICATE_MARKER = "user stack suppressed due to duplicate graph break"
+
+
 def _record_explained(result: dict, explained, capture: _Capture, path: str) -> None:
     """Break lines from explain() and from the graph_breaks log."""
     result["graph_count"] = explained.graph_count
@@ -314,6 +317,8 @@ def _record_explained(result: dict, explained, capture: _Capture, path: str) -> 
         )
     for message in capture.messages:
         line, _ = _line_from_log(message, path)
+        if line is None and _DUPLICATE_MARKER in message:
+            continue  # repeats a break logged before with its stack, at a frame outside the corpus
         result["breaks"].append(
             {
                 "source": "log",

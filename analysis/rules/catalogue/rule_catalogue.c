@@ -424,6 +424,41 @@ static const gm_rule rules[] = {
         .severity = GM_SEVERITY_WARNING,
     },
     {
+        .id = "GM607",
+        .name = "cached-property-read",
+        .registry_id = "GB0142",
+        .gb_type = "Unsupported context manager",
+        .url = GM_GB_URL("0142"),
+        .summary = "Read of a functools.cached_property inside a compiled region (Python < 3.12)",
+        .explanation =
+            "Before Python 3.12, functools.cached_property computes the value under an RLock, "
+            "a context manager TorchDynamo cannot enter. On the first call, before the value "
+            "is cached on the instance, dynamo cannot resume after this break: it skips the "
+            "function and runs all of it eagerly.",
+        .hint = "Compute the value in __init__ (or use a plain @property), or run the model "
+                "once eagerly before compiling it so that the value is cached.",
+        .severity = GM_SEVERITY_WARNING,
+    },
+    {
+        .id = "GM608",
+        .name = "buffer-reassignment",
+        .registry_id = "GB4841",
+        .gb_type = "Unsupported python_type() call",
+        .url = GM_GB_URL("4841"),
+        .summary = "No-op conversion of an nn.Buffer stored back to it in a compiled region",
+        .explanation =
+            "`self.pos = self.pos.to(...)` where __init__ made self.pos an nn.Buffer: when the "
+            "conversion is a no-op it returns the nn.Buffer object itself, and "
+            "nn.Module.__setattr__ re-registers it, reading its `persistent` attribute, which "
+            "TorchDynamo cannot model: it ends the graph, runs the assignment in Python and "
+            "traces what follows as a new graph. A real conversion stores a new tensor "
+            "without a break.",
+        .hint = "Keep the converted tensor in a local (`pos = self.pos.to(x.dtype)`), or move "
+                "the buffer with the module (`model.to(dtype)`); a buffer made with "
+                "register_buffer(...) can be re-assigned without a break.",
+        .severity = GM_SEVERITY_WARNING,
+    },
+    {
         .id = "GM701",
         .name = "backward-call",
         .registry_id = "GB0123",
@@ -510,6 +545,21 @@ static const gm_rule rules[] = {
                        "runs all of it eagerly.",
         .hint = "Register a hook outside the compiled code, or return the intermediate and "
                 "read its gradient in eager code.",
+        .severity = GM_SEVERITY_WARNING,
+    },
+    {
+        .id = "GM707",
+        .name = "function-apply-repeated-input",
+        .registry_id = "GB6297",
+        .gb_type = "autograd.Function.apply: duplicate tensor input",
+        .url = GM_GB_URL("6297"),
+        .summary = "autograd.Function.apply with the same tensor passed twice",
+        .explanation = "With gradients enabled, TorchDynamo does not trace a custom "
+                       "autograd.Function whose inputs repeat a tensor: it ends the graph, runs "
+                       "the Function in Python and traces what follows as a new graph. Under "
+                       "torch.no_grad() it is traced.",
+        .hint = "Pass the tensor once and use it twice inside the Function, or pass a clone "
+                "for the second input.",
         .severity = GM_SEVERITY_WARNING,
     },
 };

@@ -113,7 +113,41 @@ static void catalogue(void) {
     }
 }
 
+#define FUNCTION_CLASS(base)                                                                       \
+    "import torch\n"                                                                               \
+    "class Cumulation(" base "):\n"                                                               \
+    "    @staticmethod\n"                                                                          \
+    "    def forward(ctx, a, b, q):\n"                                                             \
+    "        return q * a * b\n"                                                                   \
+    "@torch.compile\n"                                                                             \
+    "def f(mask, q):\n"
+
+static void apply_with_repeated_input(void) {
+    AT_EXPECT(FUNCTION_CLASS("torch.autograd.Function") "    return Cumulation.apply(mask, mask, q)\n",
+              "GM707", 1);
+    /* distinct inputs, or a class that is no autograd.Function */
+    AT_EXPECT(FUNCTION_CLASS("torch.autograd.Function")
+              "    return Cumulation.apply(mask, mask.clone(), q)\n",
+              "GM707", 0);
+    AT_EXPECT(FUNCTION_CLASS("object") "    return Cumulation.apply(mask, mask, q)\n", "GM707", 0);
+    /* eval: conditional on gradients; training: unconditional */
+    gm_finding_list l = at_analyze(FUNCTION_CLASS("torch.autograd.Function")
+                                   "    return Cumulation.apply(mask, mask, q)\n");
+    CHECK(l.count == 1 && l.items[0].only_when_condition &&
+          strcmp(l.items[0].only_when_condition, "torch.is_grad_enabled()") == 0);
+    gm_finding_list_free(&l);
+    gm_analysis_options training;
+    gm_analysis_options_default(&training);
+    training.training = true;
+    l = at_analyze_with(FUNCTION_CLASS("torch.autograd.Function")
+                        "    return Cumulation.apply(mask, mask, q)\n",
+                        &training);
+    CHECK(l.count == 1 && l.items[0].only_when_condition == NULL);
+    gm_finding_list_free(&l);
+}
+
 int main(void) {
+    apply_with_repeated_input();
     backward_and_grad();
     requires_grad();
     retain_grad_skips_frame();
