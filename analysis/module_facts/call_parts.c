@@ -58,6 +58,9 @@ typedef struct {
     gm_slice guard;
 } candidate;
 
+/* The instance attributes of a class followed into their classes' methods. */
+#define GM_MAX_INSTANCE_ATTRIBUTES 32
+
 typedef struct {
     const gm_symbols *symbols;
     const gm_syntax *syntax;
@@ -88,6 +91,11 @@ typedef struct {
     uint32_t next_body;     /* the next one the walk meets */
     uint32_t top_start;     /* the statement's first byte */
     gm_name_set properties; /* methods of the statement's class decorated with @property */
+    /* `self.attr = Cls(...)` in the class's __init__: a call `self.attr.m(...)` runs Cls.m */
+    struct instance_attribute {
+        gm_slice attr, cls;
+    } instance_attrs[GM_MAX_INSTANCE_ATTRIBUTES];
+    uint32_t instance_attr_count;
     /* The defs directly inside the function being walked (not inside its nested defs):
      * function_definition nodes, and the decorated_definition around each (or null). */
     struct nested_def {
@@ -316,6 +324,26 @@ static void add_module_callee(call_collect *c, TSNode fn) {
     add_callee(c, NULL, (gm_slice){name, (uint32_t)len}, hs);
 }
 
+/* `self.attr.m(...)` where __init__ made attr an instance of Cls: a call of "Cls.m" (resolved
+ * through the imports when Cls is imported). */
+static void add_instance_method_callee(call_collect *c, TSNode attribute, TSNode method) {
+    gm_slice attr = gm_node_slice(attribute, c->text);
+    for (uint32_t i = 0; i < c->instance_attr_count; i++) {
+        if (!gm_slice_eq(c->instance_attrs[i].attr, attr))
+            continue;
+        gm_slice cls = c->instance_attrs[i].cls, m = gm_node_slice(method, c->text);
+        char name[GM_NAME_MAX];
+        if (cls.len + 1 + m.len >= sizeof name)
+            return;
+        memcpy(name, cls.ptr, cls.len);
+        name[cls.len] = '.';
+        memcpy(name + cls.len + 1, m.ptr, m.len);
+        add_callee(c, NULL, (gm_slice){name, (uint32_t)(cls.len + 1 + m.len)},
+                   (gm_slice){c->text, 0});
+        return;
+    }
+}
+
 static void note_call(call_collect *c, TSNode n) {
     const gm_syntax *syn = c->syntax;
     TSNode fn = gm_unparen(syn, gm_child(n, syn->field.function));
@@ -325,10 +353,16 @@ static void note_call(call_collect *c, TSNode n) {
         TSNode object = gm_unparen(syn, gm_child(fn, syn->field.object));
         TSNode attr = gm_child(fn, syn->field.attribute);
         gm_slice o = gm_node_slice(object, c->text);
+        TSNode inner = gm_is(object, syn->sym.attribute)
+                           ? gm_unparen(syn, gm_child(object, syn->field.object))
+                           : (TSNode){0};
         if (c->class_name && c->self_name.len > 0 && gm_is(object, syn->sym.identifier) &&
             !ts_node_is_null(attr) && o.len == c->self_name.len &&
             memcmp(o.ptr, c->self_name.ptr, o.len) == 0)
             add_callee(c, c->class_name, gm_node_slice(attr, c->text), (gm_slice){c->text, 0});
+        else if (c->class_name && c->self_name.len > 0 && gm_is(inner, syn->sym.identifier) &&
+                 gm_slice_eq(gm_node_slice(inner, c->text), c->self_name) && !ts_node_is_null(attr))
+            add_instance_method_callee(c, gm_child(object, syn->field.attribute), attr);
         else
             add_module_callee(c, fn);
     }
@@ -341,7 +375,21 @@ static void note_property_read(call_collect *c, TSNode n) {
         return;
     TSNode object = gm_unparen(syn, gm_child(n, syn->field.object));
     TSNode attr = gm_child(n, syn->field.attribute);
-    if (!gm_is(object, syn->sym.identifier) || ts_node_is_null(attr) ||
+    if (ts_node_is_null(attr))
+        return;
+    TSNode parent = ts_node_parent(n);
+    bool called = gm_is(parent, syn->sym.call) && ts_node_eq(gm_child(parent, syn->field.function), n);
+    /* `self.attr.p` on an object __init__ made (not a call, which note_call takes): a property
+     * of its class runs; a name that is no function there reaches nothing */
+    TSNode inner = gm_is(object, syn->sym.attribute)
+                       ? gm_unparen(syn, gm_child(object, syn->field.object))
+                       : (TSNode){0};
+    if (!called && gm_is(inner, syn->sym.identifier) &&
+        gm_slice_eq(gm_node_slice(inner, c->text), c->self_name)) {
+        add_instance_method_callee(c, gm_child(object, syn->field.attribute), attr);
+        return;
+    }
+    if (!gm_is(object, syn->sym.identifier) ||
         !gm_slice_eq(gm_node_slice(object, c->text), c->self_name))
         return;
     gm_slice name = gm_node_slice(attr, c->text);
@@ -418,6 +466,42 @@ typedef struct {
     call_collect *collect;
 } walk;
 
+/* The `self.attr = Cls(...)` / `self.attr = mod.Cls(...)` assignments below n in __init__
+ * (statements and their blocks, not nested definitions), into c->instance_attrs. A name the
+ * class also binds otherwise stays: the later assignment wins at run time, which the order
+ * here follows. */
+static void note_instance_attributes(call_collect *c, TSNode n, gm_slice self_name, int depth) {
+    const gm_syntax *syn = c->syntax;
+    if (ts_node_is_null(n) || depth > 32 || gm_is(n, syn->sym.function_definition) ||
+        gm_is(n, syn->sym.class_definition) || gm_is(n, syn->sym.decorated_definition) ||
+        gm_is(n, syn->sym.lambda))
+        return;
+    if (gm_is(n, syn->sym.assignment)) {
+        TSNode left = gm_unparen(syn, gm_child(n, syn->field.left));
+        TSNode right = gm_unparen(syn, gm_child(n, syn->field.right));
+        TSNode object = gm_unparen(syn, gm_child(left, syn->field.object));
+        TSNode fn = gm_is(right, syn->sym.call) ? gm_unparen(syn, gm_child(right, syn->field.function))
+                                                : (TSNode){0};
+        if (!gm_is(left, syn->sym.attribute) || !gm_is(object, syn->sym.identifier) ||
+            !gm_slice_eq(gm_node_slice(object, c->text), self_name) ||
+            !(gm_is(fn, syn->sym.identifier) || gm_is(fn, syn->sym.attribute)))
+            return;
+        gm_slice attr = gm_node_slice(gm_child(left, syn->field.attribute), c->text);
+        uint32_t i = 0;
+        while (i < c->instance_attr_count && !gm_slice_eq(c->instance_attrs[i].attr, attr))
+            i++;
+        if (i == GM_MAX_INSTANCE_ATTRIBUTES)
+            return;
+        c->instance_attrs[i] = (struct instance_attribute){attr, gm_node_slice(fn, c->text)};
+        if (i == c->instance_attr_count)
+            c->instance_attr_count++;
+        return;
+    }
+    uint32_t count = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < count; i++)
+        note_instance_attributes(c, ts_node_named_child(n, i), self_name, depth + 1);
+}
+
 /* Each function of the statement becomes a node; a method's node key is "Class.method", and
  * the class's @property methods are remembered (reading one runs it). */
 static int add_function_node(void *payload, const gm_statement_function *f) {
@@ -432,6 +516,11 @@ static int add_function_node(void *payload, const gm_statement_function *f) {
         memcpy(c->class_buf, s.ptr, s.len);
         c->class_buf[s.len] = '\0';
         c->class_name = c->class_buf;
+        gm_slice init_self;
+        TSNode init = gm_class_init(syn, w->text, f->class_node, &init_self);
+        c->instance_attr_count = 0;
+        if (!ts_node_is_null(init))
+            note_instance_attributes(c, gm_child(init, syn->field.body), init_self, 0);
     }
     if (!ts_node_is_null(f->class_node) &&
         gm_decorators_have_property(syn, w->text, f->decorated) &&
@@ -472,7 +561,7 @@ static void body_step_all(const walk *w, TSNode n, int depth, int base, bool cal
         if (!nested) {
             if (t == syn->sym.call)
                 note_call(c, n);
-            else if (t == syn->sym.attribute && c->properties.count)
+            else if (t == syn->sym.attribute && (c->properties.count || c->instance_attr_count))
                 note_property_read(c, n);
             *call_descend = depth < 200;
         } else if (t == syn->sym.function_definition) {

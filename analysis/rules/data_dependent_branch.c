@@ -11,6 +11,7 @@
 #include "analysis/module_facts/symbols.h"
 #include "analysis/rules/emit.h"
 #include "analysis/rules/rules.h"
+#include "analysis/value_kinds/numpy_values.h"
 #include "analysis/value_kinds/value_kinds.h"
 
 static bool is_dtype_read(const gm_syntax *syn, const char *text, TSNode n) {
@@ -156,11 +157,31 @@ static bool is_runtime_tensor(gm_value value) {
     return value.kind == GM_KIND_TENSOR && value.constant < 0;
 }
 
+/* A branch on a NumPy array or scalar (`if self.up:` where __init__ got `up = i >=
+ * np.log2(r)`): dynamo traces NumPy values as tensors, so the jump needs data it does not
+ * have (GB0170, "generic_jump ... NumpyNdarrayVariable"). */
+static void numpy_branch(gm_region *region, TSNode condition, const char *construct) {
+    char message[400];
+    snprintf(message, sizeof message,
+             "`%s` on a NumPy value: torch.compile traces NumPy arrays and scalars as tensors, "
+             "so it breaks the graph here (data-dependent branching); the code before and after "
+             "runs as separate graphs",
+             construct);
+    region->mend_declined = "the condition is a NumPy value: make it a Python bool where it is "
+                            "computed (`bool(...)`, or math instead of numpy), and the branch "
+                            "folds while tracing";
+    gm_emit_finding(region, gm_rule_by_id("GM101"), condition, message, NULL, 0);
+}
+
 void gm_rule_data_dependent_branch(gm_region *region, TSNode condition, gm_value value,
                                    const char *construct) {
     /* `list(t.size()) == [n, m]` with a tensor n breaks at the comparison itself */
     if (value.kind != GM_KIND_TENSOR && gm_rule_sequence_comparison(region, condition))
         return;
+    if (value.kind != GM_KIND_TENSOR && value.constant < 0 && gm_numpy_value(region, condition)) {
+        numpy_branch(region, condition, construct);
+        return;
+    }
     if (!is_runtime_tensor(value))
         return;
     char message[640], dtypes[64], shown[128], guard[128];

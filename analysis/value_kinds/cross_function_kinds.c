@@ -220,9 +220,7 @@ bool gm_vk_call_returns_tuple(gm_region *r, TSNode call, gm_kind *kinds, uint32_
     return w.returns_ok && w.returns > 0;
 }
 
-/* The position of name among the parameters of def that a call passes (self left out unless
- * the method is static), or -1; *plain: a plain parameter (not *args, keyword-only...). */
-static int parameter_index(const gm_region *r, TSNode def, gm_slice name, bool skip_first) {
+int gm_vk_parameter_index(const gm_region *r, TSNode def, gm_slice name, bool skip_first) {
     const gm_syntax *syn = syn_of(r);
     TSNode params = gm_child(def, syn->field.parameters);
     uint32_t count = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
@@ -247,8 +245,7 @@ static int parameter_index(const gm_region *r, TSNode def, gm_slice name, bool s
     return -1;
 }
 
-/* The argument a call passes for the parameter at index called name, or a null node. */
-static TSNode argument_for(const gm_region *r, TSNode call, int index, gm_slice name, bool *bad) {
+TSNode gm_vk_argument_for(const gm_region *r, TSNode call, int index, gm_slice name, bool *bad) {
     const gm_syntax *syn = syn_of(r);
     TSNode args = gm_child(call, syn->field.arguments);
     TSNode found = {0};
@@ -322,7 +319,7 @@ static void visit_sites(gm_region *r, TSNode caller, TSNode n, site_search *q, i
             bool bad = q->form != GM_SITES_FUNCTION && !gm_vk_is_self(&tmp, obj);
             if (q->form == GM_SITES_FUNCTION && gm_region_binds_node(&tmp, fn))
                 bad = true; /* the caller's own f, not the module's */
-            TSNode arg = bad ? (TSNode){0} : argument_for(r, n, q->index, q->param, &bad);
+            TSNode arg = bad ? (TSNode){0} : gm_vk_argument_for(r, n, q->index, q->param, &bad);
             if (!bad && !ts_node_is_null(arg)) {
                 flow_walk w = {.stop = n};
                 flow_block(&tmp, gm_child(caller, syn->field.body), &w, 0);
@@ -423,7 +420,7 @@ void gm_vk_resolve_parameter(gm_region *r, TSNode identifier) {
     TSNode fname = gm_child(def, syn->field.name);
     TSNode module = ts_node_parent(r->stmt->top);
     bool is_static = method && gm_vk_is_static_method(r);
-    int index = parameter_index(r, def, name, method && !is_static);
+    int index = gm_vk_parameter_index(r, def, name, method && !is_static);
     gm_vk_mark_set(r, name, GM_MARK_TRIED);
     if (index < 0 || ts_node_is_null(fname) || ts_node_is_null(module))
         return;

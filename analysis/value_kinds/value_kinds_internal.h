@@ -91,6 +91,15 @@ TSNode gm_vk_first_argument(const gm_region *r, TSNode call);
 /* Whether text contains word. */
 bool gm_vk_mentions(gm_slice text, const char *word);
 
+/* The position of name among the parameters of def that a call passes (the first left out when
+ * skip_first: self of a method that is not static), or -1 (also when def takes *args, **kwargs,
+ * a bare * or /). */
+int gm_vk_parameter_index(const gm_region *r, TSNode def, gm_slice name, bool skip_first);
+
+/* The argument a call passes for the parameter at index called name (by keyword or position),
+ * or a null node; sets *bad when the call unpacks arguments (it may pass it unseen). */
+TSNode gm_vk_argument_for(const gm_region *r, TSNode call, int index, gm_slice name, bool *bad);
+
 /* ---- tensor facts (tensor_facts.c) ------------------------------------------------------- */
 
 /* A comparison with only ==, !=, <, <=, >, >= (not is, in): a bool, or a boolean tensor. */

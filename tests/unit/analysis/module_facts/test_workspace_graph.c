@@ -336,7 +336,49 @@ static void absolute_names(void) {
     CHECK(!gm_module_absolute_name("pkg.mod", false, "...x", buf, sizeof buf));
 }
 
+/* A decorator factory's wrapper (`@capture` and `@capture(...)` both run it), and the methods
+ * of objects a module keeps in attributes (`self.scheduler.step(...)`), across modules. */
+static void factories_and_instance_attributes(void) {
+    gm_workspace_graph *g = gm_workspace_graph_new();
+    add(g, "/p", "lib", true, "");
+    add(g, "/p", "lib.output", false,
+        "import functools\n"
+        "def capture(func=None, *, keep=True):\n"
+        "    def wrapped_fn(func):\n"
+        "        @functools.wraps(func)\n"
+        "        def wrapper(self, *args, **kwargs):\n"
+        "            return func(self, *args, **kwargs)\n"
+        "        return wrapper\n"
+        "    if func is not None:\n"
+        "        return wrapped_fn(func)\n"
+        "    return wrapped_fn\n");
+    add(g, "/p", "lib.sched", false,
+        "class Scheduler:\n"
+        "    def step(self, x):\n        return x\n"
+        "    @property\n"
+        "    def sigma(self):\n        return 1\n"
+        "    def unused(self, x):\n        return x\n");
+    add(g, "/p", "model", false,
+        "import torch\n"
+        "from lib.output import capture\n"
+        "from lib.sched import Scheduler\n"
+        "class Net(torch.nn.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.scheduler = Scheduler()\n"
+        "    @capture(keep=False)\n"
+        "    def forward(self, x):\n"
+        "        return self.scheduler.step(x) * self.scheduler.sigma\n");
+    CHECK_EQ_INT(gm_workspace_graph_solve(g), 0);
+    CHECK(has_root(g, "/p", "lib.output", "capture.<return>"));
+    CHECK(has_root(g, "/p", "lib.sched", "Scheduler.step"));
+    CHECK(has_root(g, "/p", "lib.sched", "Scheduler.sigma"));
+    CHECK(!has_root(g, "/p", "lib.sched", "Scheduler.unused"));
+    gm_workspace_graph_free(g);
+}
+
 int main(void) {
+    factories_and_instance_attributes();
     compile_targets_in_the_file();
     fullgraph_regions();
     summaries();
