@@ -175,6 +175,10 @@ void gm_rule_comprehension_frames(gm_region *region, TSNode body) {
     if (region->frame_skipped) {
         scan.why = "a break in it makes dynamo skip its frame";
     } else {
+        /* the wrapped function is a parameter of a function around this one: only a nested
+         * def (a decorator's wrapper) can call it */
+        if (!region->site.nested)
+            return;
         TSNode call = call_of_wrapped_in_try(region, body, false, 0);
         if (ts_node_is_null(call))
             return;
