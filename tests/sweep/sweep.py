@@ -270,6 +270,25 @@ def _ranges(lines: list[int]) -> list:
     return [r[0] if r[0] == r[1] else r for r in out]
 
 
+def _keep_stored_runs(target: Path, families: dict) -> None:
+    """Adds to families the runs the stored data file holds and this machine's raw results lack
+    (a sweep that adds a run on a machine without build-sweep/runs/ keeps the stored ones); a
+    family the raw results do not have at all is kept as stored."""
+    try:
+        stored = json.loads(target.read_text(encoding="utf-8")).get("families", {})
+    except (OSError, ValueError):
+        return
+    for family, entry in stored.items():
+        fresh = families.setdefault(family, entry)
+        if fresh is entry:
+            continue
+        have = {(r["mode"], r["dtype"]) for r in fresh["runs"]}
+        fresh["runs"] = [r for r in entry.get("runs", []) if (r["mode"], r["dtype"]) not in have] + fresh["runs"]
+        for key in ("class", "shrink"):
+            if fresh.get(key) is None and entry.get(key) is not None:
+                fresh[key] = entry[key]
+
+
 def command_collect(args) -> int:
     import importlib.metadata
 
@@ -325,11 +344,12 @@ def command_collect(args) -> int:
             runs.append(compact)
         entry["runs"] = runs
         families[family] = entry
+    target = data_path(args.library, version)
+    _keep_stored_runs(target, families)
     data = {
         "library": args.library, "version": meta.get("version", version), "torch": meta.get("torch"),
         "python": meta.get("python"), "held_out": sorted(lib.HELD_OUT), "families": families,
     }
-    target = data_path(args.library, version)
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(json.dumps(data, separators=(",", ":"), sort_keys=True) + "\n", encoding="utf-8")
     ok = sum(1 for f in families.values() if any("graphs" in r for r in f["runs"]))
