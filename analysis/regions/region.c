@@ -18,7 +18,6 @@ void gm_region_free_name_sets(gm_region *region) {
     gm_name_set_free(&region->disabled_methods);
     gm_name_set_free(&region->buffers);
     gm_name_set_free(&region->cached_properties);
-    gm_name_set_free(&region->buffer_objects);
 }
 
 static bool region_binds_slice(gm_region *region, gm_slice name) {

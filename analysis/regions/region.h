@@ -126,10 +126,6 @@ typedef struct {
      * first self.<attribute> read (cached_properties_scanned). */
     gm_name_set cached_properties;
     bool cached_properties_scanned;
-    /* Attributes the class's __init__ sets to nn.Buffer(...) objects (GM608), found at the
-     * first store to a self attribute (buffer_objects_scanned). */
-    gm_name_set buffer_objects;
-    bool buffer_objects_scanned;
 } gm_region;
 
 /* Frees the name sets the rules built on region (not its kind environment). */

@@ -9,10 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/regions/binding_lookup.h"
 #include "analysis/rules/emit.h"
 #include "analysis/rules/rules.h"
-
-#define GM_MAX_DEPTH 64
 
 static bool is_self_attribute(const gm_syntax *syn, const char *text, TSNode n, gm_slice self) {
     TSNode object = gm_unparen(syn, gm_child(n, syn->field.object));
@@ -26,30 +25,6 @@ static bool builds_buffer(const gm_stmt_ctx *st, TSNode call) {
     TSNode fn = gm_unparen(st->syntax, gm_child(call, st->syntax->field.function));
     return gm_symbols_resolve(st->symbols, st->syntax, st->text, fn, resolved, sizeof resolved) &&
            strcmp(resolved, "torch.nn.Buffer") == 0;
-}
-
-/* Adds the attributes `self.x = nn.Buffer(...)` assignments below n set (not in nested
- * definitions). */
-static void note_buffer_objects(gm_region *r, TSNode n, gm_slice self, int depth) {
-    const gm_stmt_ctx *st = r->stmt;
-    const gm_syntax *syn = st->syntax;
-    if (ts_node_is_null(n) || depth > GM_MAX_DEPTH || st->oom ||
-        gm_is(n, syn->sym.function_definition) || gm_is(n, syn->sym.class_definition) ||
-        gm_is(n, syn->sym.lambda))
-        return;
-    if (gm_is(n, syn->sym.assignment)) {
-        TSNode left = gm_unparen(syn, gm_child(n, syn->field.left));
-        TSNode right = gm_unparen(syn, gm_child(n, syn->field.right));
-        if (is_self_attribute(syn, st->text, left, self) && gm_is(right, syn->sym.call) &&
-            builds_buffer(st, right) &&
-            gm_name_set_add(&r->buffer_objects,
-                            gm_node_slice(gm_child(left, syn->field.attribute), st->text)) != 0)
-            r->stmt->oom = true;
-        return;
-    }
-    uint32_t count = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < count; i++)
-        note_buffer_objects(r, ts_node_named_child(n, i), self, depth + 1);
 }
 
 /* Whether value is `<self>.<name>.<conversion>(...)`: a method that returns the tensor itself
@@ -83,15 +58,9 @@ void gm_rule_buffer_store(gm_region *region, TSNode target) {
         !gm_is(assignment, syn->sym.assignment) ||
         !converts_itself(st, gm_child(assignment, syn->field.right), target))
         return;
-    if (!region->buffer_objects_scanned) {
-        region->buffer_objects_scanned = true;
-        gm_slice init_self;
-        TSNode init = gm_class_init(syn, st->text, region->site.class_node, &init_self);
-        if (!ts_node_is_null(init))
-            note_buffer_objects(region, gm_child(init, syn->field.body), init_self, 0);
-    }
     gm_slice name = gm_node_slice(gm_child(target, syn->field.attribute), st->text);
-    if (!gm_name_set_has(&region->buffer_objects, name))
+    TSNode made = gm_unparen(syn, gm_lookup_init_attribute(region, name));
+    if (!gm_is(made, syn->sym.call) || !builds_buffer(st, made))
         return;
     int self_len = (int)(region->self_name.len > 32 ? 32 : region->self_name.len);
     int name_len = (int)(name.len > 64 ? 64 : name.len);
