@@ -295,14 +295,18 @@ static void walk_if(gm_region *r, TSNode n, int depth) {
     if (r->frame_skipped)
         return; /* the test itself */
     bool every_branch_skips = true, has_else = false;
+    gm_kind_branches kinds;
+    gm_kinds_branches_begin(r, &kinds);
     if (v.constant != 0 && !always_is(r, test, 0, 0)) {
         walk_block(r, gm_child(n, syn->field.consequence), depth + 1);
         every_branch_skips = r->frame_skipped;
         r->frame_skipped = false;
     }
+    gm_kinds_branch_next(r, &kinds);
     bool leaves = r->exited && (v.constant == 1 || always_is(r, test, 1, 0));
     r->exited = leaves;
     if (v.constant == 1 || leaves) {
+        gm_kinds_branches_end(r, &kinds);
         r->frame_skipped = every_branch_skips && v.constant != 0 && !always_is(r, test, 0, 0);
         return; /* the alternatives are dead code under torch.compile */
     }
@@ -322,12 +326,14 @@ static void walk_if(gm_region *r, TSNode n, int depth) {
                 }
                 if (ev.constant != 0 && !always_is(r, elif_test, 0, 0))
                     walk_block(r, gm_child(alt, syn->field.consequence), depth + 1);
+                gm_kinds_branch_next(r, &kinds);
                 every_branch_skips = every_branch_skips && r->frame_skipped;
                 r->frame_skipped = false;
                 done = ev.constant == 1;
                 has_else = done;
             } else if (gm_is(alt, syn->sym.else_clause)) {
                 walk_block(r, gm_child(alt, syn->field.body), depth + 1);
+                gm_kinds_branch_next(r, &kinds);
                 every_branch_skips = every_branch_skips && r->frame_skipped;
                 r->frame_skipped = false;
                 has_else = true;
@@ -336,6 +342,7 @@ static void walk_if(gm_region *r, TSNode n, int depth) {
         } while (!done && ts_tree_cursor_goto_next_sibling(&cursor));
     }
     ts_tree_cursor_delete(&cursor);
+    gm_kinds_branches_end(r, &kinds);
     r->frame_skipped = every_branch_skips && has_else;
 }
 
@@ -456,12 +463,15 @@ static void walk_expression_statement(gm_region *r, TSNode n, int depth) {
             if (!r->frame_skipped) {
                 gm_rule_autograd_store(r, left);
                 gm_rule_buffer_store(r, left);
+                gm_rule_checkpoint_side_effect(r, left, false);
             }
             gm_kinds_assign(r, left, right);
         } else if (gm_is(e, syn->sym.augmented_assignment)) {
             TSNode left = gm_child(e, syn->field.left), right = gm_child(e, syn->field.right);
             scan_expr(r, right, depth + 1);
             scan_expr(r, left, depth + 1);
+            if (!r->frame_skipped)
+                gm_rule_checkpoint_side_effect(r, left, false);
             gm_kinds_augment(r, left, right);
         } else {
             scan_expr(r, e, depth + 1);
@@ -475,6 +485,17 @@ static void walk_statement(gm_region *r, TSNode n, int depth) {
     size_t before = r->stmt->out->count;
     walk_statement_kind(r, n, depth);
     note_breaks(r, before);
+}
+
+/* `del a, b.c` (its targets, in an expression_list when several): to the rules on state. */
+static void delete_targets(gm_region *r, TSNode n) {
+    TSNode targets = ts_node_named_child(n, 0);
+    if (ts_node_is_null(targets))
+        return;
+    bool list = strcmp(ts_node_type(targets), "expression_list") == 0;
+    uint32_t count = list ? ts_node_named_child_count(targets) : 1;
+    for (uint32_t i = 0; i < count; i++)
+        gm_rule_checkpoint_side_effect(r, list ? ts_node_named_child(targets, i) : targets, true);
 }
 
 static void walk_statement_kind(gm_region *r, TSNode n, int depth) {
@@ -503,6 +524,8 @@ static void walk_statement_kind(gm_region *r, TSNode n, int depth) {
         /* return, assert, raise, del, match, ...: their expressions, and any blocks. A raise's
          * are built only on the way out with an error (`raise ValueError(f"{n.item()}")`): a
          * run that works never evaluates them, and one that fails is not worth a graph. */
+        if (strcmp(ts_node_type(n), "delete_statement") == 0)
+            delete_targets(r, n);
         TSTreeCursor cursor = ts_tree_cursor_new(n);
         if (t != syn->sym.raise_statement && ts_tree_cursor_goto_first_child(&cursor)) {
             do {

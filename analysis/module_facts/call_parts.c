@@ -326,12 +326,12 @@ static void add_module_callee(call_collect *c, TSNode fn) {
 
 /* `self.attr.m(...)` where __init__ made attr an instance of Cls: a call of "Cls.m" (resolved
  * through the imports when Cls is imported). */
-static void add_instance_method_callee(call_collect *c, TSNode attribute, TSNode method) {
+static void add_instance_method_name(call_collect *c, TSNode attribute, const char *method) {
     gm_slice attr = gm_node_slice(attribute, c->text);
     for (uint32_t i = 0; i < c->instance_attr_count; i++) {
         if (!gm_slice_eq(c->instance_attrs[i].attr, attr))
             continue;
-        gm_slice cls = c->instance_attrs[i].cls, m = gm_node_slice(method, c->text);
+        gm_slice cls = c->instance_attrs[i].cls, m = {method, (uint32_t)strlen(method)};
         char name[GM_NAME_MAX];
         if (cls.len + 1 + m.len >= sizeof name)
             return;
@@ -342,6 +342,16 @@ static void add_instance_method_callee(call_collect *c, TSNode attribute, TSNode
                    (gm_slice){c->text, 0});
         return;
     }
+}
+
+static void add_instance_method_callee(call_collect *c, TSNode attribute, TSNode method) {
+    char name[GM_NAME_MAX];
+    gm_slice m = gm_node_slice(method, c->text);
+    if (m.len >= sizeof name)
+        return;
+    memcpy(name, m.ptr, m.len);
+    name[m.len] = '\0';
+    add_instance_method_name(c, attribute, name);
 }
 
 static void note_call(call_collect *c, TSNode n) {
@@ -358,8 +368,11 @@ static void note_call(call_collect *c, TSNode n) {
                            : (TSNode){0};
         if (c->class_name && c->self_name.len > 0 && gm_is(object, syn->sym.identifier) &&
             !ts_node_is_null(attr) && o.len == c->self_name.len &&
-            memcmp(o.ptr, c->self_name.ptr, o.len) == 0)
+            memcmp(o.ptr, c->self_name.ptr, o.len) == 0) {
             add_callee(c, c->class_name, gm_node_slice(attr, c->text), (gm_slice){c->text, 0});
+            /* `self.processor(...)` on an object __init__ made: its class's __call__ runs */
+            add_instance_method_name(c, attr, "__call__");
+        }
         else if (c->class_name && c->self_name.len > 0 && gm_is(inner, syn->sym.identifier) &&
                  gm_slice_eq(gm_node_slice(inner, c->text), c->self_name) && !ts_node_is_null(attr))
             add_instance_method_callee(c, gm_child(object, syn->field.attribute), attr);
@@ -466,11 +479,72 @@ typedef struct {
     call_collect *collect;
 } walk;
 
-/* The `self.attr = Cls(...)` / `self.attr = mod.Cls(...)` assignments below n in __init__
- * (statements and their blocks, not nested definitions), into c->instance_attrs. A name the
- * class also binds otherwise stays: the later assignment wins at run time, which the order
- * here follows. */
-static void note_instance_attributes(call_collect *c, TSNode n, gm_slice self_name, int depth) {
+/* A dotted name (`Cls`, `mod.Cls`): letters, digits, underscores and inner dots. */
+static bool is_dotted_name(gm_slice s) {
+    if (s.len == 0 || s.ptr[0] == '.' || s.ptr[s.len - 1] == '.')
+        return false;
+    for (uint32_t i = 0; i < s.len; i++) {
+        char ch = s.ptr[i];
+        if (!(ch == '_' || ch == '.' || (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') ||
+              (ch >= 'A' && ch <= 'Z')))
+            return false;
+    }
+    return true;
+}
+
+/* The class an annotation names: `Cls`, `mod.Cls`, the string `"Cls"` (a forward reference),
+ * or either of those or'ed with None; an empty slice for anything else. */
+static gm_slice annotated_class(const call_collect *c, TSNode type) {
+    const gm_syntax *syn = c->syntax;
+    TSNode n = gm_unparen(syn, type);
+    if (gm_is(n, syn->sym.binary_operator)) {
+        TSNode left = gm_unparen(syn, gm_child(n, syn->field.left));
+        TSNode right = gm_unparen(syn, gm_child(n, syn->field.right));
+        n = gm_is(left, syn->sym.none) ? right : gm_is(right, syn->sym.none) ? left : (TSNode){0};
+    }
+    if (gm_is(n, syn->sym.identifier) || gm_is(n, syn->sym.attribute)) {
+        gm_slice s = gm_node_slice(n, c->text);
+        return is_dotted_name(s) ? s : (gm_slice){c->text, 0};
+    }
+    if (gm_is(n, syn->sym.string) && gm_is_constant_string(syn, n)) {
+        gm_slice s = gm_node_slice(n, c->text);
+        if (s.len >= 2 && (s.ptr[0] == '"' || s.ptr[0] == '\'') && s.ptr[s.len - 1] == s.ptr[0]) {
+            gm_slice inner = {s.ptr + 1, s.len - 2};
+            if (is_dotted_name(inner))
+                return inner;
+        }
+    }
+    return (gm_slice){c->text, 0};
+}
+
+/* The class the annotation of the parameter name of the function fn names (see
+ * annotated_class), or an empty slice. */
+static gm_slice parameter_class(const call_collect *c, TSNode fn, gm_slice name) {
+    const gm_syntax *syn = c->syntax;
+    TSNode params = gm_child(fn, syn->field.parameters);
+    uint32_t count = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode p = ts_node_named_child(params, i);
+        if (!gm_is(p, syn->sym.typed_parameter) && !gm_is(p, syn->sym.typed_default_parameter))
+            continue;
+        TSNode id = gm_child(p, syn->field.name);
+        if (ts_node_is_null(id) && ts_node_named_child_count(p) > 0)
+            id = ts_node_named_child(p, 0);
+        TSNode type = gm_child(p, syn->field.type);
+        if (gm_is(id, syn->sym.identifier) && gm_slice_eq(gm_node_slice(id, c->text), name) &&
+            !ts_node_is_null(type) && ts_node_named_child_count(type) > 0)
+            return annotated_class(c, ts_node_named_child(type, 0));
+    }
+    return (gm_slice){c->text, 0};
+}
+
+/* The `self.attr = Cls(...)` / `self.attr = mod.Cls(...)` assignments below n in the __init__
+ * init (statements and their blocks, not nested definitions), and `self.attr = param` where a
+ * parameter of init is annotated with a class (`processor: "AttnProcessor"`), into
+ * c->instance_attrs. A name the class also binds otherwise stays: the later assignment wins at
+ * run time, which the order here follows. */
+static void note_instance_attributes(call_collect *c, TSNode init, TSNode n, gm_slice self_name,
+                                     int depth) {
     const gm_syntax *syn = c->syntax;
     if (ts_node_is_null(n) || depth > 32 || gm_is(n, syn->sym.function_definition) ||
         gm_is(n, syn->sym.class_definition) || gm_is(n, syn->sym.decorated_definition) ||
@@ -483,8 +557,14 @@ static void note_instance_attributes(call_collect *c, TSNode n, gm_slice self_na
         TSNode fn = gm_is(right, syn->sym.call) ? gm_unparen(syn, gm_child(right, syn->field.function))
                                                 : (TSNode){0};
         if (!gm_is(left, syn->sym.attribute) || !gm_is(object, syn->sym.identifier) ||
-            !gm_slice_eq(gm_node_slice(object, c->text), self_name) ||
-            !(gm_is(fn, syn->sym.identifier) || gm_is(fn, syn->sym.attribute)))
+            !gm_slice_eq(gm_node_slice(object, c->text), self_name))
+            return;
+        gm_slice cls = {c->text, 0};
+        if (gm_is(fn, syn->sym.identifier) || gm_is(fn, syn->sym.attribute))
+            cls = gm_node_slice(fn, c->text);
+        else if (gm_is(right, syn->sym.identifier))
+            cls = parameter_class(c, init, gm_node_slice(right, c->text));
+        if (cls.len == 0)
             return;
         gm_slice attr = gm_node_slice(gm_child(left, syn->field.attribute), c->text);
         uint32_t i = 0;
@@ -492,14 +572,14 @@ static void note_instance_attributes(call_collect *c, TSNode n, gm_slice self_na
             i++;
         if (i == GM_MAX_INSTANCE_ATTRIBUTES)
             return;
-        c->instance_attrs[i] = (struct instance_attribute){attr, gm_node_slice(fn, c->text)};
+        c->instance_attrs[i] = (struct instance_attribute){attr, cls};
         if (i == c->instance_attr_count)
             c->instance_attr_count++;
         return;
     }
     uint32_t count = ts_node_named_child_count(n);
     for (uint32_t i = 0; i < count; i++)
-        note_instance_attributes(c, ts_node_named_child(n, i), self_name, depth + 1);
+        note_instance_attributes(c, init, ts_node_named_child(n, i), self_name, depth + 1);
 }
 
 /* Each function of the statement becomes a node; a method's node key is "Class.method", and
@@ -520,7 +600,7 @@ static int add_function_node(void *payload, const gm_statement_function *f) {
         TSNode init = gm_class_init(syn, w->text, f->class_node, &init_self);
         c->instance_attr_count = 0;
         if (!ts_node_is_null(init))
-            note_instance_attributes(c, gm_child(init, syn->field.body), init_self, 0);
+            note_instance_attributes(c, init, gm_child(init, syn->field.body), init_self, 0);
     }
     if (!ts_node_is_null(f->class_node) &&
         gm_decorators_have_property(syn, w->text, f->decorated) &&

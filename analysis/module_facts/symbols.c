@@ -441,6 +441,22 @@ static int scan_logger(sink *k, const gm_syntax *syn, const char *text, TSNode s
     return 0;
 }
 
+static bool slice_contains(gm_slice text, const char *word) {
+    size_t n = strlen(word);
+    for (uint32_t at = 0; at + n <= text.len; at++)
+        if (text.ptr[at] == word[0] && memcmp(text.ptr + at, word, n) == 0)
+            return true;
+    return false;
+}
+
+bool gm_mentions_checkpoint_call(gm_slice text) {
+    return slice_contains(text, "checkpoint(") || slice_contains(text, "_gradient_checkpointing_func");
+}
+
+bool gm_mentions_checkpointing(gm_slice text) {
+    return gm_mentions_checkpoint_call(text) || slice_contains(text, "GradientCheckpointingLayer");
+}
+
 static void note_print_binding(sink *k) {
     hash_field(k->hash, 'P', "print", 5);
     if (k->symbols)
@@ -493,6 +509,12 @@ static int scan(sink *s, const gm_syntax *syn, const char *text, TSNode n, bool 
     }
     if (t == syn->sym.class_definition || t == syn->sym.function_definition) {
         TSNode name = gm_child(n, syn->field.name);
+        /* the rules for a checkpoint's traced body (GM609) look at the whole file */
+        if (gm_mentions_checkpointing(gm_node_slice(n, text))) {
+            hash_field(s->hash, 'C', "checkpoint", 10);
+            if (s->symbols)
+                s->symbols->uses_gradient_checkpointing = true;
+        }
         if (!ts_node_is_null(name) && gm_node_text_is(name, text, "print"))
             note_print_binding(s);
         if (t == syn->sym.class_definition)

@@ -40,9 +40,19 @@ typedef struct {
     /* a top-level expression statement mentions reorderable_logging_functions (a file that
      * sets dynamo's logging setting itself: analysis/logging_calls/logging_config.c) */
     bool mentions_reorderable_logging;
+    /* a top-level class or function runs code under gradient checkpointing
+     * (gm_mentions_checkpointing): its modules' bodies may run as a checkpoint's traced body */
+    bool uses_gradient_checkpointing;
 } gm_symbols;
 
 void gm_symbols_init(gm_symbols *symbols);
+
+/* Whether text mentions a way to run modules under gradient checkpointing: a checkpoint call
+ * (`checkpoint(`, transformers' and diffusers' `_gradient_checkpointing_func`) or transformers'
+ * GradientCheckpointingLayer, whose subclasses' calls are checkpointed when it is enabled. */
+bool gm_mentions_checkpointing(gm_slice text);
+/* The same for a checkpoint call only: code that runs others under checkpointing. */
+bool gm_mentions_checkpoint_call(gm_slice text);
 void gm_symbols_free(gm_symbols *symbols);
 
 /* 64-bit FNV-1a, the fingerprint hash. */

@@ -184,10 +184,17 @@ TSNode gm_lookup_module_assignment(gm_region *region, gm_slice name) {
     return last_assignment_in(st->syntax, st->text, module, name);
 }
 
-/* The last `self_name.attr = rhs` below n (statements only: blocks and compound statements are
- * entered, expressions and nested definitions are not), into *value. */
+/* The values `self_name.attr = rhs` assigns below n (statements only: blocks and compound
+ * statements are entered, expressions and nested definitions are not): the last in last, and
+ * each in all while it has room (count counts them all). */
+typedef struct {
+    TSNode last;
+    TSNode *all;
+    unsigned count, cap;
+} attribute_values;
+
 static void init_assignments(const gm_syntax *syn, const char *text, TSNode n, gm_slice self_name,
-                             gm_slice attr, TSNode *value, int depth) {
+                             gm_slice attr, attribute_values *value, int depth) {
     if (ts_node_is_null(n) || depth > GM_LOOKUP_MAX_DEPTH)
         return;
     TSSymbol t = ts_node_symbol(n);
@@ -209,8 +216,12 @@ static void init_assignments(const gm_syntax *syn, const char *text, TSNode n, g
                 TSNode name = gm_child(left, syn->field.attribute);
                 if (gm_is(obj, syn->sym.identifier) && !ts_node_is_null(name) &&
                     gm_slice_eq(gm_node_slice(obj, text), self_name) &&
-                    gm_slice_eq(gm_node_slice(name, text), attr))
-                    *value = rhs;
+                    gm_slice_eq(gm_node_slice(name, text), attr)) {
+                    value->last = rhs;
+                    if (value->count < value->cap)
+                        value->all[value->count] = rhs;
+                    value->count++;
+                }
             }
         }
         return;
@@ -233,13 +244,36 @@ static void init_assignments(const gm_syntax *syn, const char *text, TSNode n, g
 TSNode gm_lookup_init_attribute(gm_region *region, gm_slice attr) {
     const gm_stmt_ctx *st = region->stmt;
     const gm_syntax *syn = st->syntax;
-    TSNode value = {0};
+    attribute_values value = {0};
     gm_slice self_name;
     TSNode init = gm_class_init(syn, st->text, region->site.class_node, &self_name);
     if (!ts_node_is_null(init))
         init_assignments(syn, st->text, gm_child(init, syn->field.body), self_name, attr, &value,
                          0);
-    return value;
+    return value.last;
+}
+
+unsigned gm_lookup_method_attribute_values(gm_region *region, gm_slice attr, TSNode *values,
+                                           unsigned cap) {
+    const gm_stmt_ctx *st = region->stmt;
+    const gm_syntax *syn = st->syntax;
+    attribute_values value = {.all = values, .cap = cap};
+    TSNode body = ts_node_is_null(region->site.class_node)
+                      ? (TSNode){0}
+                      : gm_child(region->site.class_node, syn->field.body);
+    uint32_t count = gm_is(body, syn->sym.block) ? ts_node_named_child_count(body) : 0;
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode fn = ts_node_named_child(body, i);
+        if (gm_is(fn, syn->sym.decorated_definition))
+            fn = gm_child(fn, syn->field.definition);
+        if (!gm_is(fn, syn->sym.function_definition))
+            continue;
+        gm_slice self_name = gm_first_parameter(syn, st->text, fn);
+        if (self_name.len > 0)
+            init_assignments(syn, st->text, gm_child(fn, syn->field.body), self_name, attr, &value,
+                             0);
+    }
+    return value.count;
 }
 
 TSNode gm_lookup_self_attribute(gm_region *region, gm_slice attr) {

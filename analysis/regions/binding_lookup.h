@@ -30,6 +30,11 @@ TSNode gm_lookup_class_attribute(gm_region *region, gm_slice attr);
  * in nested definitions; self is __init__'s first parameter), or a null node. */
 TSNode gm_lookup_init_attribute(gm_region *region, gm_slice attr);
 
+/* The right-hand sides of every `self.attr = rhs` in the methods of the region's class (not in
+ * nested definitions; self is each method's first parameter), in source order, into values (at
+ * most cap of them). Returns how many there are, which may exceed cap. */
+unsigned gm_lookup_method_attribute_values(gm_region *region, gm_slice attr, TSNode *values,
+                                           unsigned cap);
 /* The right-hand side of the last top-level `name = rhs` of the module, or a null node. */
 TSNode gm_lookup_module_assignment(gm_region *region, gm_slice name);
 

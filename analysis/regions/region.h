@@ -76,6 +76,9 @@ typedef struct {
      * statements clear it after their blocks unless they leave for certain themselves.
      * exited_by_raise: the way out is a raise, which a context manager may swallow. */
     bool exited, exited_by_raise;
+    /* A GM609 finding was made in the region: dynamo gives up on a checkpoint's body at its
+     * first side effect. */
+    bool checkpoint_side_effect_reported;
     /* Module-level names of functions wrapped by torch.compiler.disable and of torch.Generator
      * objects, found once per region by the rules that need them (module_scanned). */
     bool module_scanned;

@@ -86,7 +86,10 @@ static void emit(gm_region *region, const char *rule, TSNode node, const char *m
 }
 
 static void emit_301(gm_region *region, TSNode node, const char *message) {
+    size_t before = region->stmt->out->count;
     emit(region, "GM301", node, message);
+    if (region->stmt->out->count > before)
+        gm_rule_method_across_break(region, node);
 }
 
 /* `-1`, the num_classes default spelled out: one_hot then reads the class count from the data. */

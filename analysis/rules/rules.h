@@ -35,6 +35,12 @@ void gm_rule_comprehension_frames(gm_region *region, TSNode body);
 /* GM607: every attribute read in the region (`self.p`, p a functools.cached_property). */
 void gm_rule_cached_property_read(gm_region *region, TSNode attribute);
 
+/* GM610: the tensor-method calls whose arguments hold breaking, a node just reported by a rule
+ * whose break dynamo resumes after mid-expression (GM301). */
+void gm_rule_method_across_break(gm_region *region, TSNode breaking);
+/* GM609: the target of every assignment and del in the region (deletes: a del), with the
+ * training setting in a file that checkpoints modules. */
+void gm_rule_checkpoint_side_effect(gm_region *region, TSNode target, bool deletes);
 /* GM608: the target of every assignment in the region (`self.b = ...`, b an nn.Buffer). */
 void gm_rule_buffer_store(gm_region *region, TSNode target);
 

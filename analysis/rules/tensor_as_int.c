@@ -21,6 +21,7 @@
 #include "analysis/regions/binding_lookup.h"
 #include "analysis/rules/emit.h"
 #include "analysis/rules/rules.h"
+#include "analysis/rules/tensor_rank.h"
 #include "analysis/value_kinds/value_kinds.h"
 
 static const gm_syntax *syn_of(const gm_region *r) {
@@ -140,7 +141,17 @@ static bool local_made(gm_region *r, TSNode id, int depth, made_test made) {
     return true;
 }
 
-/* A 0-d tensor made in the graph: a full reduction, or arithmetic of one with numbers. */
+/* An int literal, negative ones too. */
+static bool is_int_literal(const gm_region *r, TSNode n) {
+    const gm_syntax *syn = syn_of(r);
+    n = gm_unparen(syn, n);
+    if (gm_is(n, syn->sym.unary_operator) && op_is(r, n, minus))
+        n = gm_unparen(syn, gm_child(n, syn->field.argument));
+    return !ts_node_is_null(n) && strcmp(ts_node_type(n), "integer") == 0;
+}
+
+/* A 0-d tensor made in the graph: a full reduction, an element of a 1-d tensor
+ * (`self.timesteps[0]`), or arithmetic of one with numbers. */
 static bool is_zero_dim_made(gm_region *r, TSNode n, int depth) {
     const gm_syntax *syn = syn_of(r);
     n = gm_unparen(syn, n);
@@ -150,6 +161,9 @@ static bool is_zero_dim_made(gm_region *r, TSNode n, int depth) {
         return local_made(r, n, depth, is_zero_dim_made);
     if (is_full_reduction(r, n))
         return true;
+    if (gm_is(n, syn->sym.subscript) && ts_node_named_child_count(n) == 2 &&
+        is_int_literal(r, ts_node_named_child(n, 1)))
+        return gm_is_one_dim_tensor(r, gm_child(n, syn->field.value));
     if (gm_is(n, syn->sym.unary_operator) && op_is(r, n, minus))
         return is_zero_dim_made(r, gm_child(n, syn->field.argument), depth + 1);
     if (gm_is(n, syn->sym.binary_operator) && op_is(r, n, arithmetic)) {
@@ -461,16 +475,18 @@ void gm_rule_tensor_as_int_subscript(gm_region *region, TSNode subscript) {
             return;
         }
     }
-    if (count != 2)
+    /* whatever the receiver: a list or a tensor alike reads the index's value, alone or as
+     * one element of a tuple index (`h[:, order[0]]`) */
+    for (uint32_t i = 1; i < count; i++) {
+        TSNode index = gm_unparen(syn, ts_node_named_child(subscript, i));
+        if (strcmp(ts_node_type(index), "slice") == 0 || !is_zero_dim_made(region, index, 0) ||
+            gm_kinds_is_mask(region, index) || in_dead_operand(region, subscript))
+            continue;
+        emit(region, "GM202", subscript,
+             "indexing with a 0-d tensor computed in the graph: torch.compile reads its value "
+             "(Tensor.item(), data-dependent) and breaks the graph here",
+             "`torch.index_select(x, 0, i.reshape(1))` keeps an index tensor in the graph, but "
+             "changes the result's shape, so the rewrite is left to you");
         return;
-    TSNode index = ts_node_named_child(subscript, 1);
-    /* whatever the receiver: a list or a tensor alike reads the index's value */
-    if (!is_zero_dim_made(region, index, 0) || gm_kinds_is_mask(region, index) ||
-        in_dead_operand(region, subscript))
-        return;
-    emit(region, "GM202", subscript,
-         "indexing with a 0-d tensor computed in the graph: torch.compile reads its value "
-         "(Tensor.item(), data-dependent) and breaks the graph here",
-         "`torch.index_select(x, 0, i.reshape(1))` keeps an index tensor in the graph, but "
-         "changes the result's shape, so the rewrite is left to you");
+    }
 }

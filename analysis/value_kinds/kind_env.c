@@ -124,3 +124,83 @@ void gm_vk_env_set(gm_region *r, gm_slice name, gm_kind kind) {
     env->items[env->count].kind = kind;
     env->count++;
 }
+
+static bool env_copy(gm_region *r, gm_kind_env *dst, const gm_kind_env *src) {
+    dst->items = NULL;
+    dst->count = dst->capacity = 0;
+    if (src->count == 0)
+        return true;
+    dst->items = malloc(src->count * sizeof *dst->items);
+    if (!dst->items) {
+        r->stmt->oom = true;
+        return false;
+    }
+    memcpy(dst->items, src->items, src->count * sizeof *dst->items);
+    dst->count = dst->capacity = src->count;
+    return true;
+}
+
+void gm_kinds_branches_begin(gm_region *region, gm_kind_branches *branches) {
+    memset(branches, 0, sizeof *branches);
+    env_copy(region, &branches->before, &region->env);
+}
+
+/* Sets name's entry (a name or a mark: the length carries the mark bit) in env to kind. */
+static void env_put(gm_region *r, gm_kind_env *env, gm_binding binding) {
+    for (size_t i = env->count; i-- > 0;)
+        if (env->items[i].name.len == binding.name.len &&
+            memcmp(env->items[i].name.ptr, binding.name.ptr, binding.name.len & ~GM_MARK_BIT) == 0) {
+            env->items[i].kind = binding.kind;
+            return;
+        }
+    if (env->count == env->capacity) {
+        size_t cap = env->capacity ? env->capacity * 2 : 16;
+        gm_binding *items = realloc(env->items, cap * sizeof *items);
+        if (!items) {
+            r->stmt->oom = true;
+            return;
+        }
+        env->items = items;
+        env->capacity = cap;
+    }
+    env->items[env->count++] = binding;
+}
+
+void gm_kinds_branch_next(gm_region *region, gm_kind_branches *branches) {
+    gm_kind_env *env = &region->env, *before = &branches->before;
+    if (region->stmt->oom)
+        return;
+    if (!branches->have_after) {
+        /* the first branch: what it leaves is the start of the result */
+        branches->after = *env;
+        branches->have_after = true;
+        env_copy(region, env, before);
+        return;
+    }
+    /* entries are appended or updated in place, never removed: a change is an entry past the
+     * snapshot's or one whose kind differs from it */
+    for (size_t i = 0; i < env->count; i++)
+        if (i >= before->count || env->items[i].kind != before->items[i].kind)
+            env_put(region, &branches->after, env->items[i]);
+    if (env->capacity < before->count) {
+        gm_binding *items = realloc(env->items, before->count * sizeof *items);
+        if (!items) {
+            region->stmt->oom = true;
+            return;
+        }
+        env->items = items;
+        env->capacity = before->count;
+    }
+    if (before->count)
+        memcpy(env->items, before->items, before->count * sizeof *env->items);
+    env->count = before->count;
+}
+
+void gm_kinds_branches_end(gm_region *region, gm_kind_branches *branches) {
+    if (branches->have_after) {
+        gm_kind_env_free(&region->env);
+        region->env = branches->after;
+    }
+    gm_kind_env_free(&branches->before);
+    memset(branches, 0, sizeof *branches);
+}

@@ -1,7 +1,7 @@
 /* Value kinds inside a compiled region: whether an expression is a tensor, a data-dependent
  * Python scalar (t.item()), a static value TorchDynamo knows while tracing (shapes, dtypes,
- * literals, compile-time constants), or unknown. Flow-insensitive per function: names take the
- * kind of their latest assignment in statement order. An unannotated parameter is unknown until
+ * literals, compile-time constants), or unknown. Names take the kind of their latest
+ * assignment in statement order; the branches of an if each start from the kinds before it. An unannotated parameter is unknown until
  * the code gives evidence (a tensor-only method called on it). */
 #ifndef GM_ANALYSIS_VALUE_KINDS_VALUE_KINDS_H
 #define GM_ANALYSIS_VALUE_KINDS_VALUE_KINDS_H
@@ -9,6 +9,19 @@
 #include "analysis/regions/region.h"
 
 void gm_kind_env_free(gm_kind_env *env);
+
+/* The branches of an if: each is walked from the kinds before the if (an assignment in one
+ * branch does not reach another), and after the if each name has the kind the last branch that
+ * binds it gave it (the order a walk of the branches one after another would give).
+ * begin snapshots the environment; next, after each branch, keeps what the branch changed and
+ * restores the snapshot; end puts the kept changes in place and frees the rest. */
+typedef struct {
+    gm_kind_env before, after;
+    bool have_after;
+} gm_kind_branches;
+void gm_kinds_branches_begin(gm_region *region, gm_kind_branches *branches);
+void gm_kinds_branch_next(gm_region *region, gm_kind_branches *branches);
+void gm_kinds_branches_end(gm_region *region, gm_kind_branches *branches);
 
 /* Seeds the region's names from its parameters (tensor annotations) and sets self_name. */
 void gm_kinds_seed_parameters(gm_region *region);

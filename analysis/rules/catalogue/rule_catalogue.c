@@ -459,6 +459,43 @@ static const gm_rule rules[] = {
         .severity = GM_SEVERITY_WARNING,
     },
     {
+        .id = "GM609",
+        .name = "checkpoint-side-effect",
+        .registry_id = "GB0067",
+        .gb_type = "HOP: Unsafe side effect",
+        .url = GM_GB_URL("0067"),
+        .summary = "State changed outside a module's forward that gradient checkpointing may run",
+        .explanation =
+            "With gradient checkpointing enabled in training, torch.compile traces a "
+            "checkpointed module's forward as the body of a higher-order op, which must not "
+            "change anything that lives outside it. Storing or deleting an attribute of a module "
+            "(`self.cache = x.clone()`, `del self.prev_features`) or an item of a dict or list "
+            "passed in (`cache[\"mean\"] = 1`) makes TorchDynamo give up on the op and run the "
+            "checkpointed call eagerly. The same code traces without a break when checkpointing "
+            "is off, which only the run knows: the finding is made with the `training` setting, "
+            "in files that checkpoint modules.",
+        .hint = "Return the value and store it in the code that makes the checkpoint call, keep "
+                "caches out of checkpointed modules, or leave checkpointing off for them.",
+        .severity = GM_SEVERITY_WARNING,
+    },
+    {
+        .id = "GM610",
+        .name = "tensor-method-across-break",
+        .registry_id = "GB0007",
+        .gb_type = "Attempted to call function marked as skipped",
+        .url = GM_GB_URL("0007"),
+        .summary = "A tensor method whose arguments break the graph",
+        .explanation =
+            "Python looks up `h.masked_scatter` before it evaluates the arguments. When one of "
+            "them breaks the graph (a boolean-mask read, `nonzero()`), TorchDynamo resumes after "
+            "the break with the bound method as a value of the new frame, which it cannot trace: "
+            "the call breaks the graph a second time. A torch function (`torch.add(h, ...)`) "
+            "does not.",
+        .hint = "Compute the breaking argument into a local on the line before the call, so the "
+                "method is looked up after the break.",
+        .severity = GM_SEVERITY_WARNING,
+    },
+    {
         .id = "GM701",
         .name = "backward-call",
         .registry_id = "GB0123",

@@ -149,11 +149,23 @@ static void consequences_and_fixes(void) {
     }
 }
 
+/* GM610: a tensor method whose arguments hold a resumed dynamic-shape break breaks again at the
+ * call; a torch function, a break in a loop or try (nothing resumes), or no break: nothing. */
+static void method_across_break(void) {
+    expect_body("    y = x.masked_scatter(m, x[x > 0].sum())\n", "GM610", 1);
+    expect_body("    y = x.add(x.mul(x.nonzero().sum()))\n", "GM610", 2);
+    expect_body("    y = torch.add(x, x[x > 0].sum())\n", "GM610", 0);
+    expect_body("    v = x[x > 0].sum()\n    y = x.add(v)\n", "GM610", 0);
+    expect_body("    for i in range(2):\n        y = x.add(x[x > 0].sum())\n", "GM610", 0);
+    expect_body("    y = x.add(x.sum())\n", "GM610", 0);
+}
+
 int main(void) {
     dynamic_shape_calls();
     boolean_mask();
     mask_forms();
     one_hot();
     consequences_and_fixes();
+    method_across_break();
     return check_exit_code("analysis/rules/dynamic_shape");
 }

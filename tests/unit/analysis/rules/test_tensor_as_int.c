@@ -151,6 +151,39 @@ static void zero_dim_index(void) {
     expect_body("    y = x[torch.tensor([0, 1])]\n", "GM202", 0);
     expect_body("    y = x[t]\n    w = x[0]\n    v = x[x.shape[0] - 1]\n", "GM202", 0);
     expect_body("    y = x[x.argmax(dim=1)]\n    z = x[t.sum(0)]\n", "GM202", 0);
+    /* an element of a 1-d tensor by its making is 0-d; of one of unknown rank it is not */
+    expect_body("    order = torch.arange(8)\n    y = x[order[0]]\n", "GM202", 1);
+    expect_body("    y = x[:, torch.tensor([3, 1]).long()[-1]]\n", "GM202", 1);
+    expect_body("    flat = t.flatten()\n    y = x[flat[1]]\n", "GM202", 1);
+    expect_body("    y = x[t.view(-1)[0]]\n", "GM202", 1);
+    expect_body("    y = x[t[0]]\n    z = x[torch.tensor([[1], [2]])[0]]\n", "GM202", 0);
+    expect_body("    y = x[t.view(2, -1)[0]]\n    z = x[torch.arange(8)[1:]]\n", "GM202", 0);
+}
+
+/* An element of a 1-d tensor kept in an attribute: every assignment of it in the class's
+ * methods must make one (a conversion of itself keeps it). */
+static void one_dim_attributes(void) {
+    const char *head = "import torch\n"
+                       "class S:\n"
+                       "    def set_timesteps(self, device=None):\n";
+    const char *tail = "    @torch.compile\n"
+                       "    def sigma(self, table):\n"
+                       "        return table[self.timesteps[0]]\n";
+    char src[1024];
+    snprintf(src, sizeof src, "%s%s%s", head,
+             "        self.timesteps = torch.tensor([9, 4], device=device)\n"
+             "        self.timesteps = self.timesteps.to(device)\n",
+             tail);
+    AT_EXPECT(src, "GM202", 1);
+    snprintf(src, sizeof src, "%s%s%s", head,
+             "        self.timesteps = torch.tensor([9, 4])\n"
+             "    def reset(self, grid):\n"
+             "        self.timesteps = grid\n",
+             tail);
+    AT_EXPECT(src, "GM202", 0);
+    snprintf(src, sizeof src, "%s%s%s", head, "        self.timesteps = torch.tensor([[9, 4]])\n",
+             tail);
+    AT_EXPECT(src, "GM202", 0);
 }
 
 /* `==`/`!=` between a display holding a tensor and a sequence: GM101 (corpus:
@@ -203,6 +236,7 @@ int main(void) {
     loop_elements();
     slice_bounds();
     zero_dim_index();
+    one_dim_attributes();
     sequence_comparisons();
     messages_and_spans();
     return check_exit_code("analysis/rules/tensor_as_int");
