@@ -131,12 +131,16 @@ static bool is_literal_value(const gm_syntax *syn, TSNode n, int depth) {
     return true;
 }
 
+bool gm_region_may_run_checkpointed(const gm_region *region) {
+    const gm_stmt_ctx *st = region->stmt;
+    return st->options->training && st->symbols->uses_gradient_checkpointing &&
+           region->self_name.len > 0 && !ts_node_is_null(region->site.class_node) &&
+           !gm_mentions_checkpoint_call(gm_node_slice(region->site.class_node, st->text));
+}
+
 void gm_rule_checkpoint_side_effect(gm_region *region, TSNode target, bool deletes) {
     const gm_stmt_ctx *st = region->stmt;
-    if (!st->options->training || !st->symbols->uses_gradient_checkpointing ||
-        region->checkpoint_side_effect_reported || region->self_name.len == 0 ||
-        ts_node_is_null(region->site.class_node) ||
-        gm_mentions_checkpoint_call(gm_node_slice(region->site.class_node, st->text)))
+    if (region->checkpoint_side_effect_reported || !gm_region_may_run_checkpointed(region))
         return;
     const char *what = outside_state(region, target);
     TSNode assignment = ts_node_parent(target);

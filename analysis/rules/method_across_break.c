@@ -4,7 +4,8 @@
  * which dynamo cannot trace ("Attempted to call function marked as skipped", GB0007): the call
  * breaks again. A torch function (`torch.add(h, h[m].sum())`) is known to dynamo as a value and
  * does not; a break dynamo does not resume from (in a loop, in try, `.item()` inside an argument)
- * leaves nothing to resume. Verified on torch 2.13 CPU. Called by the dynamic-shape rule (GM301),
+ * leaves nothing to resume, nor does one inside a module gradient checkpointing runs in training
+ * (said as a condition). Verified on torch 2.13 CPU. Called by the dynamic-shape rule (GM301),
  * whose breaks dynamo resumes after mid-expression. */
 #include <stdio.h>
 #include <string.h>
@@ -41,6 +42,9 @@ void gm_rule_method_across_break(gm_region *region, TSNode breaking) {
                      "graph again at this call",
                      (int)(object.len > 60 ? 60 : object.len), object.ptr,
                      (int)(method.len > 40 ? 40 : method.len), method.ptr);
+            /* under a checkpoint the break ends the traced body: nothing resumes */
+            if (gm_region_may_run_checkpointed(region))
+                region->only_when_condition = "gradient checkpointing is off for this module";
             region->mend_declined =
                 "compute the breaking argument into a local before the call, so the method is "
                 "looked up after the break";

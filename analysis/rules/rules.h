@@ -41,6 +41,10 @@ void gm_rule_method_across_break(gm_region *region, TSNode breaking);
 /* GM609: the target of every assignment and del in the region (deletes: a del), with the
  * training setting in a file that checkpoints modules. */
 void gm_rule_checkpoint_side_effect(gm_region *region, TSNode target, bool deletes);
+/* Whether gradient checkpointing may run the region (a method of a module of a file that
+ * checkpoints modules, other than the class making the call) with the training setting: then a
+ * break inside it ends the checkpoint's traced body, and dynamo resumes nothing there. */
+bool gm_region_may_run_checkpointed(const gm_region *region);
 /* GM608: the target of every assignment in the region (`self.b = ...`, b an nn.Buffer). */
 void gm_rule_buffer_store(gm_region *region, TSNode target);
 

@@ -74,6 +74,27 @@ static void stores(void) {
                  0);
 }
 
+/* GM610 inside a module checkpointing may run: the resumed call needs checkpointing off. */
+static void method_across_break_condition(void) {
+    const char *src = FILE_WITH("        h = torch.ones(4)\n        y = h.add(h[h > 0].sum())\n"
+                                "        return y\n",
+                                CHECKPOINTS);
+    gm_analysis_options o;
+    gm_analysis_options_default(&o);
+    for (int training = 0; training < 2; training++) {
+        o.training = training;
+        gm_finding_list l = at_analyze_with(src, &o);
+        size_t seen = 0;
+        for (size_t i = 0; i < l.count; i++)
+            if (strcmp(l.items[i].rule->id, "GM610") == 0) {
+                seen++;
+                CHECK((l.items[i].only_when_condition != NULL) == (training == 1));
+            }
+        CHECK_EQ_INT(seen, 1);
+        gm_finding_list_free(&l);
+    }
+}
+
 static void catalogue(void) {
     const gm_rule *rule = gm_rule_by_id("GM609");
     CHECK(rule != NULL && strcmp(rule->registry_id, "GB0067") == 0 &&
@@ -82,6 +103,7 @@ static void catalogue(void) {
 
 int main(void) {
     stores();
+    method_across_break_condition();
     catalogue();
     return check_exit_code("analysis/rules/checkpoint_side_effect");
 }

@@ -379,7 +379,24 @@ static void python_guards(void) {
     expect_condition("        if (x == 3).any():\n            x = x + 1\n        return x\n", NULL);
 }
 
+/* Each branch of an if starts from the kinds before it: a rebinding in one branch does not reach
+ * the other; after the if a name has the kind the last branch binding it gave. */
+static void branch_kinds(void) {
+    expect_forward("        if n > 2:\n            x = compute(x)\n        else:\n"
+                   "            if x:\n                pass\n",
+                   1);
+    expect_forward("        if n > 2:\n            x = compute(x)\n        elif n > 1:\n"
+                   "            x = x + 1\n        else:\n            if x:\n                pass\n",
+                   1);
+    expect_forward("        if n > 2:\n            y = x * 2\n        else:\n"
+                   "            if y:\n                pass\n",
+                   0);
+    expect_forward("        if n > 2:\n            x = compute(x)\n        if x:\n            pass\n", 0);
+    expect_forward("        if n > 2:\n            y = x * 2\n        if y:\n            pass\n", 1);
+}
+
 int main(void) {
+    branch_kinds();
     dtype_guards();
     python_guards();
     tensor_not_skips_frame();
