@@ -443,18 +443,24 @@ static int scan_logger(sink *k, const gm_syntax *syn, const char *text, TSNode s
 
 static bool slice_contains(gm_slice text, const char *word) {
     size_t n = strlen(word);
-    for (uint32_t at = 0; at + n <= text.len; at++)
-        if (text.ptr[at] == word[0] && memcmp(text.ptr + at, word, n) == 0)
+    const char *at = text.ptr, *end = text.ptr + text.len;
+    while ((size_t)(end - at) >= n && (at = memchr(at, word[0], (size_t)(end - at) - n + 1))) {
+        if (memcmp(at, word, n) == 0)
             return true;
+        at++;
+    }
     return false;
 }
 
 bool gm_mentions_checkpoint_call(gm_slice text) {
-    return slice_contains(text, "checkpoint(") || slice_contains(text, "_gradient_checkpointing_func");
+    return slice_contains(text, "heckpoint") &&
+           (slice_contains(text, "checkpoint(") ||
+            slice_contains(text, "_gradient_checkpointing_func"));
 }
 
 bool gm_mentions_checkpointing(gm_slice text) {
-    return gm_mentions_checkpoint_call(text) || slice_contains(text, "GradientCheckpointingLayer");
+    return slice_contains(text, "heckpoint") &&
+           (gm_mentions_checkpoint_call(text) || slice_contains(text, "GradientCheckpointingLayer"));
 }
 
 static void note_print_binding(sink *k) {
