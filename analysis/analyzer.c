@@ -452,6 +452,70 @@ static void free_child_calls(gm_analyzer *a, size_t nchildren) {
         gm_call_part_free(&a->info[i].calls);
 }
 
+/* The blank lines a setting line inserted at `at` needs after it: none before a blank line, two
+ * before a top-level definition (PEP 8), else one. */
+static unsigned blank_lines_after(const char *text, uint32_t len, uint32_t at) {
+    if (at >= len || text[at] == '\n' || text[at] == '\r')
+        return 0;
+    static const char *const definitions[] = {"def ", "class ", "async def ", "@"};
+    for (size_t i = 0; i < sizeof definitions / sizeof definitions[0]; i++) {
+        size_t n = strlen(definitions[i]);
+        if (len - at >= n && memcmp(text + at, definitions[i], n) == 0)
+            return 2;
+    }
+    return 1;
+}
+
+/* Puts the setting line's edit at `at` with the blank lines the text there needs (the mend wrote
+ * the line and one newline). Returns -1 on OOM. */
+static int place_setting_line(gm_text_edit *e, const char *text, uint32_t len, uint32_t at) {
+    const char *r = e->replacement;
+    size_t line = strcspn(r, "\r\n");
+    const char *newline = r[line] == '\r' ? "\r\n" : "\n";
+    unsigned blanks = blank_lines_after(text, len, at);
+    size_t nl = strlen(newline), want = line + nl * (1 + blanks);
+    e->start_byte = e->end_byte = at;
+    if (strlen(r) == want && strncmp(r + line, newline, nl) == 0 &&
+        (blanks == 0 || strncmp(r + line + nl, newline, nl) == 0) &&
+        (blanks < 2 || strncmp(r + line + 2 * nl, newline, nl) == 0))
+        return 0;
+    char *placed = malloc(want + 1);
+    if (!placed)
+        return -1;
+    memcpy(placed, r, line);
+    for (unsigned i = 0; i <= blanks; i++)
+        memcpy(placed + line + i * nl, newline, nl);
+    placed[want] = '\0';
+    free(e->replacement);
+    e->replacement = placed;
+    return 0;
+}
+
+/* Setting lines of mends (gm_text_edit.after_imports) go after the module's imports, which the
+ * statement that made the mend cannot keep track of across edits elsewhere: placed here, on every
+ * run, in the findings the entries own (an edit that moves the imports, or adds a definition
+ * before them, changes the file's fingerprint and every statement is analysed again). */
+static int place_after_imports(gm_analyzer *a, TSNode root, const char *text, uint32_t len) {
+    uint32_t at = UINT32_MAX;
+    bool looked = false;
+    for (size_t i = 0; i < a->result.count; i++) {
+        gm_finding *f = &a->result.items[i];
+        for (size_t k = 0; k < f->fix_count; k++)
+            for (size_t j = 0; j < f->fixes[k].edit_count; j++) {
+                gm_text_edit *e = &f->fixes[k].edits[j];
+                if (!e->after_imports)
+                    continue;
+                if (!looked) {
+                    at = gm_module_head_end(&a->syntax, text, len, root);
+                    looked = true;
+                }
+                if (at <= f->span.start_byte && place_setting_line(e, text, len, at) != 0)
+                    return -1;
+            }
+    }
+    return 0;
+}
+
 static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
                const gm_analysis_options *options) {
     const gm_syntax *syn = &a->syntax;
@@ -604,6 +668,8 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
                 result_push(&a->result, &e->findings[k]) != 0)
                 return -1;
     }
+    if (place_after_imports(a, root, text, len) != 0)
+        return -1;
     if (options->report_syntax_errors && add_syntax_error(a, root, text, len, &ignored) != 0)
         return -1;
     return 0;

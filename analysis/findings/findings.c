@@ -128,6 +128,7 @@ int gm_finding_copy_shifted(const gm_finding *src, gm_finding *dst, int64_t byte
             df->edits[j].start_byte = shift_u32(sf->edits[j].start_byte, byte_delta);
             df->edits[j].end_byte = shift_u32(sf->edits[j].end_byte, byte_delta);
             df->edits[j].replacement = dup_or_null(sf->edits[j].replacement, &failed);
+            df->edits[j].after_imports = sf->edits[j].after_imports;
         }
     }
     if (failed) {

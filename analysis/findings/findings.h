@@ -32,6 +32,11 @@ typedef struct {
     uint32_t start_byte; /* replaced range [start_byte, end_byte) of the analysed text */
     uint32_t end_byte;
     char *replacement; /* owned, NUL-terminated */
+    /* An insertion of a module-level setting line that belongs after the module's imports
+     * (gm_module_head_end): the analyzer places it there when it puts the file's findings
+     * together, so that it stays right whichever statements an edit moved, and every mend that
+     * adds the same line adds it at the same place. */
+    bool after_imports;
 } gm_text_edit;
 
 typedef enum {

@@ -3,14 +3,14 @@
  * - deferred: when dynamo can reorder the call (a plain function whose arguments are tensors,
  *   constants and format strings; never a Logger method, which dynamo reaches through the
  *   logger object whatever the settings), insert
- *   `torch._dynamo.config.reorderable_logging_functions.add(<callee>)` on its own line before
- *   the top-level statement holding the call. Dynamo then runs the call after the graph with the
- *   values the arguments had: the message is still produced, but later, and the setting holds
- *   for the whole process. The line goes before the statement, not after the imports, because
- *   the incremental analyzer moves a statement's findings with the statement: an edit anchored
- *   elsewhere would go stale. Every such mend of one statement inserts the identical line at the
- *   same place, which the fix applier takes once; once the line is in the file, dynamo (and
- *   analysis/logging_calls/logging_config.c) defers the calls and no mend is offered again.
+ *   `torch._dynamo.config.reorderable_logging_functions.add(<callee>)` on its own line after
+ *   the module's imports (the analyzer places it there on every run: gm_text_edit.after_imports;
+ *   before the top-level statement holding the call when the imports do not come first). Dynamo
+ *   then runs the call after the graph with the values the arguments had: the message is still
+ *   produced, but later, and the setting holds for the whole process. Every such mend of the
+ *   file inserts the identical line at the same place, which the fix applier takes once; once
+ *   the line is in the file, dynamo (and analysis/logging_calls/logging_config.c) defers the
+ *   calls and no mend is offered again.
  * - eager-only: `if not torch.compiler.is_compiling():` around the call, which dynamo folds to
  *   False and skips: under torch.compile the message is not produced. */
 #include <stdio.h>
@@ -78,12 +78,14 @@ static int deferred(gm_region *region, TSNode call, const char *name, gm_fix *ou
     bool definition = gm_is(st->top, sym->function_definition) ||
                       gm_is(st->top, sym->class_definition) ||
                       gm_is(st->top, sym->decorated_definition);
+    bool after_imports = gm_module_head_end(syn, st->text, st->len, ts_node_parent(st->top)) <=
+                         layout.line_start;
     gm_text_builder tb;
     gm_tb_init(&tb);
     gm_tb_appendf(&tb, "%s._dynamo.config.reorderable_logging_functions.add(", alias);
     gm_tb_append_node(&tb, st->text, callee);
     gm_tb_appendf(&tb, ")%s", layout.newline);
-    if (definition) /* two blank lines before a top-level definition */
+    if (definition && !after_imports) /* two blank lines before a top-level definition */
         gm_tb_appendf(&tb, "%s%s", layout.newline, layout.newline);
     uint32_t at = layout.line_start;
     gm_slice callee_text = gm_node_slice(callee, st->text);
@@ -95,7 +97,10 @@ static int deferred(gm_region *region, TSNode call, const char *name, gm_fix *ou
              "torch._dynamo.config.reorderable_logging_functions, for the whole process%s)",
              (int)(callee_text.len > 64 ? 64 : callee_text.len), callee_text.ptr,
              warning ? "; the warning then points at the function's first line" : "");
-    return gm_mend_fix_single(out, GM_FIX_UNSAFE, title, at, at, gm_tb_take(&tb));
+    int rc = gm_mend_fix_single(out, GM_FIX_UNSAFE, title, at, at, gm_tb_take(&tb));
+    if (rc == 1)
+        out->edits[0].after_imports = after_imports;
+    return rc;
 }
 
 /* The statement's text with its continuation lines one indentation unit deeper (they move into

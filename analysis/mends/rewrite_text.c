@@ -241,6 +241,7 @@ int gm_mend_fix_add_edit(gm_fix *fix, uint32_t start, uint32_t end, char *replac
     edits[at].start_byte = start;
     edits[at].end_byte = end;
     edits[at].replacement = replacement;
+    edits[at].after_imports = false;
     fix->edit_count++;
     return 0;
 }

@@ -93,6 +93,15 @@ void gm_emit_finding(gm_region *region, const gm_rule *rule, TSNode node, const 
     snprintf(f.message, n, "%.*s%s", (int)core, message, suffix);
     if (declined && count == 0 && !(f.mend_declined = strdup(declined)))
         goto oom;
+    /* every finding without a mend says why and what to do instead: the rule's own advice
+     * where the rule has no rewrite at all */
+    if (!declined && count == 0 && rule->hint) {
+        static const char lead[] = "graphmend has no rewrite for this construct; instead: ";
+        size_t m = sizeof lead + strlen(rule->hint);
+        if (!(f.mend_declined = malloc(m)))
+            goto oom;
+        snprintf(f.mend_declined, m, "%s%s", lead, rule->hint);
+    }
     if (dtypes && !(f.only_when_dtypes = strdup(dtypes)))
         goto oom;
     if (condition && !(f.only_when_condition = strdup(condition)))

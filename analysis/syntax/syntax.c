@@ -257,3 +257,35 @@ bool gm_parameters_bind_name(const gm_syntax *syn, const char *text, TSNode fn, 
     }
     return false;
 }
+
+/* Whether a top-level try statement's body imports (`try: import apex` / `except ImportError`). */
+static bool try_imports(const gm_syntax *syn, TSNode n) {
+    TSNode body = gm_child(n, syn->field.body);
+    uint32_t count = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode c = ts_node_named_child(body, i);
+        if (gm_is(c, syn->sym.import_statement) || gm_is(c, syn->sym.import_from_statement))
+            return true;
+    }
+    return false;
+}
+
+uint32_t gm_module_head_end(const gm_syntax *syntax, const char *text, uint32_t len, TSNode module) {
+    uint32_t end = UINT32_MAX;
+    uint32_t count = ts_node_named_child_count(module);
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode c = ts_node_named_child(module, i);
+        if (gm_is_nested_scope(syntax, c))
+            break;
+        const char *type = ts_node_type(c);
+        if (gm_is(c, syntax->sym.import_statement) || gm_is(c, syntax->sym.import_from_statement) ||
+            strcmp(type, "future_import_statement") == 0 ||
+            (gm_is(c, syntax->sym.try_statement) && try_imports(syntax, c)))
+            end = ts_node_end_byte(c);
+    }
+    if (end == UINT32_MAX)
+        return end;
+    while (end < len && text[end] != '\n')
+        end++;
+    return end < len ? end + 1 : UINT32_MAX; /* an import on the last line without newline */
+}

@@ -195,6 +195,12 @@ TSNode gm_unparen(const gm_syntax *syntax, TSNode node);
 TSNode gm_class_init(const gm_syntax *syntax, const char *text, TSNode class_node,
                      gm_slice *self_name);
 
+/* Where a module-level line goes after the module's imports: the start of the line after the
+ * last top-level import that comes before the first def or class (a `try:` block of imports
+ * counts as an import), or UINT32_MAX when no import comes before the first def or class.
+ * module is the tree's root node. */
+uint32_t gm_module_head_end(const gm_syntax *syntax, const char *text, uint32_t len, TSNode module);
+
 /* A string literal without interpolation, or an implicit concatenation of such (parentheses
  * around it allowed): a message known before tracing. */
 bool gm_is_constant_string(const gm_syntax *syntax, TSNode node);

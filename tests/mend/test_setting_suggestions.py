@@ -96,7 +96,9 @@ def test_setting_suggestion(name, tmp_path):
     assert "display only" in fix["message"]
     assert len(fix["edits"]) == 1
     edit = fix["edits"][0]
-    assert edit["content"] == f"torch._dynamo.config.{setting} = True\n\n\n"
+    # right after the imports, once per file, with the blank lines before the code kept
+    assert edit["content"] == f"torch._dynamo.config.{setting} = True\n"
+    assert edit["location"] == {"row": 2, "column": 1}
 
     # never applied by fix, with or without unsafe fixes
     for args in ([], ["--unsafe-fixes"]):
@@ -105,7 +107,7 @@ def test_setting_suggestion(name, tmp_path):
         assert path.read_text(encoding="utf-8") == source
 
     mended_text = _apply(source, edit)
-    assert "import torch\n\n\n" + edit["content"] + "@torch.compile" in mended_text
+    assert mended_text.startswith("import torch\n" + edit["content"] + "\n\n@torch.compile")
     mended = tmp_path / f"{name}_mended.py"
     mended.write_text(mended_text, encoding="utf-8")
     pytest.importorskip("torch")

@@ -3,8 +3,6 @@
 import logging
 
 import torch
-
-
 torch._dynamo.config.reorderable_logging_functions.add(logging.warning)
 
 

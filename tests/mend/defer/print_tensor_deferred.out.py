@@ -2,8 +2,6 @@
 # mend-applicability: unsafe
 import torch
 from torch import nn
-
-
 torch._dynamo.config.reorderable_logging_functions.add(print)
 
 

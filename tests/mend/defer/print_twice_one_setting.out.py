@@ -2,8 +2,6 @@
 # mend-applicability: unsafe
 # Both prints are deferred by the same setting line, inserted once.
 import torch
-
-
 torch._dynamo.config.reorderable_logging_functions.add(print)
 
 

@@ -3,8 +3,6 @@
 import warnings
 
 import torch
-
-
 torch._dynamo.config.reorderable_logging_functions.add(warnings.warn)
 
 

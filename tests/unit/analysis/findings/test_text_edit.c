@@ -8,7 +8,7 @@
 #include "analysis/rules/catalogue/rule_catalogue.h"
 
 static gm_text_edit edit(uint32_t s, uint32_t e, const char *r) {
-    gm_text_edit x = {s, e, (char *)r};
+    gm_text_edit x = {s, e, (char *)r, false};
     return x;
 }
 

@@ -58,6 +58,17 @@ static void stores(void) {
 static void catalogue(void) {
     const gm_rule *rule = gm_rule_by_id("GM608");
     CHECK(rule != NULL && strcmp(rule->registry_id, "GB4841") == 0);
+    /* a finding without a mend says what to do instead: the rule's advice, which every rule has */
+    gm_finding_list l =
+        at_analyze(MODULE("from torch import nn", "        self.pos = nn.Buffer(torch.ones(4))\n", MOVE));
+    CHECK(l.count == 1 && l.items[0].mend_declined &&
+          strstr(l.items[0].mend_declined, "Keep the converted tensor in a local") != NULL);
+    gm_finding_list_free(&l);
+    size_t count = 0;
+    const gm_rule *all = gm_rules(&count);
+    CHECK(count > 30);
+    for (size_t i = 0; i < count; i++)
+        CHECK(all[i].hint && strlen(all[i].hint) > 20);
 }
 
 int main(void) {

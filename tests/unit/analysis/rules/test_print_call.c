@@ -198,17 +198,34 @@ static void mend(void) {
                 EAGER_ONLY,
                 "import torch.nn\nclass M(torch.nn.Module):\n    def forward(self, x):\n"
                 "        if not torch.compiler.is_compiling():\n            print(x)\n");
-    /* Deferred: the setting line before the statement holding the call (two blank lines
-     * before a definition), once; the call stays. */
+    /* Deferred: the setting line right after the imports (two blank lines before a definition
+     * that follows at once), once; the call stays. */
     expect_deferred(HEAD "        y = x + 1\n        print('y', y)\n        return y\n",
-                    "import torch\nimport torch.nn as nn\n\n"
-                    "torch._dynamo.config.reorderable_logging_functions.add(print)\n\n\n"
+                    "import torch\nimport torch.nn as nn\n"
+                    "torch._dynamo.config.reorderable_logging_functions.add(print)\n\n"
                     "class M(nn.Module):\n    def forward(self, x):\n"
                     "        y = x + 1\n        print('y', y)\n        return y\n");
     expect_deferred("import torch as th\n@th.compile\ndef f(x):\n    y = print(x)\n    return x",
                     "import torch as th\n"
                     "th._dynamo.config.reorderable_logging_functions.add(print)\n\n\n"
                     "@th.compile\ndef f(x):\n    y = print(x)\n    return x");
+    /* Two statements' calls: both mends insert the same line at the same place, after the
+     * imports and a logger made after them; a statement between imports keeps it before itself */
+    {
+        const char *src = "import torch\nimport logging\nlog = logging.getLogger()\n\n"
+                          "@torch.compile\ndef f(x):\n    print('f', x)\n    return x\n\n\n"
+                          "@torch.compile\ndef g(x):\n    print('g', x)\n    return x\n";
+        gm_finding_list l = at_analyze(src);
+        const gm_finding *f = at_find(&l, "GM401", 0), *g = at_find(&l, "GM401", 1);
+        const gm_fix *ff = titled_mend(f, DEFERRED), *gf = titled_mend(g, DEFERRED);
+        CHECK(ff && gf && ff->edit_count == 1 && gf->edit_count == 1);
+        if (ff && gf) {
+            CHECK_EQ_INT(ff->edits[0].start_byte, strlen("import torch\nimport logging\n"));
+            CHECK_EQ_INT(gf->edits[0].start_byte, ff->edits[0].start_byte);
+            CHECK_EQ_STR(gf->edits[0].replacement, ff->edits[0].replacement);
+        }
+        gm_finding_list_free(&l);
+    }
     /* Not deferrable (a torch.Size argument, a list), or already in the file's setting (then
      * dynamo defers it: no finding, or GB0296 when the arguments do not allow it). */
     expect_not_deferred(HEAD "        print(x.shape)\n");
