@@ -91,8 +91,9 @@ bool gm_vk_is_submodule(const gm_region *r, TSNode n) {
            !class_defines(r, gm_node_slice(attr, text_of(r)));
 }
 
-/* Adds to out the names `self_name.register_buffer("name", ...)` calls below n register (not in
- * nested definitions). */
+/* Adds to r->buffers the names `self_name.register_buffer("name", ...)` calls below n register,
+ * and those `self_name.name = nn.Parameter(...)` or `nn.Buffer(...)` assign (not in nested
+ * definitions): tensors of the module. */
 static void note_buffers(gm_region *r, TSNode n, gm_slice self_name, int depth) {
     const gm_syntax *syn = syn_of(r);
     if (ts_node_is_null(n) || depth > 64 || r->stmt->oom)
@@ -100,6 +101,24 @@ static void note_buffers(gm_region *r, TSNode n, gm_slice self_name, int depth) 
     TSSymbol t = ts_node_symbol(n);
     if (t == syn->sym.function_definition || t == syn->sym.class_definition || t == syn->sym.lambda)
         return;
+    if (t == syn->sym.assignment) {
+        /* `self.w = nn.Parameter(...)` / `nn.Buffer(...)`: a tensor like a registered buffer */
+        TSNode left = gm_unparen(syn, gm_child(n, syn->field.left));
+        TSNode right = gm_unparen(syn, gm_child(n, syn->field.right));
+        TSNode object = gm_unparen(syn, gm_child(left, syn->field.object));
+        char name[GM_NAME_MAX];
+        if (gm_is(left, syn->sym.attribute) && gm_is(object, syn->sym.identifier) &&
+            gm_slice_eq(gm_node_slice(object, text_of(r)), self_name) &&
+            gm_is(right, syn->sym.call) &&
+            gm_symbols_resolve(r->stmt->symbols, syn, text_of(r),
+                               gm_unparen(syn, gm_child(right, syn->field.function)), name,
+                               sizeof name) &&
+            (strcmp(name, "torch.nn.Parameter") == 0 || strcmp(name, "torch.nn.Buffer") == 0 ||
+             strcmp(name, "torch.nn.parameter.Parameter") == 0) &&
+            gm_name_set_add(&r->buffers, gm_node_slice(gm_child(left, syn->field.attribute),
+                                                       text_of(r))) != 0)
+            r->stmt->oom = true;
+    }
     if (t == syn->sym.call) {
         TSNode fn = gm_unparen(syn, gm_child(n, syn->field.function));
         TSNode first = gm_vk_first_argument(r, n);
@@ -130,15 +149,18 @@ bool gm_vk_mentions(gm_slice text, const char *word) {
     return false;
 }
 
-/* Whether self.name is a buffer the class's __init__ registers. */
+/* Whether self.name is a buffer or parameter the class's __init__ makes. */
 static bool is_buffer(gm_region *r, gm_slice name) {
     const gm_syntax *syn = syn_of(r);
     if (!r->buffers_scanned) {
         r->buffers_scanned = true;
         gm_slice self_name;
         TSNode init = gm_class_init(syn, text_of(r), r->site.class_node, &self_name);
-        if (!ts_node_is_null(init) &&
-            gm_vk_mentions(gm_node_slice(init, text_of(r)), "register_buffer"))
+        gm_slice init_text = ts_node_is_null(init) ? (gm_slice){text_of(r), 0}
+                                                   : gm_node_slice(init, text_of(r));
+        if (!ts_node_is_null(init) && (gm_vk_mentions(init_text, "register_buffer") ||
+                                       gm_vk_mentions(init_text, "Parameter(") ||
+                                       gm_vk_mentions(init_text, "Buffer(")))
             note_buffers(r, gm_child(init, syn->field.body), self_name, 0);
     }
     return gm_name_set_has(&r->buffers, name);

@@ -94,8 +94,21 @@ typedef struct {
     gm_region *region;
     gm_slice names[GM_MAX_EVIDENCE_NAMES];
     bool evidence[GM_MAX_EVIDENCE_NAMES], rebound[GM_MAX_EVIDENCE_NAMES];
+    /* the right side of the first assignment that rebinds each: evidence inside it is still
+     * about the parameter (`h = torch.clamp(h, ...)`) */
+    TSNode rebinding[GM_MAX_EVIDENCE_NAMES];
     size_t count;
 } evidence_walk;
+
+/* Whether evidence at node n is about candidate k's parameter value: before any rebinding of
+ * it, or inside the right side of the first one. */
+static bool about_parameter(const evidence_walk *w, int k, TSNode n) {
+    if (!w->rebound[k])
+        return true;
+    TSNode right = w->rebinding[k];
+    return !ts_node_is_null(right) && ts_node_start_byte(right) <= ts_node_start_byte(n) &&
+           ts_node_end_byte(n) <= ts_node_end_byte(right);
+}
 
 /* The index of the candidate n names (parentheses stripped), or -1. */
 static int candidate_of(const evidence_walk *w, TSNode n) {
@@ -115,6 +128,8 @@ static void note_call_evidence(evidence_walk *w, TSNode call) {
     TSNode fn = gm_unparen(syn, gm_child(call, syn->field.function));
     if (gm_is(fn, syn->sym.attribute)) {
         int k = candidate_of(w, gm_child(fn, syn->field.object));
+        if (k >= 0 && !about_parameter(w, k, call))
+            return;
         if (k >= 0) {
             gm_slice method = gm_node_slice(gm_child(fn, syn->field.attribute), text_of(r));
             w->evidence[k] |= gm_vk_slice_in_list(gm_vk_tensor_evidence_methods, method) ||
@@ -127,7 +142,7 @@ static void note_call_evidence(evidence_walk *w, TSNode call) {
                        ? ts_node_named_child(args, 0)
                        : (TSNode){0};
     int k = ts_node_is_null(first) ? -1 : candidate_of(w, first);
-    if (k < 0)
+    if (k < 0 || !about_parameter(w, k, call))
         return;
     TSNode head = gm_chain_head(syn, fn);
     char name[GM_NAME_MAX];
@@ -163,8 +178,10 @@ static void walk_evidence(evidence_walk *w, TSNode body) {
             continue;
         if (s == syn->sym.assignment || s == syn->sym.augmented_assignment) {
             int k = candidate_of(w, gm_child(c, syn->field.left));
-            if (k >= 0)
+            if (k >= 0 && !w->rebound[k]) {
                 w->rebound[k] = true; /* evidence after it would be about another value */
+                w->rebinding[k] = gm_child(c, syn->field.right);
+            }
         } else if (s == syn->sym.call) {
             note_call_evidence(w, c);
         }
@@ -175,15 +192,16 @@ done:
 
 /* Of the unannotated parameters in w, those the region's function treats as only a tensor can
  * be treated: it passes one first to a torch function that accepts nothing else, or calls a
- * tensor-only method on it, and never assigns it (the evidence is then about the argument
- * itself). They become tensors. */
+ * tensor-only method on it, before it assigns the name anything else (or in the first such
+ * assignment's right side: the evidence is then about the argument itself). They become tensors
+ * at the function's entry; an assignment gives the name its new kind as usual. */
 static void seed_from_evidence(evidence_walk *w) {
     TSNode body = gm_child(w->region->site.function, syn_of(w->region)->field.body);
     if (w->count == 0 || ts_node_is_null(body))
         return;
     walk_evidence(w, body);
     for (size_t i = 0; i < w->count; i++)
-        if (w->evidence[i] && !w->rebound[i])
+        if (w->evidence[i])
             gm_vk_env_set(w->region, w->names[i], GM_KIND_TENSOR);
 }
 
