@@ -6,7 +6,8 @@
  * - `x.all()`, `x.any()`, torch.all/any(...), a comparison or any other tensor: as written;
  * - `torch.equal(a, b)` / `a.equal(b)`: `(a == b).all() if a.shape == b.shape else
  *   a.new_zeros((), dtype=torch.bool)` (the shape test keeps broadcasting from passing unequal
- *   shapes, and stays a Python test dynamo folds);
+ *   shapes, and stays a Python test dynamo folds); `(a == b).all()` alone when one operand is
+ *   the other's `expand_as` (equal shapes by construction);
  * - `torch.allclose(...)` / `a.allclose(...)`: the same call as isclose, then `.all()`. */
 #include <stdio.h>
 #include <string.h>
@@ -181,6 +182,24 @@ static cond_form classify(const trap_ctx *c, TSNode cond, TSNode *a, TSNode *b) 
     return gm_value_of(c->region, cond).kind == GM_KIND_TENSOR ? COND_AS_IS : COND_NONE;
 }
 
+/* Whether value is `<anything>.expand_as(other)` with other written as a plain name or attribute:
+ * a tensor of other's shape. */
+static bool expands_to(const trap_ctx *c, TSNode value, TSNode other) {
+    const gm_syntax *syn = c->syn;
+    value = gm_unparen(syn, value);
+    other = gm_unparen(syn, other);
+    if (!gm_is(value, syn->sym.call) || !is_plain_reference(c, other, 0))
+        return false;
+    TSNode fn = gm_unparen(syn, gm_child(value, syn->field.function));
+    TSNode args = gm_child(value, syn->field.arguments);
+    if (!gm_is(fn, syn->sym.attribute) ||
+        !gm_node_text_is(gm_child(fn, syn->field.attribute), c->st->text, "expand_as") ||
+        !gm_is(args, syn->sym.argument_list) || ts_node_named_child_count(args) != 1)
+        return false;
+    gm_slice arg = gm_node_slice(gm_unparen(syn, ts_node_named_child(args, 0)), c->st->text);
+    return gm_slice_eq(arg, gm_node_slice(other, c->st->text));
+}
+
 /* The condition as a boolean tensor, appended to tb; false (with region->mend_declined set)
  * when it cannot be one. */
 static bool append_tensor_condition(const trap_ctx *c, TSNode cond, gm_text_builder *tb) {
@@ -204,6 +223,15 @@ static bool append_tensor_condition(const trap_ctx *c, TSNode cond, gm_text_buil
         gm_tb_append_str(tb, ".all()");
         return true;
     case COND_EQUAL:
+        if (expands_to(c, b, a) || expands_to(c, a, b)) {
+            /* `torch.equal(m, m[:, :1].expand_as(m))`: the shapes are equal by construction */
+            gm_tb_append_str(tb, "(");
+            gm_tb_append_node(tb, text, a);
+            gm_tb_append_str(tb, " == ");
+            gm_tb_append_node(tb, text, b);
+            gm_tb_append_str(tb, ").all()");
+            return true;
+        }
         if (!is_plain_reference(c, a, 0) || !is_plain_reference(c, b, 0)) {
             c->region->mend_declined =
                 "the operands of torch.equal are not plain names or attributes, and the "

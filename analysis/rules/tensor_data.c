@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/mends/mends.h"
 #include "analysis/module_facts/symbols.h"
 #include "analysis/rules/emit.h"
 #include "analysis/rules/rules.h"
@@ -86,6 +87,23 @@ static TSNode first_positional(const gm_syntax *syn, TSNode call) {
         return (TSNode){0};
     TSNode a = ts_node_named_child(args, 0);
     return gm_is(a, syn->sym.keyword_argument) ? (TSNode){0} : a;
+}
+
+/* The if statement whose whole test is call, or `not call`, when it is a raise guard
+ * (`if not torch.equal(a, b): raise ValueError(...)`); else a null node. */
+static TSNode raise_guard_of(gm_region *region, TSNode call) {
+    const gm_syntax *syn = region->stmt->syntax;
+    TSNode test = call, parent = ts_node_parent(call);
+    while (gm_is(parent, syn->sym.parenthesized_expression) ||
+           (gm_is(parent, syn->sym.not_operator) && ts_node_eq(test, gm_child(parent, syn->field.argument)))) {
+        test = parent;
+        parent = ts_node_parent(parent);
+    }
+    if (!gm_is(parent, syn->sym.if_statement) ||
+        !ts_node_eq(gm_child(parent, syn->field.condition), test) ||
+        !gm_mend_is_raise_guard(syn, parent))
+        return (TSNode){0};
+    return parent;
 }
 
 static void emit(gm_region *region, const char *rule, TSNode call, const char *message,
@@ -288,6 +306,21 @@ void gm_rule_tensor_data_call(gm_region *region, TSNode call, TSNode fn) {
                          ? "torch."
                          : ".",
                      (int)a.len, a.ptr);
+            /* the test of a raise guard (`if not torch.equal(a, b): raise ...`): the whole
+             * guard becomes an in-graph assertion (trap.c) */
+            TSNode guard = raise_guard_of(region, call);
+            if (!ts_node_is_null(guard)) {
+                gm_fix mends[GM_MENDS_MAX];
+                int count = gm_mend_validation_guard(
+                    region, gm_child(guard, syn->field.condition), mends);
+                if (count < 0) {
+                    region->stmt->oom = true;
+                    return;
+                }
+                gm_emit_finding(region, gm_rule_by_id("GM202"), call, message, mends,
+                                (size_t)count);
+                return;
+            }
             emit(region, "GM202", call, message,
                  "a tensor-valued comparison differs for tensors of other shapes, so the rewrite "
                  "is left to you");
