@@ -8,6 +8,7 @@
 #include "analysis/mends/rewrite_text.h"
 #include "analysis/mends/setting_suggestion.h"
 #include "analysis/mends/value_uses.h"
+#include "analysis/findings/suppression.h"
 #include "analysis/module_facts/symbols.h"
 
 #define SCALAR_SETTING_TITLE                                                                       \
@@ -162,6 +163,83 @@ static int tolist_of_shape(gm_region *region, TSNode call, TSNode tensor, gm_fix
                               ts_node_start_byte(call), ts_node_end_byte(call), gm_tb_take(&tb));
 }
 
+/* The uses of a list `.tolist()` made: each must be the one argument of the builtin len(). */
+typedef struct {
+    gm_region *region;
+    TSNode calls[16];
+    unsigned count;
+    bool only_len;
+} length_uses;
+
+static bool visit_length_use(void *payload, TSNode identifier) {
+    length_uses *u = payload;
+    const gm_syntax *syn = u->region->stmt->syntax;
+    TSNode args = ts_node_parent(identifier);
+    TSNode call = ts_node_parent(args);
+    TSNode fn = gm_is(call, syn->sym.call) ? gm_child(call, syn->field.function) : (TSNode){0};
+    if (!gm_is(args, syn->sym.argument_list) || ts_node_named_child_count(args) != 1 ||
+        !gm_is(fn, syn->sym.identifier) || !gm_node_text_is(fn, u->region->stmt->text, "len") ||
+        u->count == sizeof u->calls / sizeof u->calls[0]) {
+        u->only_len = false;
+        return false;
+    }
+    u->calls[u->count++] = call;
+    return true;
+}
+
+/* `sizes = counts.tolist()` whose every use is `len(sizes)`: the length is the tensor's first
+ * size, which dynamo knows without the data. The assignment goes and each `len(sizes)` becomes
+ * `counts.shape[0]` (equal wherever .tolist() gives a list: a 0-d tensor's raises either way).
+ * counts must be a name or attribute chain bound once, so that it means the same at each use. */
+static int tolist_only_measured(gm_region *region, TSNode call, TSNode tensor, gm_fix *out) {
+    const gm_stmt_ctx *st = region->stmt;
+    const gm_syntax *syn = st->syntax;
+    TSNode assignment = ts_node_parent(call);
+    TSNode target = gm_is(assignment, syn->sym.assignment)
+                        ? gm_unparen(syn, gm_child(assignment, syn->field.left))
+                        : (TSNode){0};
+    TSNode statement = ts_node_parent(assignment);
+    TSNode function = gm_mend_enclosing_function(syn, call);
+    TSNode head = gm_chain_head(syn, tensor);
+    if (!gm_is(target, syn->sym.identifier) || !ts_node_eq(gm_child(assignment, syn->field.right), call) ||
+        !gm_is(statement, syn->sym.expression_statement) || ts_node_is_null(function) ||
+        ts_node_is_null(head) || gm_region_binds(region, "len") ||
+        !gm_mend_names_stable(syn, st->text, function, tensor))
+        return 0;
+    gm_slice name = gm_node_slice(target, st->text);
+    if (!ts_node_eq(gm_mend_only_assignment(syn, st->text, function, name), call))
+        return 0;
+    length_uses uses = {.region = region, .only_len = true};
+    if (!gm_mend_each_use(syn, st->text, function, name, target, visit_length_use, &uses) ||
+        !uses.only_len || uses.count == 0)
+        return 0;
+    gm_stmt_layout layout;
+    gm_stmt_layout_of(st->text, st->len, statement, &layout);
+    if (!layout.alone)
+        return 0;
+    uint32_t line_end = gm_line_end(st->text, st->len, ts_node_end_byte(statement));
+    if (line_end < st->len)
+        line_end++; /* the newline */
+    char *nothing = strdup("");
+    if (gm_mend_fix_single(out, GM_FIX_SAFE,
+                           "Mend graph break: take the length from the tensor's shape instead of "
+                           "reading its values into a list",
+                           layout.line_start, line_end, nothing) != 1)
+        return -1;
+    for (unsigned i = 0; i < uses.count; i++) {
+        gm_text_builder tb;
+        gm_tb_init(&tb);
+        gm_tb_append_node(&tb, st->text, tensor);
+        gm_tb_append_str(&tb, ".shape[0]");
+        if (gm_mend_fix_add_edit(out, ts_node_start_byte(uses.calls[i]),
+                                 ts_node_end_byte(uses.calls[i]), gm_tb_take(&tb)) != 0) {
+            gm_fix_free(out);
+            return -1;
+        }
+    }
+    return 1;
+}
+
 /* Declines with why; where every use is tensor arithmetic or a return (a value no rewrite can
  * keep a tensor, but that capture_scalar_outputs traces), offers the setting instead. */
 static int declined_or_setting(gm_region *region, const use_summary *sum, const char *why,
@@ -181,9 +259,16 @@ int gm_mend_tensor_to_python(gm_region *region, TSNode call, gm_fix *out) {
     TSNode tensor; /* the tensor converted */
     bool is_item = false;
     if (gm_is(fn, syn->sym.attribute)) {
-        if (gm_node_text_is(gm_child(fn, syn->field.attribute), st->text, "tolist"))
-            return tolist_of_shape(region, call, gm_unparen(syn, gm_child(fn, syn->field.object)),
-                                   out);
+        if (gm_node_text_is(gm_child(fn, syn->field.attribute), st->text, "tolist")) {
+            TSNode of = gm_unparen(syn, gm_child(fn, syn->field.object));
+            int rc = tolist_of_shape(region, call, of, out);
+            if (rc != 0)
+                return rc;
+            rc = tolist_only_measured(region, call, of, out);
+            if (rc != 0)
+                region->mend_declined = NULL;
+            return rc;
+        }
         is_item = true;
         tensor = gm_child(fn, syn->field.object);
     } else {
