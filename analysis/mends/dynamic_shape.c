@@ -1,7 +1,8 @@
 /* Mends for gm_mend_dynamic_shape (see mends.h): keep shapes static. A boolean-mask read that
  * only feeds a reduction becomes torch.where with the reduction's identity (`x[x > 0].sum()` ->
  * `torch.where(x > 0, x, 0).sum()`); repeat_interleave gets output_size and one_hot gets
- * num_classes where the code shows the value. Where only capture_dynamic_output_shape_ops
+ * num_classes where the code shows the value; a loss over the targets a mask keeps
+ * (`F.cross_entropy(logits[t != -100], t[t != -100])`) uses ignore_index. Where only capture_dynamic_output_shape_ops
  * helps, a display-only suggestion of it. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -419,11 +420,108 @@ static int one_hot(gm_region *region, TSNode call, gm_fix *out) {
                        call, gm_tb_take(&tb));
 }
 
+/* An int literal, a negative one too (`-100`). */
+static bool is_int_literal(const gm_syntax *syn, TSNode n) {
+    n = gm_unparen(syn, n);
+    if (gm_is(n, syn->sym.unary_operator))
+        n = gm_unparen(syn, gm_child(n, syn->field.argument));
+    return gm_is(n, syn->sym.integer);
+}
+
+/* The subscript's one index when it is `target != K` or `K != target` (K an int literal), with
+ * target's text in *target_text and K in *ignored; else a null node. */
+static TSNode ignore_mask(const gm_syntax *syn, const char *text, TSNode subscript,
+                          gm_slice *target_text, TSNode *ignored) {
+    if (ts_node_named_child_count(subscript) != 2)
+        return (TSNode){0};
+    TSNode mask = gm_unparen(syn, ts_node_named_child(subscript, 1));
+    if (!gm_is(mask, syn->sym.comparison_operator) || ts_node_named_child_count(mask) != 2 ||
+        ts_node_child_count(mask) != 3 || strcmp(ts_node_type(ts_node_child(mask, 1)), "!=") != 0)
+        return (TSNode){0};
+    TSNode left = gm_unparen(syn, ts_node_named_child(mask, 0));
+    TSNode right = gm_unparen(syn, ts_node_named_child(mask, 1));
+    bool right_k = is_int_literal(syn, right), left_k = is_int_literal(syn, left);
+    if (right_k == left_k)
+        return (TSNode){0};
+    *target_text = gm_node_slice(right_k ? left : right, text);
+    *ignored = right_k ? right : left;
+    return mask;
+}
+
+/* `F.cross_entropy(logits[t != -100], t[t != -100])` (or nll_loss): the loss over the targets
+ * that are not K is what the loss computes with ignore_index=K, on the inputs with their leading
+ * dimensions flattened (`logits.flatten(0, -2)`, `t.flatten()`): the same value for the mean
+ * and sum reductions, class weights and label smoothing included, with no data-dependent
+ * shape. */
+static int masked_loss(gm_region *region, TSNode subscript, gm_fix *out) {
+    const gm_stmt_ctx *st = region->stmt;
+    const gm_syntax *syn = st->syntax;
+    TSNode args = ts_node_parent(subscript);
+    TSNode call = ts_node_parent(args);
+    if (!gm_is(args, syn->sym.argument_list) ||
+        !(calls(region, call, "torch.nn.functional.cross_entropy") ||
+          calls(region, call, "torch.nn.functional.nll_loss")))
+        return 0;
+    uint32_t count = ts_node_named_child_count(args);
+    TSNode input = count >= 2 ? gm_unparen(syn, ts_node_named_child(args, 0)) : (TSNode){0};
+    TSNode target = count >= 2 ? gm_unparen(syn, ts_node_named_child(args, 1)) : (TSNode){0};
+    if (!gm_is(input, syn->sym.subscript) || !gm_is(target, syn->sym.subscript))
+        return 0;
+    gm_slice target_text, other_text;
+    TSNode ignored, other_ignored;
+    TSNode mask = ignore_mask(syn, st->text, input, &target_text, &ignored);
+    TSNode other_mask = ignore_mask(syn, st->text, target, &other_text, &other_ignored);
+    TSNode target_value = ts_node_named_child(target, 0);
+    if (ts_node_is_null(mask) || ts_node_is_null(other_mask) ||
+        !gm_slice_eq(gm_node_slice(mask, st->text), gm_node_slice(other_mask, st->text)) ||
+        !gm_slice_eq(gm_node_slice(target_value, st->text), target_text))
+        return 0;
+    /* the rest: keywords only, none of them ignore_index, a reduction of mean or sum */
+    for (uint32_t i = 2; i < count; i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (!gm_is(a, syn->sym.keyword_argument))
+            return decline(region, "the loss takes positional arguments after the target");
+        TSNode key = gm_child(a, syn->field.name);
+        if (gm_node_text_is(key, st->text, "ignore_index"))
+            return decline(region, "the loss already has an ignore_index");
+        if (gm_node_text_is(key, st->text, "reduction") &&
+            !gm_node_text_is(gm_child(a, syn->field.value), st->text, "\"mean\"") &&
+            !gm_node_text_is(gm_child(a, syn->field.value), st->text, "'mean'") &&
+            !gm_node_text_is(gm_child(a, syn->field.value), st->text, "\"sum\"") &&
+            !gm_node_text_is(gm_child(a, syn->field.value), st->text, "'sum'"))
+            return decline(region, "with a reduction other than mean or sum the loss keeps one "
+                                   "value per selected target, so its shape depends on the data");
+    }
+    gm_text_builder tb;
+    gm_tb_init(&tb);
+    gm_tb_append_node(&tb, st->text, gm_child(call, syn->field.function));
+    gm_tb_append_str(&tb, "(");
+    append_operand(&tb, syn, st->text, ts_node_named_child(input, 0));
+    gm_tb_append_str(&tb, ".flatten(0, -2), ");
+    append_operand(&tb, syn, st->text, target_value);
+    gm_tb_append_str(&tb, ".flatten()");
+    for (uint32_t i = 2; i < count; i++) {
+        gm_tb_append_str(&tb, ", ");
+        gm_tb_append_node(&tb, st->text, ts_node_named_child(args, i));
+    }
+    gm_tb_append_str(&tb, ", ignore_index=");
+    gm_tb_append_node(&tb, st->text, ignored);
+    gm_tb_append_str(&tb, ")");
+    return gm_mend_fix_single(out, GM_FIX_SAFE,
+                              "Mend graph break: skip the ignored targets with ignore_index "
+                              "instead of selecting the others",
+                              ts_node_start_byte(call), ts_node_end_byte(call), gm_tb_take(&tb));
+}
+
 int gm_mend_dynamic_shape(gm_region *region, TSNode node, gm_fix *out) {
     const gm_stmt_ctx *st = region->stmt;
     const gm_syntax *syn = st->syntax;
-    if (gm_is(node, syn->sym.subscript))
+    if (gm_is(node, syn->sym.subscript)) {
+        int rc = masked_loss(region, node, out);
+        if (rc != 0 || region->mend_declined)
+            return rc;
         return boolean_mask(region, node, out);
+    }
     if (calls(region, node, "torch.repeat_interleave"))
         return repeat_interleave(region, node, out);
     if (calls(region, node, "torch.nn.functional.one_hot"))
