@@ -420,6 +420,155 @@ static int one_hot(gm_region *region, TSNode call, gm_fix *out) {
                        call, gm_tb_take(&tb));
 }
 
+/* Whether the mask m (a name bound once, followed) is a comparison, or `~`, `&`, `|` of such,
+ * with src among the compared values: its shape then covers src's, and src[m] working means it
+ * is src's shape exactly. */
+static bool mask_compares(gm_region *region, TSNode function, TSNode m, gm_slice src, int depth) {
+    const gm_stmt_ctx *st = region->stmt;
+    const gm_syntax *syn = st->syntax;
+    m = gm_unparen(syn, m);
+    if (ts_node_is_null(m) || depth > 8)
+        return false;
+    if (gm_is(m, syn->sym.identifier)) {
+        gm_slice name = gm_node_slice(m, st->text);
+        if (gm_slice_eq(name, src))
+            return true;
+        TSNode value = gm_mend_only_assignment(syn, st->text, function, name);
+        return !ts_node_is_null(value) && mask_compares(region, function, value, src, depth + 1);
+    }
+    if (gm_is(m, syn->sym.comparison_operator)) {
+        uint32_t count = ts_node_named_child_count(m);
+        for (uint32_t i = 0; i < count; i++) {
+            TSNode operand = gm_unparen(syn, ts_node_named_child(m, i));
+            if (gm_is(operand, syn->sym.identifier) &&
+                gm_slice_eq(gm_node_slice(operand, st->text), src))
+                return true;
+        }
+        return false;
+    }
+    if (gm_is(m, syn->sym.unary_operator)) {
+        TSNode op = gm_child(m, syn->field.operator);
+        return !ts_node_is_null(op) && strcmp(ts_node_type(op), "~") == 0 &&
+               mask_compares(region, function, gm_child(m, syn->field.argument), src, depth + 1);
+    }
+    if (gm_is(m, syn->sym.binary_operator)) {
+        TSNode op = gm_child(m, syn->field.operator);
+        const char *o = ts_node_is_null(op) ? "" : ts_node_type(op);
+        if (strcmp(o, "&") != 0 && strcmp(o, "|") != 0)
+            return false;
+        return mask_compares(region, function, gm_child(m, syn->field.left), src, depth + 1) ||
+               mask_compares(region, function, gm_child(m, syn->field.right), src, depth + 1);
+    }
+    return false;
+}
+
+/* Whether value makes a new tensor of src's shape and dtype: `torch.zeros_like(src)` (ones,
+ * empty, full, rand, randn), `src.clone()`, `torch.clone(src)`. */
+static bool fresh_like(gm_region *region, TSNode value, gm_slice src) {
+    const gm_stmt_ctx *st = region->stmt;
+    const gm_syntax *syn = st->syntax;
+    value = gm_unparen(syn, value);
+    if (!gm_is(value, syn->sym.call))
+        return false;
+    TSNode fn = gm_unparen(syn, gm_child(value, syn->field.function));
+    TSNode args = gm_child(value, syn->field.arguments);
+    if (!gm_is(args, syn->sym.argument_list))
+        return false;
+    if (gm_is(fn, syn->sym.attribute) &&
+        gm_node_text_is(gm_child(fn, syn->field.attribute), st->text, "clone") &&
+        ts_node_named_child_count(args) == 0)
+        return gm_slice_eq(gm_node_slice(gm_unparen(syn, gm_child(fn, syn->field.object)), st->text), src);
+    static const char *const makers[] = {"torch.zeros_like", "torch.ones_like", "torch.empty_like",
+                                         "torch.full_like", "torch.clone"};
+    bool made = false;
+    for (size_t i = 0; i < sizeof makers / sizeof makers[0] && !made; i++)
+        made = calls(region, value, makers[i]);
+    if (!made || ts_node_named_child_count(args) == 0)
+        return false;
+    /* only the tensor (and a fill value): a dtype= keyword would change the result's dtype */
+    for (uint32_t i = 1; i < ts_node_named_child_count(args); i++)
+        if (gm_is(ts_node_named_child(args, i), syn->sym.keyword_argument))
+            return false;
+    return gm_slice_eq(gm_node_slice(gm_unparen(syn, ts_node_named_child(args, 0)), st->text), src);
+}
+
+/* The uses of dst before the masked copy: each must be the object of a subscript store
+ * (`dst[k] = v`), which leaves no other reference to the tensor. */
+typedef struct {
+    const gm_syntax *syn;
+    uint32_t before;
+    bool only_stores;
+} early_uses;
+
+static bool visit_early_use(void *payload, TSNode identifier) {
+    early_uses *u = payload;
+    if (ts_node_start_byte(identifier) >= u->before)
+        return true;
+    TSNode subscript = ts_node_parent(identifier);
+    TSNode assignment = ts_node_parent(subscript);
+    if (gm_is(subscript, u->syn->sym.subscript) &&
+        ts_node_eq(ts_node_named_child(subscript, 0), identifier) &&
+        gm_is(assignment, u->syn->sym.assignment) &&
+        ts_node_eq(gm_child(assignment, u->syn->field.left), subscript))
+        return true;
+    u->only_stores = false;
+    return false;
+}
+
+/* `dst[m] = src[m]` where dst was made in the function as a new tensor like src and m compares
+ * src: a masked copy, which `dst = torch.where(m, src, dst)` computes without the data-dependent
+ * length of src[m] (the same values and gradients: dst is used before only as the target of
+ * item stores, so no other name sees the in-place write). */
+static int masked_copy(gm_region *region, TSNode subscript, gm_fix *out) {
+    const gm_stmt_ctx *st = region->stmt;
+    const gm_syntax *syn = st->syntax;
+    TSNode assignment = ts_node_parent(subscript);
+    if (!gm_is(assignment, syn->sym.assignment) ||
+        !ts_node_eq(gm_child(assignment, syn->field.right), subscript) ||
+        !gm_is(ts_node_parent(assignment), syn->sym.expression_statement))
+        return 0;
+    TSNode target = gm_unparen(syn, gm_child(assignment, syn->field.left));
+    if (!gm_is(target, syn->sym.subscript) || ts_node_named_child_count(target) != 2 ||
+        ts_node_named_child_count(subscript) != 2)
+        return 0;
+    TSNode dst = gm_unparen(syn, ts_node_named_child(target, 0));
+    TSNode src = gm_unparen(syn, ts_node_named_child(subscript, 0));
+    TSNode mask = ts_node_named_child(subscript, 1);
+    TSNode function = gm_mend_enclosing_function(syn, subscript);
+    if (!gm_is(dst, syn->sym.identifier) || !gm_is(src, syn->sym.identifier) ||
+        ts_node_is_null(function) ||
+        !gm_slice_eq(gm_node_slice(ts_node_named_child(target, 1), st->text),
+                     gm_node_slice(mask, st->text)) ||
+        !gm_mend_names_stable(syn, st->text, function, mask) ||
+        gm_mend_binding_count(syn, st->text, function, gm_node_slice(src, st->text)) > 1)
+        return 0;
+    gm_slice src_text = gm_node_slice(src, st->text);
+    TSNode made = gm_mend_only_assignment(syn, st->text, function, gm_node_slice(dst, st->text));
+    if (ts_node_is_null(made) || !fresh_like(region, made, src_text) ||
+        !mask_compares(region, function, mask, src_text, 0))
+        return 0;
+    early_uses uses = {syn, ts_node_start_byte(assignment), true};
+    if (!gm_mend_each_use(syn, st->text, function, gm_node_slice(dst, st->text),
+                          gm_child(ts_node_parent(made), syn->field.left), visit_early_use, &uses) ||
+        !uses.only_stores)
+        return 0;
+    gm_text_builder tb;
+    gm_tb_init(&tb);
+    gm_tb_append_node(&tb, st->text, dst);
+    gm_tb_appendf(&tb, " = %s.where(", st->symbols->torch_alias);
+    gm_tb_append_node(&tb, st->text, mask);
+    gm_tb_append_str(&tb, ", ");
+    gm_tb_append_node(&tb, st->text, src);
+    gm_tb_append_str(&tb, ", ");
+    gm_tb_append_node(&tb, st->text, dst);
+    gm_tb_append_str(&tb, ")");
+    return gm_mend_fix_single(out, GM_FIX_SAFE,
+                              "Mend graph break: copy under the mask with torch.where instead of "
+                              "selecting the masked elements",
+                              ts_node_start_byte(assignment), ts_node_end_byte(assignment),
+                              gm_tb_take(&tb));
+}
+
 /* An int literal, a negative one too (`-100`). */
 static bool is_int_literal(const gm_syntax *syn, TSNode n) {
     n = gm_unparen(syn, n);
@@ -519,6 +668,8 @@ int gm_mend_dynamic_shape(gm_region *region, TSNode node, gm_fix *out) {
     if (gm_is(node, syn->sym.subscript)) {
         int rc = masked_loss(region, node, out);
         if (rc != 0 || region->mend_declined)
+            return rc;
+        if (st->symbols->torch_alias && (rc = masked_copy(region, node, out)) != 0)
             return rc;
         return boolean_mask(region, node, out);
     }
