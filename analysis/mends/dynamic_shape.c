@@ -569,6 +569,99 @@ static int masked_copy(gm_region *region, TSNode subscript, gm_fix *out) {
                               gm_tb_take(&tb));
 }
 
+/* Whether arg is the row mask m widened over the last dimension: `m.unsqueeze(-1)`,
+ * `m[..., None]`, or with m `~e`, `~e.unsqueeze(-1)` (`~` binds after the call). */
+static bool widens_mask(const gm_syntax *syn, const char *text, TSNode arg, gm_slice m) {
+    arg = gm_unparen(syn, arg);
+    if (gm_is(arg, syn->sym.unary_operator) && m.len > 1 && m.ptr[0] == '~') {
+        TSNode op = gm_child(arg, syn->field.operator);
+        if (ts_node_is_null(op) || strcmp(ts_node_type(op), "~") != 0)
+            return false;
+        gm_slice inner = {m.ptr + 1, m.len - 1};
+        while (inner.len && (inner.ptr[0] == ' ' || inner.ptr[0] == '('))
+            inner.ptr++, inner.len--;
+        while (inner.len && inner.ptr[inner.len - 1] == ')')
+            inner.len--;
+        return widens_mask(syn, text, gm_child(arg, syn->field.argument), inner);
+    }
+    if (gm_is(arg, syn->sym.call)) {
+        TSNode fn = gm_unparen(syn, gm_child(arg, syn->field.function));
+        TSNode args = gm_child(arg, syn->field.arguments);
+        return gm_is(fn, syn->sym.attribute) &&
+               gm_node_text_is(gm_child(fn, syn->field.attribute), text, "unsqueeze") &&
+               gm_is(args, syn->sym.argument_list) && ts_node_named_child_count(args) == 1 &&
+               gm_node_text_is(ts_node_named_child(args, 0), text, "-1") &&
+               gm_slice_eq(gm_node_slice(gm_unparen(syn, gm_child(fn, syn->field.object)), text), m);
+    }
+    if (gm_is(arg, syn->sym.subscript) && ts_node_named_child_count(arg) == 3)
+        return gm_slice_eq(gm_node_slice(gm_unparen(syn, ts_node_named_child(arg, 0)), text), m) &&
+               gm_node_text_is(ts_node_named_child(arg, 1), text, "...") &&
+               gm_node_text_is(ts_node_named_child(arg, 2), text, "None");
+    return false;
+}
+
+/* `x.masked_scatter(m.unsqueeze(-1), f(x[m]))`: the rows m selects, transformed, written back
+ * in order. `torch.where(m.unsqueeze(-1), f(x), x)` gives the same rows when f works row by row
+ * (a norm, an MLP, a projection); it runs f on every row, and rows that interact inside f would
+ * see different neighbours: unsafe. */
+static int masked_scatter_rows(gm_region *region, TSNode subscript, gm_fix *out) {
+    const gm_stmt_ctx *st = region->stmt;
+    const gm_syntax *syn = st->syntax;
+    if (ts_node_named_child_count(subscript) != 2)
+        return 0;
+    TSNode x = gm_unparen(syn, ts_node_named_child(subscript, 0));
+    gm_slice x_text = gm_node_slice(x, st->text);
+    gm_slice m_text = gm_node_slice(ts_node_named_child(subscript, 1), st->text);
+    if (!(gm_is(x, syn->sym.identifier) || gm_is(x, syn->sym.attribute)))
+        return 0;
+    /* up to the argument list of a masked_scatter call on x, as its second argument */
+    TSNode n = subscript;
+    for (int depth = 0; depth < 12; depth++) {
+        TSNode args = ts_node_parent(n);
+        if (ts_node_is_null(args) || strstr(ts_node_type(args), "statement"))
+            return 0;
+        TSNode call = ts_node_parent(args);
+        TSNode fn = gm_is(args, syn->sym.argument_list) && gm_is(call, syn->sym.call)
+                        ? gm_unparen(syn, gm_child(call, syn->field.function))
+                        : (TSNode){0};
+        if (gm_is(fn, syn->sym.attribute) &&
+            gm_node_text_is(gm_child(fn, syn->field.attribute), st->text, "masked_scatter")) {
+            if (ts_node_named_child_count(args) != 2 ||
+                !ts_node_eq(ts_node_named_child(args, 1), n) ||
+                !gm_slice_eq(gm_node_slice(gm_unparen(syn, gm_child(fn, syn->field.object)), st->text),
+                             x_text) ||
+                !widens_mask(syn, st->text, ts_node_named_child(args, 0), m_text))
+                return 0;
+            /* the source with x[m] read as x, once */
+            TSNode source = n;
+            const char *text = st->text;
+            gm_text_builder tb;
+            gm_tb_init(&tb);
+            gm_tb_appendf(&tb, "%s.where(", st->symbols->torch_alias);
+            gm_tb_append_node(&tb, text, ts_node_named_child(args, 0));
+            gm_tb_append_str(&tb, ", ");
+            gm_tb_append(&tb, text + ts_node_start_byte(source),
+                         ts_node_start_byte(subscript) - ts_node_start_byte(source));
+            gm_tb_append_node(&tb, text, x);
+            gm_tb_append(&tb, text + ts_node_end_byte(subscript),
+                         ts_node_end_byte(source) - ts_node_end_byte(subscript));
+            gm_tb_append_str(&tb, ", ");
+            gm_tb_append_node(&tb, text, x);
+            gm_tb_append_str(&tb, ")");
+            return gm_mend_fix_single(out, GM_FIX_UNSAFE,
+                                      "Mend graph break: apply the function to every row and "
+                                      "select the masked rows with torch.where (unsafe: equal when "
+                                      "the function works row by row)",
+                                      ts_node_start_byte(call), ts_node_end_byte(call),
+                                      gm_tb_take(&tb));
+        }
+        n = gm_is(args, syn->sym.argument_list) ? call : args;
+        if (gm_is(args, syn->sym.argument_list))
+            continue;
+    }
+    return 0;
+}
+
 /* An int literal, a negative one too (`-100`). */
 static bool is_int_literal(const gm_syntax *syn, TSNode n) {
     n = gm_unparen(syn, n);
@@ -670,6 +763,8 @@ int gm_mend_dynamic_shape(gm_region *region, TSNode node, gm_fix *out) {
         if (rc != 0 || region->mend_declined)
             return rc;
         if (st->symbols->torch_alias && (rc = masked_copy(region, node, out)) != 0)
+            return rc;
+        if (st->symbols->torch_alias && (rc = masked_scatter_rows(region, node, out)) != 0)
             return rc;
         return boolean_mask(region, node, out);
     }
