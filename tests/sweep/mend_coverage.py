@@ -8,6 +8,9 @@ break sites (file, line) counts once per family and run, as score.py counts them
 "mendable (safe)" when a finding graphmend makes on that line (for that mode and dtype) carries a
 safe mend, "mendable (unsafe)" when it carries a safe or an unsafe one (what `graphmend fix
 --unsafe-fixes` applies; display-only setting suggestions are not applied and do not count).
+A break that exists only because of another one (GM606: a comprehension run as a frame of its
+own because another break makes its function run eagerly, the `capture_outputs` wrapper's; GM610:
+a tensor method whose argument broke) counts as mended when every other site of the run is.
 This is what the mends are offered for, not what they remove: whether a mended model breaks less
 with the same outputs is for real dynamo to say (tools/bench-mend runs it on transformers 4.52.4
 models). --list prints every site left without a mend, with its finding's rule and the reason the
@@ -39,22 +42,37 @@ def coverage(data: dict, found_by_mode: dict) -> dict:
             key = f"{run['mode']}/{run['dtype']}"
             row = table.setdefault(key, {"sites": 0, "safe": 0, "unsafe": 0, "left": []})
             found = found_by_mode[run["mode"]]
-            for site in sorted({(b["file"], b["line"]) for b in run["breaks"]}):
-                row["sites"] += 1
-                findings = [f for f in found.get(site, ()) if applies([f], run["dtype"])]
-                kinds = {(f.get("fix") or {}).get("applicability") for f in findings}
-                if "safe" in kinds:
-                    row["safe"] += 1
-                if kinds & {"safe", "unsafe"}:
-                    row["unsafe"] += 1
+            sites = sorted({(b["file"], b["line"]) for b in run["breaks"]})
+            findings = {site: [f for f in found.get(site, ()) if applies([f], run["dtype"])]
+                        for site in sites}
+            kinds = {site: {(f.get("fix") or {}).get("applicability") for f in findings[site]}
+                     for site in sites}
+            # breaks that exist only because of another one go when every other site of the run
+            # goes: a comprehension run as a frame because another break makes its function run
+            # eagerly (GM606), a tensor method whose breaking argument crossed a resumption (GM610)
+            follows = {site for site in sites if findings[site] and
+                       all(f["code"] in ("GM606", "GM610") for f in findings[site])}
+            roots = [site for site in sites if site not in follows]
+            for arm, accepted in (("safe", {"safe"}), ("unsafe", {"safe", "unsafe"})):
+                mended = {site for site in roots if kinds[site] & accepted}
+                if roots and len(mended) == len(roots):
+                    mended |= follows
+                row[arm] += len(mended)
+                if arm != "unsafe":
                     continue
-                if not findings:
-                    row["left"].append((family, site, "not predicted", ""))
-                else:
-                    f = findings[0]
+                for site in sites:
+                    if site in mended:
+                        continue
+                    if not findings[site]:
+                        row["left"].append((family, site, "not predicted", ""))
+                        continue
+                    f = findings[site][0]
                     why = f.get("mend_declined") or ("display-only: " + f["fix"]["message"]
                                                      if f.get("fix") else "")
+                    if site in follows:
+                        why = "goes when the run's other breaks go; " + why
                     row["left"].append((family, site, f["code"], why))
+            row["sites"] += len(sites)
     return table
 
 
