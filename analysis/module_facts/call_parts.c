@@ -520,22 +520,10 @@ static gm_slice annotated_class(const call_collect *c, TSNode type) {
 /* The class the annotation of the parameter name of the function fn names (see
  * annotated_class), or an empty slice. */
 static gm_slice parameter_class(const call_collect *c, TSNode fn, gm_slice name) {
-    const gm_syntax *syn = c->syntax;
-    TSNode params = gm_child(fn, syn->field.parameters);
-    uint32_t count = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
-    for (uint32_t i = 0; i < count; i++) {
-        TSNode p = ts_node_named_child(params, i);
-        if (!gm_is(p, syn->sym.typed_parameter) && !gm_is(p, syn->sym.typed_default_parameter))
-            continue;
-        TSNode id = gm_child(p, syn->field.name);
-        if (ts_node_is_null(id) && ts_node_named_child_count(p) > 0)
-            id = ts_node_named_child(p, 0);
-        TSNode type = gm_child(p, syn->field.type);
-        if (gm_is(id, syn->sym.identifier) && gm_slice_eq(gm_node_slice(id, c->text), name) &&
-            !ts_node_is_null(type) && ts_node_named_child_count(type) > 0)
-            return annotated_class(c, ts_node_named_child(type, 0));
-    }
-    return (gm_slice){c->text, 0};
+    TSNode type = gm_parameter_annotation(c->syntax, c->text, fn, name);
+    if (ts_node_is_null(type) || ts_node_named_child_count(type) == 0)
+        return (gm_slice){c->text, 0};
+    return annotated_class(c, ts_node_named_child(type, 0));
 }
 
 /* The `self.attr = Cls(...)` / `self.attr = mod.Cls(...)` assignments below n in the __init__

@@ -28,22 +28,8 @@ static const char *const checkpointed =
 /* The annotation of the parameter named name of the region's function, as text, or an empty
  * slice (no such parameter, or none annotated). */
 static gm_slice parameter_annotation(const gm_region *r, gm_slice name) {
-    const gm_syntax *syn = r->stmt->syntax;
-    TSNode params = gm_child(r->site.function, syn->field.parameters);
-    uint32_t count = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
-    for (uint32_t i = 0; i < count; i++) {
-        TSNode p = ts_node_named_child(params, i);
-        if (!gm_is(p, syn->sym.typed_parameter) && !gm_is(p, syn->sym.typed_default_parameter))
-            continue;
-        TSNode id = gm_child(p, syn->field.name);
-        if (ts_node_is_null(id) && ts_node_named_child_count(p) > 0)
-            id = ts_node_named_child(p, 0);
-        TSNode type = gm_child(p, syn->field.type);
-        if (gm_is(id, syn->sym.identifier) && gm_slice_eq(gm_node_slice(id, r->stmt->text), name) &&
-            !ts_node_is_null(type))
-            return gm_node_slice(type, r->stmt->text);
-    }
-    return (gm_slice){r->stmt->text, 0};
+    TSNode type = gm_parameter_annotation(r->stmt->syntax, r->stmt->text, r->site.function, name);
+    return ts_node_is_null(type) ? (gm_slice){r->stmt->text, 0} : gm_node_slice(type, r->stmt->text);
 }
 
 /* Whether an annotation names a dict or a list (`Dict`, `dict[str, Tensor]`, `List | None`). */

@@ -49,24 +49,12 @@ static bool assigns_generator(const gm_stmt_ctx *st, TSNode n, gm_slice name, in
 /* Whether name is a parameter of the function annotated torch.Generator. */
 static bool annotated_generator(const gm_stmt_ctx *st, TSNode function, gm_slice name) {
     const gm_syntax *syn = st->syntax;
-    TSNode params = gm_child(function, syn->field.parameters);
-    for (uint32_t i = 0; !ts_node_is_null(params) && i < ts_node_named_child_count(params); i++) {
-        TSNode p = ts_node_named_child(params, i);
-        if (!gm_is(p, syn->sym.typed_parameter) && !gm_is(p, syn->sym.typed_default_parameter))
-            continue;
-        TSNode id = gm_child(p, syn->field.name);
-        if (ts_node_is_null(id) && ts_node_named_child_count(p) > 0)
-            id = ts_node_named_child(p, 0);
-        TSNode type = gm_child(p, syn->field.type);
-        char resolved[GM_NAME_MAX];
-        if (gm_is(id, syn->sym.identifier) && gm_slice_eq(gm_node_slice(id, st->text), name) &&
-            !ts_node_is_null(type) && ts_node_named_child_count(type) > 0 &&
-            gm_symbols_resolve(st->symbols, syn, st->text, ts_node_named_child(type, 0), resolved,
-                               sizeof resolved) &&
-            strcmp(resolved, "torch.Generator") == 0)
-            return true;
-    }
-    return false;
+    TSNode type = gm_parameter_annotation(syn, st->text, function, name);
+    char resolved[GM_NAME_MAX];
+    return !ts_node_is_null(type) && ts_node_named_child_count(type) > 0 &&
+           gm_symbols_resolve(st->symbols, syn, st->text, ts_node_named_child(type, 0), resolved,
+                              sizeof resolved) &&
+           strcmp(resolved, "torch.Generator") == 0;
 }
 
 static bool is_generator(gm_region *region, TSNode obj) {

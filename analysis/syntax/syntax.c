@@ -289,3 +289,19 @@ uint32_t gm_module_head_end(const gm_syntax *syntax, const char *text, uint32_t 
         end++;
     return end < len ? end + 1 : UINT32_MAX; /* an import on the last line without newline */
 }
+
+TSNode gm_parameter_annotation(const gm_syntax *syn, const char *text, TSNode fn, gm_slice name) {
+    TSNode params = gm_child(fn, syn->field.parameters);
+    uint32_t count = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode p = ts_node_named_child(params, i);
+        if (!gm_is(p, syn->sym.typed_parameter) && !gm_is(p, syn->sym.typed_default_parameter))
+            continue;
+        TSNode id = gm_child(p, syn->field.name);
+        if (ts_node_is_null(id) && ts_node_named_child_count(p) > 0)
+            id = ts_node_named_child(p, 0); /* a typed_parameter names it as a plain child */
+        if (gm_is(id, syn->sym.identifier) && gm_slice_eq(gm_node_slice(id, text), name))
+            return gm_child(p, syn->field.type);
+    }
+    return (TSNode){0};
+}

@@ -214,6 +214,10 @@ bool gm_dotted_name_text(const gm_syntax *syn, const char *text, TSNode n, char 
  * else an empty slice. */
 gm_slice gm_first_parameter(const gm_syntax *syn, const char *text, TSNode fn);
 
+/* The annotation (the `type` node) of the parameter named name of the function_definition fn, or
+ * a null node when fn has no such parameter or it is not annotated. */
+TSNode gm_parameter_annotation(const gm_syntax *syn, const char *text, TSNode fn, gm_slice name);
+
 /* Whether a parameter of the function_definition fn binds name. */
 bool gm_parameters_bind_name(const gm_syntax *syn, const char *text, TSNode fn, gm_slice name);
 
