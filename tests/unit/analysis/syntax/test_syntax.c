@@ -111,7 +111,37 @@ static void remembered_field_lookups(void) {
     ts_parser_delete(parser);
 }
 
+/* Where a module-level line goes after the imports (gm_module_head_end): the start of the line
+ * after the last import before the first def or class, counting a try block of imports and
+ * skipping other statements; none when no import comes first. */
+static uint32_t head_end(const char *src) {
+    gm_syntax syntax;
+    CHECK_EQ_INT(gm_syntax_init(&syntax, gm_python_language()), 0);
+    TSParser *parser = gm_python_parser_new(0);
+    TSTree *tree = gm_python_parse(parser, NULL, src, strlen(src));
+    uint32_t at = gm_module_head_end(&syntax, src, (uint32_t)strlen(src), ts_tree_root_node(tree));
+    gm_tree_delete(tree);
+    ts_parser_delete(parser);
+    return at;
+}
+
+static void module_head(void) {
+    CHECK_EQ_INT(head_end("import torch\nimport os\n\ndef f():\n    pass\n"),
+                 strlen("import torch\nimport os\n"));
+    CHECK_EQ_INT(head_end("\"\"\"doc\"\"\"\nfrom __future__ import annotations\nimport torch\n"
+                          "log = get()\ntry:\n    import apex\nexcept ImportError:\n    apex = None\n"
+                          "x = 1\nclass C:\n    pass\nimport late\n"),
+                 strlen("\"\"\"doc\"\"\"\nfrom __future__ import annotations\nimport torch\n"
+                        "log = get()\ntry:\n    import apex\nexcept ImportError:\n    apex = None\n"));
+    CHECK_EQ_INT(head_end("def f():\n    pass\nimport torch\n"), UINT32_MAX);
+    CHECK_EQ_INT(head_end("x = 1\n"), UINT32_MAX);
+    CHECK_EQ_INT(head_end("import torch"), UINT32_MAX); /* no line after it */
+    CHECK_EQ_INT(head_end("import torch; import os\r\nx = 1\r\n"),
+                 strlen("import torch; import os\r\n"));
+}
+
 int main(void) {
+    module_head();
     symbols_match_tree_sitter();
     remembered_field_lookups();
     name_set();
