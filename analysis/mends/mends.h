@@ -16,6 +16,10 @@
  * while, ...): torch.where / torch.cond rewrites. */
 int gm_mend_data_dependent_branch(gm_region *region, TSNode condition, gm_fix *out);
 
+/* GM101 (random_decision.c) when no other mend fits: a test that compares a fresh random draw
+ * (LayerDrop's `if torch.rand([]) < p`) taken in eager mode only. */
+int gm_mend_random_decision(gm_region *region, TSNode condition, gm_fix *out);
+
 /* GM103 (trap.c): the condition of `if not <cond>: raise E("...")`: an in-graph assert.
  * GM101's builder hands it `if <cond>: raise ...` too (asserting not cond). */
 int gm_mend_validation_guard(gm_region *region, TSNode condition, gm_fix *out);

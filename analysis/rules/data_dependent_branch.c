@@ -219,6 +219,11 @@ void gm_rule_data_dependent_branch(gm_region *region, TSNode condition, gm_value
     }
     gm_fix mends[GM_MENDS_MAX];
     int count = gm_mend_data_dependent_branch(region, condition, mends);
+    if (count == 0) {
+        const char *declined = region->mend_declined;
+        count = gm_mend_random_decision(region, condition, mends);
+        region->mend_declined = count == 0 ? declined : NULL;
+    }
     if (count < 0) {
         region->stmt->oom = true;
         return;
