@@ -83,6 +83,10 @@ struct gm_analyzer {
     /* owned "name=value" facts: imported functions that return a compile-time constant */
     char **external_constants;
     size_t external_constant_count;
+    /* owned "module:" facts, prefix cut: bases of this file's classes that are Modules of other
+     * files (the symbols borrow them) */
+    char **external_module_bases;
+    size_t external_module_base_count;
     /* per run: those and this module's own such functions, sorted by name (names borrowed from
      * external_constants and the statements' call parts), and a digest of them: a change makes
      * every statement be analysed again */
@@ -120,40 +124,75 @@ static void external_keys_clear(gm_analyzer *a) {
     strings_free(a->external_constants, a->external_constant_count);
     a->external_constants = NULL;
     a->external_constant_count = 0;
+    strings_free(a->external_module_bases, a->external_module_base_count);
+    a->external_module_bases = NULL;
+    a->external_module_base_count = 0;
+}
+
+static const char module_fact_prefix[] = "module:";
+
+static bool same_strings(char *const *a, size_t na, char *const *b, size_t nb) {
+    if (na != nb)
+        return false;
+    for (size_t i = 0; i < na; i++)
+        if (strcmp(a[i], b[i]) != 0)
+            return false;
+    return true;
 }
 
 int gm_analyzer_set_external_roots(gm_analyzer *analyzer, const char *const *keys, size_t count) {
-    size_t constants = 0;
-    for (size_t i = 0; i < count; i++)
-        constants += strchr(keys[i], '=') != NULL;
-    char **roots = count > constants ? calloc(count - constants, sizeof *roots) : NULL;
+    const size_t prefix = sizeof module_fact_prefix - 1;
+    size_t constants = 0, bases = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (strncmp(keys[i], module_fact_prefix, prefix) == 0)
+            bases++;
+        else if (strchr(keys[i], '='))
+            constants++;
+    }
+    size_t roots_count = count - constants - bases;
+    char **roots = roots_count ? calloc(roots_count, sizeof *roots) : NULL;
     char **facts = constants ? calloc(constants, sizeof *facts) : NULL;
-    if ((count > constants && !roots) || (constants && !facts)) {
+    char **module_bases = bases ? calloc(bases, sizeof *module_bases) : NULL;
+    if ((roots_count && !roots) || (constants && !facts) || (bases && !module_bases)) {
         free(roots);
         free(facts);
+        free(module_bases);
         return -1;
     }
-    size_t r = 0, f = 0;
+    size_t r = 0, f = 0, m = 0;
     for (size_t i = 0; i < count; i++) {
-        char *copy = strdup(keys[i]);
+        bool module_base = strncmp(keys[i], module_fact_prefix, prefix) == 0;
+        char *copy = strdup(module_base ? keys[i] + prefix : keys[i]);
         if (!copy) {
             strings_free(roots, r);
             strings_free(facts, f);
+            strings_free(module_bases, m);
             return -1;
         }
-        char *eq = strchr(copy, '=');
-        if (eq) {
+        char *eq = module_base ? NULL : strchr(copy, '=');
+        if (module_base)
+            module_bases[m++] = copy;
+        else if (eq) {
             *eq = '\0'; /* "name\0" then the value's digit: the name is what lookups use */
             facts[f++] = copy;
         }
         else
             roots[r++] = copy;
     }
+    /* Which classes are Modules is part of the symbols every statement's analysis reads: a
+     * change rebuilds them and analyses everything again. */
+    if (!same_strings(module_bases, m, analyzer->external_module_bases,
+                      analyzer->external_module_base_count))
+        analyzer->have_state = false;
     external_keys_clear(analyzer);
     analyzer->external_keys = roots;
     analyzer->external_count = r;
     analyzer->external_constants = facts;
     analyzer->external_constant_count = f;
+    analyzer->external_module_bases = module_bases;
+    analyzer->external_module_base_count = m;
+    analyzer->symbols.module_bases = (const char *const *)module_bases;
+    analyzer->symbols.module_base_count = m;
     return 0;
 }
 
@@ -568,6 +607,8 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
         for (size_t i = 0; i < nchildren; i++)
             a->info[i].match = -1;
         gm_symbols_free(&a->symbols);
+        a->symbols.module_bases = (const char *const *)a->external_module_bases;
+        a->symbols.module_base_count = a->external_module_base_count;
         for (size_t i = 0; i < nchildren; i++) {
             uint64_t unused = GM_HASH_INIT;
             if (a->info[i].statement &&

@@ -692,8 +692,17 @@ static const gm_class_symbol *find_class(const gm_symbols *s, const char *name) 
     return NULL;
 }
 
+/* Whether the workspace told that resolved (a base as the imports spell it) is a Module of
+ * another file. */
+static bool listed_module_base(const gm_symbols *s, const char *resolved) {
+    for (size_t i = 0; i < s->module_base_count; i++)
+        if (strcmp(s->module_bases[i], resolved) == 0)
+            return true;
+    return false;
+}
+
 static bool base_is_module(const gm_symbols *s, const char *resolved) {
-    if (canonical_is_module(resolved))
+    if (canonical_is_module(resolved) || listed_module_base(s, resolved))
         return true;
     const gm_class_symbol *c = strchr(resolved, '.') ? NULL : find_class(s, resolved);
     return c && c->is_module;

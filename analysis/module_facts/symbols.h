@@ -24,7 +24,8 @@ typedef struct {
     char *name;   /* owned */
     char **bases; /* owned: base-class expressions as dotted text, unresolved */
     size_t base_count;
-    bool is_module; /* subclasses torch.nn.Module, directly or through same-file classes */
+    bool is_module; /* subclasses torch.nn.Module, directly, through same-file classes or through
+                       module_bases */
 } gm_class_symbol;
 
 typedef struct {
@@ -43,6 +44,12 @@ typedef struct {
     /* a top-level class or function runs code under gradient checkpointing
      * (gm_mentions_checkpointing): its modules' bodies may run as a checkpoint's traced body */
     bool uses_gradient_checkpointing;
+    /* borrowed, set before gm_symbols_finish: base classes, as this file's imports spell them
+     * (".modeling_layers.GradientCheckpointingLayer"), that the workspace knows to be Modules
+     * defined in other files (gm_workspace_graph_roots'
+     * "module:" facts), so that `class L(GradientCheckpointingLayer)` is a Module here too */
+    const char *const *module_bases;
+    size_t module_base_count;
 } gm_symbols;
 
 void gm_symbols_init(gm_symbols *symbols);

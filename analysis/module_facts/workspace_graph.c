@@ -481,6 +481,32 @@ static int collect_constant_facts(const gm_workspace_graph *g, module *m, string
     return 0;
 }
 
+/* The bases of m's classes that are Modules defined in other modules, as "module:<base>" with
+ * base as m's imports spell it (`class L(GradientCheckpointingLayer)` after `from
+ * ..modeling_layers import GradientCheckpointingLayer` gives
+ * "module:..modeling_layers.GradientCheckpointingLayer"): m's own analysis then knows L is a
+ * Module. */
+static int collect_module_bases(const gm_workspace_graph *g, module *m, string_list *out) {
+    for (size_t i = 0; i < m->summary.class_count; i++) {
+        const gm_summary_class *c = &m->summary.classes[i];
+        for (size_t b = 0; b < c->base_count; b++) {
+            char key[2 * GM_NAME_MAX];
+            module *bm = base_class(g, m, c->bases[b], key, sizeof key);
+            if (!bm || bm == m || !class_is_module(g, bm, key, 0))
+                continue;
+            size_t n = strlen(c->bases[b]);
+            char *fact = malloc(n + 8);
+            if (!fact)
+                return -1;
+            memcpy(fact, "module:", 7);
+            memcpy(fact + 7, c->bases[b], n + 1);
+            if (string_list_push(out, fact) != 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
 static int collect_roots(const gm_workspace_graph *g, module *m) {
     roots_clear(m);
     string_list facts = {0};
@@ -493,10 +519,18 @@ static int collect_roots(const gm_workspace_graph *g, module *m) {
         if (string_list_push(&facts, strdup(key)) != 0)
             goto oom;
     }
-    if (collect_constant_facts(g, m, &facts) != 0)
+    if (collect_constant_facts(g, m, &facts) != 0 || collect_module_bases(g, m, &facts) != 0)
         goto oom;
     if (facts.count > 1)
         qsort(facts.items, facts.count, sizeof *facts.items, node_key_order);
+    size_t kept = 0; /* two classes with the same base give the same fact */
+    for (size_t i = 0; i < facts.count; i++) {
+        if (kept > 0 && strcmp(facts.items[kept - 1], facts.items[i]) == 0)
+            free(facts.items[i]);
+        else
+            facts.items[kept++] = facts.items[i];
+    }
+    facts.count = kept;
     uint64_t digest = GM_HASH_INIT;
     for (size_t i = 0; i < facts.count; i++)
         digest = gm_hash_bytes(digest, facts.items[i], strlen(facts.items[i]) + 1);

@@ -42,7 +42,8 @@ int gm_workspace_graph_solve(gm_workspace_graph *graph);
  * takes it as it is), sorted, and a digest of it (0 when empty): the keys of its external roots
  * ("f", "C.m"), and "name=0" / "name=1" for a function of another module it imports that
  * returns a compile-time constant (compile_constants.h), name spelled as its imports spell a
- * call of it (".utils.is_tracing"). NULL with *count 0 for an unknown module. */
+ * call of it (".utils.is_tracing"), and "module:base" for a base class of its classes, spelled as
+ * its imports spell it, that another module defines as a torch.nn.Module. NULL with *count 0 for an unknown module. */
 const char *const *gm_workspace_graph_roots(const gm_workspace_graph *graph, const char *root,
                                             const char *name, size_t *count, uint64_t *digest);
 

@@ -228,6 +228,48 @@ def test_json_output_says_which_python_condition_a_break_needs(binary, files, tm
     assert "when `pixels is not None` holds" in items[0]["message"]
 
 
+LAYER_BASE = """\
+from torch import nn
+
+
+class CheckpointedLayer(nn.Module):
+    def __call__(self, *args, **kwargs):
+        return super().__call__(*args, **kwargs)
+"""
+
+LAYER = """\
+import torch
+from torch import nn
+
+from .layers import CheckpointedLayer
+
+
+class Encoder(CheckpointedLayer):
+    def __init__(self, d):
+        super().__init__()
+        self.final_layer_norm = nn.LayerNorm(d)
+
+    def forward(self, hidden_states: torch.Tensor) -> torch.Tensor:
+        hidden_states = self.final_layer_norm(hidden_states)
+        if not torch.isfinite(hidden_states).all():
+            clamp_value = torch.finfo(hidden_states.dtype).max - 1000
+            hidden_states = torch.clamp(hidden_states, min=-clamp_value, max=clamp_value)
+        return hidden_states
+"""
+
+
+def test_a_module_base_class_of_another_file_makes_a_module(binary, files, tmp_path):
+    """A class is a Module through a base another file of the package defines: its submodule
+    calls give tensors, so the overflow guard after the layer norm gets its torch.where mend."""
+    files("pkg/__init__.py", "")
+    files("pkg/layers.py", LAYER_BASE)
+    files("pkg/model.py", LAYER)
+    proc = run_cli(binary, "check", "--output-format", "json", "pkg", cwd=tmp_path)
+    items = json.loads(proc.stdout)
+    assert [(i["code"], i["location"]["row"]) for i in items] == [("GM101", 14)]
+    assert items[0]["fix"] and "torch.where" in items[0]["fix"]["message"], items[0].get("mend_declined")
+
+
 def test_json_output_clean_is_empty_array(binary, files, tmp_path):
     files("clean.py", CLEAN)
     proc = run_cli(binary, "check", "--output-format", "json", "clean.py", cwd=tmp_path)

@@ -126,23 +126,7 @@ def worker(library: str, family: str, runs: str, out_path: str) -> int:
             torch._dynamo.reset()
             capture.messages.clear()
             reached.clear()
-            with torch.set_grad_enabled(mode == "train"):
-                explained = torch._dynamo.explain(model)(**inputs)
-            run["graph_count"] = explained.graph_count
-            run["graph_break_count"] = explained.graph_break_count
-            for reason in explained.break_reasons:
-                where = bench._innermost([(fs.filename, fs.lineno) for fs in reason.user_stack], prefix)
-                text = str(reason.reason)
-                entry = {"source": "explain", "reason": bench._short_reason(text.splitlines()[0]),
-                         "gb": _gb(text)}
-                (run["breaks"].append({**entry, "file": where[0], "line": where[1]}) if where
-                 else run["unattributed"].append(entry))
-            for message in capture.messages:
-                where = bench._line_from_log(message, prefix)
-                entry = {"source": "log", "reason": bench._short_reason(bench._log_reason(message)),
-                         "gb": _gb(message), "frame_skipped": bool(bench._SKIP_RE.search(message))}
-                (run["breaks"].append({**entry, "file": where[0], "line": where[1]}) if where
-                 else run["unattributed"].append(entry))
+            explain_breaks(torch, model, inputs, mode, capture, prefix, run)
         except BaseException as exc:  # recorded; the next run goes on
             if isinstance(exc, KeyboardInterrupt):
                 raise
@@ -156,6 +140,28 @@ def worker(library: str, family: str, runs: str, out_path: str) -> int:
     with open(out_path, "w", encoding="utf-8") as f:
         json.dump(result, f)
     return 0
+
+
+def explain_breaks(torch, model, inputs: dict, mode: str, capture, prefix: str, run: dict) -> None:
+    """Runs torch._dynamo.explain once (gradients on in train mode) and records in run its graph
+    count and the break sites: explain's break_reasons and the graph_breaks log (capture), each
+    at its innermost frame under prefix (the library), or as unattributed."""
+    with torch.set_grad_enabled(mode == "train"):
+        explained = torch._dynamo.explain(model)(**inputs)
+    run["graph_count"] = explained.graph_count
+    run["graph_break_count"] = explained.graph_break_count
+    for reason in explained.break_reasons:
+        where = bench._innermost([(fs.filename, fs.lineno) for fs in reason.user_stack], prefix)
+        text = str(reason.reason)
+        entry = {"source": "explain", "reason": bench._short_reason(text.splitlines()[0]), "gb": _gb(text)}
+        (run["breaks"].append({**entry, "file": where[0], "line": where[1]}) if where
+         else run["unattributed"].append(entry))
+    for message in capture.messages:
+        where = bench._line_from_log(message, prefix)
+        entry = {"source": "log", "reason": bench._short_reason(bench._log_reason(message)),
+                 "gb": _gb(message), "frame_skipped": bool(bench._SKIP_RE.search(message))}
+        (run["breaks"].append({**entry, "file": where[0], "line": where[1]}) if where
+         else run["unattributed"].append(entry))
 
 
 def _runnable_level(lib, family: str, torch, result: dict) -> str:

@@ -174,17 +174,17 @@ def worker(name: str, out_path: str, outputs_path: str) -> int:
 # --------------------------------------------------------------------------------------------
 
 
-def _equal(a, b) -> bool:
+def _equal(a, b, rtol: float = 1e-4, atol: float = 1e-5) -> bool:
     import torch
 
     if isinstance(a, torch.Tensor) or isinstance(b, torch.Tensor):
         return (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor) and a.shape == b.shape
                 and a.dtype == b.dtype and bool(torch.equal(a, b) or torch.allclose(
-                    a.float(), b.float(), rtol=1e-4, atol=1e-5, equal_nan=True)))
+                    a.float(), b.float(), rtol=rtol, atol=atol, equal_nan=True)))
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        return len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(_equal(x, y, rtol, atol) for x, y in zip(a, b))
     if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(_equal(a[k], b[k]) for k in a)
+        return a.keys() == b.keys() and all(_equal(a[k], b[k], rtol, atol) for k in a)
     return a == b
 
 
