@@ -31,6 +31,10 @@ bool gm_mend_is_raise_guard(const gm_syntax *syntax, TSNode if_stmt);
  * in eager mode only. */
 int gm_mend_logging_call(gm_region *region, TSNode call, const char *name, gm_fix *out);
 
+/* GM608 (buffer_store.c): `self.pos = self.pos.to(...)` of an nn.Buffer, the assignment:
+ * stored only when the conversion made a new tensor. */
+int gm_mend_buffer_store(gm_region *region, TSNode assignment, gm_fix *out);
+
 /* GM201, GM202 (scalar.c): `.item()`, `.tolist()`, int()/float()/bool() of a tensor. */
 int gm_mend_tensor_to_python(gm_region *region, TSNode call, gm_fix *out);
 

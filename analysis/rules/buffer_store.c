@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/mends/mends.h"
 #include "analysis/regions/binding_lookup.h"
 #include "analysis/rules/emit.h"
 #include "analysis/rules/rules.h"
@@ -75,5 +76,11 @@ void gm_rule_buffer_store(gm_region *region, TSNode target) {
              "here",
              self_len, region->self_name.ptr, name_len, name.ptr, condition);
     region->only_when_condition = condition;
-    gm_emit_finding(region, gm_rule_by_id("GM608"), target, message, NULL, 0);
+    gm_fix mends[GM_MENDS_MAX];
+    int count = gm_mend_buffer_store(region, assignment, mends);
+    if (count < 0) {
+        region->stmt->oom = true;
+        return;
+    }
+    gm_emit_finding(region, gm_rule_by_id("GM608"), target, message, mends, (size_t)count);
 }
