@@ -35,6 +35,10 @@ int gm_mend_logging_call(gm_region *region, TSNode call, const char *name, gm_fi
  * stored only when the conversion made a new tensor. */
 int gm_mend_buffer_store(gm_region *region, TSNode assignment, gm_fix *out);
 
+/* GM607 (cached_property.c): a read of a functools.cached_property whose definition (decorated,
+ * with its decorator) the class holds: the decorator becomes @property. */
+int gm_mend_cached_property(gm_region *region, TSNode decorated, TSNode decorator, gm_fix *out);
+
 /* GM201, GM202 (scalar.c): `.item()`, `.tolist()`, int()/float()/bool() of a tensor. */
 int gm_mend_tensor_to_python(gm_region *region, TSNode call, gm_fix *out);
 

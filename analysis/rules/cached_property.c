@@ -6,12 +6,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/mends/mends.h"
 #include "analysis/rules/emit.h"
 #include "analysis/rules/rules.h"
 
-/* Whether a decorated_definition has @cached_property / @functools.cached_property, as the
- * module's imports resolve it. */
-static bool is_cached_property(const gm_stmt_ctx *st, TSNode decorated) {
+/* The @cached_property / @functools.cached_property decorator of a decorated_definition, as the
+ * module's imports resolve it, or a null node. */
+static TSNode cached_property_decorator(const gm_stmt_ctx *st, TSNode decorated) {
     const gm_syntax *syn = st->syntax;
     uint32_t n = ts_node_named_child_count(decorated);
     for (uint32_t i = 0; i < n; i++) {
@@ -25,9 +26,33 @@ static bool is_cached_property(const gm_stmt_ctx *st, TSNode decorated) {
             continue;
         if (gm_symbols_resolve_imported(st->symbols, name, resolved, sizeof resolved) &&
             strcmp(resolved, "functools.cached_property") == 0)
-            return true;
+            return d;
     }
-    return false;
+    return (TSNode){0};
+}
+
+static bool is_cached_property(const gm_stmt_ctx *st, TSNode decorated) {
+    return !ts_node_is_null(cached_property_decorator(st, decorated));
+}
+
+/* The class body's decorated definition of the cached property called name, or a null node. */
+static TSNode find_definition(gm_region *r, gm_slice name) {
+    const gm_syntax *syn = r->stmt->syntax;
+    TSNode body = gm_child(r->site.class_node, syn->field.body);
+    uint32_t n = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode c = ts_node_named_child(body, i);
+        if (!gm_is(c, syn->sym.decorated_definition))
+            continue;
+        TSNode definition = gm_child(c, syn->field.definition);
+        TSNode def_name = ts_node_is_null(definition) ? definition
+                                                       : gm_child(definition, syn->field.name);
+        if (!ts_node_is_null(def_name) &&
+            gm_slice_eq(gm_node_slice(def_name, r->stmt->text), name) &&
+            is_cached_property(r->stmt, c))
+            return c;
+    }
+    return (TSNode){0};
 }
 
 /* Fills region->cached_properties from the class body, once. */
@@ -76,6 +101,16 @@ void gm_rule_cached_property_read(gm_region *region, TSNode attribute) {
              "whole function runs eagerly",
              (int)(region->self_name.len > 32 ? 32 : region->self_name.len), region->self_name.ptr,
              (int)(m.len > 64 ? 64 : m.len), m.ptr);
-    gm_emit_finding(region, gm_rule_by_id("GM607"), attribute, message, NULL, 0);
+    gm_fix mends[GM_MENDS_MAX];
+    TSNode decorated = find_definition(region, m);
+    int count = ts_node_is_null(decorated)
+                    ? 0
+                    : gm_mend_cached_property(region, decorated,
+                                              cached_property_decorator(st, decorated), mends);
+    if (count < 0) {
+        region->stmt->oom = true;
+        return;
+    }
+    gm_emit_finding(region, gm_rule_by_id("GM607"), attribute, message, mends, (size_t)count);
     gm_region_skip_frame(region, "GM607");
 }

@@ -31,6 +31,7 @@
     X(assert_statement, "assert_statement")                                                        \
     X(return_statement, "return_statement")                                                        \
     X(raise_statement, "raise_statement")                                                          \
+    X(delete_statement, "delete_statement")                                                        \
     X(break_statement, "break_statement")                                                          \
     X(continue_statement, "continue_statement")                                                    \
     X(block, "block")                                                                              \
