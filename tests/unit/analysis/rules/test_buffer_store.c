@@ -58,11 +58,19 @@ static void stores(void) {
 static void catalogue(void) {
     const gm_rule *rule = gm_rule_by_id("GM608");
     CHECK(rule != NULL && strcmp(rule->registry_id, "GB4841") == 0);
-    /* a finding without a mend says what to do instead: the rule's advice, which every rule has */
+    /* the store gets a safe mend: stored only when the conversion made a new tensor */
     gm_finding_list l =
         at_analyze(MODULE("from torch import nn", "        self.pos = nn.Buffer(torch.ones(4))\n", MOVE));
-    CHECK(l.count == 1 && l.items[0].mend_declined &&
-          strstr(l.items[0].mend_declined, "Keep the converted tensor in a local") != NULL);
+    CHECK(l.count == 1 && l.items[0].fix_count >= 1 &&
+          l.items[0].fixes[0].kind == GM_FIX_KIND_MEND &&
+          l.items[0].fixes[0].applicability == GM_FIX_SAFE && l.items[0].mend_declined == NULL);
+    gm_finding_list_free(&l);
+    /* not when another statement shares its line: the finding says why */
+    l = at_analyze(MODULE("from torch import nn", "        self.pos = nn.Buffer(torch.ones(4))\n",
+                          "        self.pos = self.pos.to(x.dtype); y = x\n        return y\n"));
+    CHECK(l.count == 1 && (l.items[0].fix_count == 0 || l.items[0].fixes[0].kind != GM_FIX_KIND_MEND) &&
+          l.items[0].mend_declined &&
+          strstr(l.items[0].mend_declined, "shares the store's line") != NULL);
     gm_finding_list_free(&l);
     size_t count = 0;
     const gm_rule *all = gm_rules(&count);
