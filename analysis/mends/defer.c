@@ -116,16 +116,34 @@ static void append_indented(const gm_stmt_ctx *st, TSNode stmt, const gm_stmt_la
     }
 }
 
-/* The eager-only guard, when the call is a whole statement alone on its lines in a block and
- * torch is imported. */
+/* Whether the guard may import torch itself: the module's imports come before the statement
+ * (the import goes after them, as setting lines do) and the statement does not use the name
+ * torch for something else. */
+static bool may_import_torch(const gm_stmt_ctx *st) {
+    gm_stmt_layout top;
+    gm_stmt_layout_of(st->text, st->len, st->top, &top);
+    gm_slice torch = {"torch", 5};
+    return top.indent.len == 0 && top.line_start == ts_node_start_byte(st->top) &&
+           gm_module_head_end(st->syntax, st->text, st->len, ts_node_parent(st->top)) <=
+               top.line_start &&
+           !gm_text_has_word(st->text, ts_node_start_byte(st->top), ts_node_end_byte(st->top),
+                             torch);
+}
+
+/* The eager-only guard, when the call is a whole statement alone on its lines in a block. A
+ * file that does not import torch gets `import torch` after its imports (a line every such mend
+ * of the file inserts identically, which the fix applier takes once). */
 static int eager_only(gm_region *region, TSNode call, gm_fix *out) {
     const gm_stmt_ctx *st = region->stmt;
     const char *alias = st->symbols->torch_alias;
     TSNode stmt = ts_node_parent(call);
-    if (!alias) {
+    bool import_torch = !alias;
+    if (import_torch && !may_import_torch(st)) {
         region->mend_declined = "the file does not import torch, which the mend needs";
         return 0;
     }
+    if (import_torch)
+        alias = "torch";
     if (!gm_is(stmt, st->syntax->sym.expression_statement) ||
         ts_node_start_byte(stmt) != ts_node_start_byte(call) ||
         ts_node_end_byte(stmt) != ts_node_end_byte(call) ||
@@ -145,10 +163,25 @@ static int eager_only(gm_region *region, TSNode call, gm_fix *out) {
     gm_tb_append(&tb, layout.indent.ptr, layout.indent.len);
     gm_tb_append(&tb, layout.unit, layout.unit_len);
     append_indented(st, stmt, &layout, &tb);
-    return gm_mend_fix_single(out, GM_FIX_UNSAFE,
-                              "Mend graph break: run the call only in eager mode (skipped under "
-                              "torch.compile)",
-                              ts_node_start_byte(stmt), ts_node_end_byte(stmt), gm_tb_take(&tb));
+    int rc = gm_mend_fix_single(out, GM_FIX_UNSAFE,
+                                import_torch ? "Mend graph break: run the call only in eager mode "
+                                               "(skipped under torch.compile; imports torch)"
+                                             : "Mend graph break: run the call only in eager mode "
+                                               "(skipped under torch.compile)",
+                                ts_node_start_byte(stmt), ts_node_end_byte(stmt), gm_tb_take(&tb));
+    if (rc == 1 && import_torch) {
+        gm_stmt_layout top;
+        gm_stmt_layout_of(st->text, st->len, st->top, &top);
+        uint32_t at = top.line_start;
+        char *line = strdup(layout.newline[1] ? "import torch\r\n" : "import torch\n");
+        if (gm_mend_fix_add_edit(out, at, at, line) != 0) {
+            gm_fix_free(out);
+            memset(out, 0, sizeof *out);
+            return -1;
+        }
+        out->edits[0].after_imports = true; /* the analyzer places it after the imports */
+    }
+    return rc;
 }
 
 int gm_mend_logging_call(gm_region *region, TSNode call, const char *name, gm_fix *out) {

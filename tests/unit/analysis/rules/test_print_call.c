@@ -242,7 +242,18 @@ static void mend(void) {
     expect_no_mend(HEAD "        y = 1; print(x.shape)\n");
     expect_no_mend(HEAD "        print(x.shape); y = 1\n");
     expect_no_mend(HEAD "        if x: print(x.shape)\n");
-    expect_no_mend("from torch import nn\nclass M(nn.Module):\n    def forward(self, x):\n"
+    /* a file that does not import torch: the guard imports it after the module's imports,
+     * unless the statement uses the name torch itself */
+    gm_finding_list l = at_analyze("from torch import nn\nclass M(nn.Module):\n"
+                                   "    def forward(self, x):\n        print(x)\n");
+    const gm_finding *f = at_find(&l, "GM401", 0);
+    const gm_fix *guard = f ? titled_mend(f, "Mend graph break: run the call only in eager mode "
+                                             "(skipped under torch.compile; imports torch)")
+                            : NULL;
+    CHECK(guard != NULL && guard->edit_count == 2 && guard->edits[0].after_imports &&
+          strncmp(guard->edits[0].replacement, "import torch\n", 13) == 0);
+    gm_finding_list_free(&l);
+    expect_no_mend("from torch import nn\nclass M(nn.Module):\n    def forward(self, x, torch=1):\n"
                    "        print(x)\n");
 }
 
