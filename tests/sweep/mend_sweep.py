@@ -340,21 +340,29 @@ def _load(base: Path, group: str, family: str):
     return result, (torch.load(outputs, weights_only=False) if outputs.exists() else None)
 
 
+COMPILED_GRADIENTS = ("compiled gradients differ; eager outputs and gradients and compiled outputs "
+                      "are equal (torch's compiled checkpoint does not replay dropout: "
+                      "tests/sweep/repro_compiled_checkpoint_dropout.py)")
+
+
 def _same(ref, mine, spec: str, dtype: str):
-    """Whether mine's outputs (and gradients) equal ref's for spec, or None when either is missing."""
+    """True when mine's outputs (and gradients) equal ref's for spec, None when either is
+    missing, COMPILED_GRADIENTS when only the compiled run's gradients differ, else False."""
     if ref is None or mine is None:
         return None
     rtol, atol = TOLERANCE.get(dtype, TOLERANCE["float32"])
+    differ = []
     for how in ("eager", "compiled"):
         key = f"{spec}/{how}"
         if key not in ref or key not in mine:
             return None
         for part in ("outputs", "grads"):
-            if (part in ref[key]) != (part in mine[key]):
-                return False
-            if part in ref[key] and not mend_bench._equal(ref[key][part], mine[key][part], rtol, atol):
-                return False
-    return True
+            if (part in ref[key]) != (part in mine[key]) or (
+                    part in ref[key] and not mend_bench._equal(ref[key][part], mine[key][part], rtol, atol)):
+                differ.append((how, part))
+    if not differ:
+        return True
+    return COMPILED_GRADIENTS if differ == [("compiled", "grads")] else False
 
 
 def command_report(args) -> int:
@@ -411,9 +419,11 @@ def command_report(args) -> int:
                     row[arm]["after"] += len({s[:2] for s in after})
                     if same is not None:
                         row[arm]["compared"] += 1
-                        row[arm]["equal"] += bool(same)
+                        row[arm]["equal"] += same is True
                     if same is False:
                         problems.append(f"{family} [{spec}] {arm}: outputs differ from the original's")
+                    elif same == COMPILED_GRADIENTS:
+                        problems.append(f"{family} [{spec}] {arm}: {COMPILED_GRADIENTS}")
                     named = {}  # one entry per site: the reason that carries a registry id first
                     for rel, line, reason, gb in sorted(after, key=lambda s: (s[0], s[1], s[3] is None)):
                         named.setdefault((rel, line), (reason, gb))
@@ -451,8 +461,15 @@ def command_report(args) -> int:
     for arm, key, family, rel, line, reason, gb, mode in sorted(left):
         found = findings.get(mode, {}).get((rel, line), [])
         f = found[0] if found else None
-        why = ("not predicted" if f is None else f"{f['code']}: " + (f.get("mend_declined") or (
-            "a mend is offered, yet the break stays" if f.get("fix") else "no mend")))
+        offered = (f.get("fix") or {}).get("applicability") if f else None
+        if f is None:
+            why = "not predicted"
+        elif f.get("mend_declined") or not offered:
+            why = f"{f['code']}: " + (f.get("mend_declined") or "no mend")
+        elif offered == "display-only" or (arm == "safe" and offered == "unsafe"):
+            why = f"{f['code']}: the mend offered is {offered}, which this arm does not apply"
+        else:
+            why = f"{f['code']}: a {offered} mend is offered and applied, yet the break stays"
         summary["left"].append({"arm": arm, "run": key, "family": family, "file": rel, "line": line,
                                 "reason": reason, "gb": gb, "why": why})
     if args.list:
