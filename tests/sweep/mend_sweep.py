@@ -46,7 +46,6 @@ import shutil
 import subprocess
 import sys
 import time
-import traceback
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -159,8 +158,7 @@ def worker(family: str, out_path: str, outputs_path: str) -> int:
         except BaseException as exc:  # recorded; the next run goes on
             if isinstance(exc, KeyboardInterrupt):
                 raise
-            run["error"] = "".join(traceback.format_exception(exc))[-2000:]
-            run["error_summary"] = f"{type(exc).__name__}: {(str(exc).strip().splitlines() or [''])[0][:240]}"
+            sweep.record_error(run, exc)
         finally:
             torch._dynamo.reset()
         run["seconds"] = round(time.monotonic() - started, 2)

@@ -130,8 +130,7 @@ def worker(library: str, family: str, runs: str, out_path: str) -> int:
         except BaseException as exc:  # recorded; the next run goes on
             if isinstance(exc, KeyboardInterrupt):
                 raise
-            run["error"] = "".join(traceback.format_exception(exc))[-2000:]
-            run["error_summary"] = f"{type(exc).__name__}: {(str(exc).strip().splitlines() or [''])[0][:240]}"
+            record_error(run, exc)
         finally:
             torch._dynamo.reset()
         run["reached"] = sorted([f, line] for f, line in reached)
@@ -140,6 +139,12 @@ def worker(library: str, family: str, runs: str, out_path: str) -> int:
     with open(out_path, "w", encoding="utf-8") as f:
         json.dump(result, f)
     return 0
+
+
+def record_error(run: dict, exc: BaseException) -> None:
+    """A run's failure, as the stored data keeps it: the traceback's end and a one-line summary."""
+    run["error"] = "".join(traceback.format_exception(exc))[-2000:]
+    run["error_summary"] = f"{type(exc).__name__}: {(str(exc).strip().splitlines() or [''])[0][:240]}"
 
 
 def explain_breaks(torch, model, inputs: dict, mode: str, capture, prefix: str, run: dict) -> None:
