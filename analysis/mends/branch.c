@@ -437,3 +437,24 @@ bool gm_branch_bound_before(const gm_region *region, gm_slice name) {
             return true;
     return false;
 }
+
+/* Calls whose result has more elements along a dim than their operands: a branch value made by
+ * one (SAM-HQ's `tokens = torch.cat([output_tokens, sparse], dim=2)` against `tokens =
+ * output_tokens`) cannot share a shape with the other branch, and a select would broadcast or
+ * fail. */
+static const char *const joins[] = {"cat", "concat", "concatenate", "stack", "hstack", "vstack",
+                                    "dstack", "column_stack", "row_stack", NULL};
+
+bool gm_branch_joins_tensors(const gm_syntax *syn, const char *text, TSNode expr) {
+    expr = gm_unparen(syn, expr);
+    if (!gm_is(expr, syn->sym.call))
+        return false;
+    TSNode fn = gm_unparen(syn, gm_child(expr, syn->field.function));
+    TSNode name = gm_is(fn, syn->sym.attribute) ? gm_child(fn, syn->field.attribute) : fn;
+    if (!gm_is(name, syn->sym.identifier))
+        return false;
+    for (size_t i = 0; joins[i]; i++)
+        if (gm_node_text_is(name, text, joins[i]))
+            return true;
+    return false;
+}

@@ -74,6 +74,10 @@ TSNode gm_branch_function_of(const gm_syntax *syntax, TSNode node);
 /* Whether the region bound name before the if (its kind is then known). */
 bool gm_branch_bound_before(const gm_region *region, gm_slice name);
 
+/* Whether expr is a call that joins tensors (torch.cat, torch.stack and the like): its result
+ * is larger along a dim than any operand, so it cannot share a shape with the other branch. */
+bool gm_branch_joins_tensors(const gm_syntax *syntax, const char *text, TSNode expr);
+
 /* Appends "\n<indent>" as the statement's lines end. */
 void gm_branch_newline(gm_text_builder *tb, const gm_stmt_layout *layout);
 

@@ -197,6 +197,11 @@ static bool scan_arm(cond_ctx *c, const gm_branch_arm *arm, arm_info *a) {
     for (unsigned i = 0; i < arm->count; i++) {
         TSNode target, value;
         if (gm_branch_assignment(syn, arm->stmts[i], &target, &value)) {
+            if (gm_branch_joins_tensors(syn, c->region->stmt->text, value)) {
+                c->why = "a branch value joins tensors (torch.cat, torch.stack), so the branches "
+                         "differ in shape, which torch.cond does not allow";
+                return false;
+            }
             if (!admit_effect(c, value) || !reads(c, a, value, 0) ||
                 !target_names(c, target, &a->assigned, value))
                 return false;

@@ -82,6 +82,11 @@ static bool admit_as(gm_where_ctx *w, TSNode expr, bool value) {
 }
 
 bool gm_where_admit(gm_where_ctx *w, TSNode expr) {
+    if (gm_branch_joins_tensors(w->region->stmt->syntax, w->region->stmt->text, expr)) {
+        w->why = "a branch value joins tensors (torch.cat, torch.stack), so the branches differ in "
+                 "shape and no select fits";
+        return false;
+    }
     return admit_as(w, expr, true);
 }
 
