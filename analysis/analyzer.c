@@ -19,6 +19,7 @@
 #include "analysis/findings/syntax_errors.h"
 #include "analysis/module_facts/call_graph.h"
 #include "analysis/module_facts/compile_constants.h"
+#include "analysis/module_facts/module_index.h"
 #include "analysis/module_facts/module_summary.h"
 #include "analysis/module_facts/symbols.h"
 #include "analysis/options/analysis_options.h"
@@ -94,6 +95,8 @@ struct gm_analyzer {
     size_t constant_count, constant_capacity;
     uint64_t constants_digest;
     gm_analyzer_stats stats;
+    gm_module_index module_index; /* per run, built on first use */
+    gm_module_scan module_scan;   /* per run, scanned on first use */
 };
 
 static void entry_free(cache_entry *e) {
@@ -268,6 +271,7 @@ void gm_analyzer_free(gm_analyzer *analyzer) {
     free(analyzer->parts);
     external_keys_clear(analyzer);
     free(analyzer->constants);
+    gm_module_index_free(&analyzer->module_index);
     free(analyzer);
 }
 
@@ -375,6 +379,8 @@ static int analyze_statement(gm_analyzer *a, TSNode top, TSNode next, const char
         .out = &out,
         .constants = a->constants,
         .constant_count = a->constant_count,
+        .module_index = &a->module_index,
+        .module_scan = &a->module_scan,
     };
     gm_compiled_regions_each_with(&a->symbols, &a->syntax, text, &a->options, top, reach, calls,
                                   analyze_region, &st);
@@ -561,6 +567,8 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
     size_t nchildren;
     if (collect_children(a, root, &nchildren) != 0)
         return -1;
+    gm_module_index_reset(&a->module_index, syn, text, root);
+    memset(&a->module_scan, 0, sizeof a->module_scan);
     memset(&a->stats, 0, sizeof a->stats);
 
     /* Pass 1, over the module's children only: match them with the surviving entries (both in

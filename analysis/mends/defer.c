@@ -23,23 +23,7 @@
 /* The last import statement among the module's children before the statement under analysis,
  * or a null node. Only module-level imports count: one inside try/if may not run. */
 static TSNode last_import(const gm_stmt_ctx *st) {
-    TSNode last = {0};
-    TSNode module = ts_node_parent(st->top);
-    if (ts_node_is_null(module))
-        return last;
-    uint32_t top_start = ts_node_start_byte(st->top);
-    TSTreeCursor cursor = ts_tree_cursor_new(module);
-    for (bool more = ts_tree_cursor_goto_first_child(&cursor); more;
-         more = ts_tree_cursor_goto_next_sibling(&cursor)) {
-        TSNode child = ts_tree_cursor_current_node(&cursor);
-        if (ts_node_start_byte(child) >= top_start)
-            break;
-        if (gm_is(child, st->syntax->sym.import_statement) ||
-            gm_is(child, st->syntax->sym.import_from_statement))
-            last = child;
-    }
-    ts_tree_cursor_delete(&cursor);
-    return last;
+    return gm_module_index_import_before(st->module_index, ts_node_start_byte(st->top));
 }
 
 /* The callee as a module-level expression: print, or a dotted name whose head an import binds

@@ -75,15 +75,16 @@ static void add_name(gm_slice *items, unsigned *count, unsigned cap, gm_slice na
         items[(*count)++] = name;
 }
 
-void gm_region_scan_module(gm_region *r) {
-    if (r->module_scanned)
-        return;
-    r->module_scanned = true;
-    const gm_stmt_ctx *st = r->stmt;
+const gm_module_scan *gm_region_scan_module(gm_region *region) {
+    gm_module_scan *r = region->stmt->module_scan;
+    if (r->scanned)
+        return r;
+    r->scanned = true;
+    const gm_stmt_ctx *st = region->stmt;
     const gm_syntax *syn = st->syntax;
     TSNode module = ts_node_parent(st->top);
     if (ts_node_is_null(module))
-        return;
+        return r;
     const unsigned dcap = sizeof r->disabled / sizeof r->disabled[0];
     const unsigned gcap = sizeof r->generators / sizeof r->generators[0];
     /* a cursor: taking the module's children by index costs quadratic time */
@@ -124,4 +125,5 @@ void gm_region_scan_module(gm_region *r) {
             add_name(r->generators, &r->generator_count, gcap, gm_node_slice(left, st->text));
     }
     ts_tree_cursor_delete(&cursor);
+    return r;
 }

@@ -11,10 +11,20 @@
 
 #include "analysis/findings/findings.h"
 #include "analysis/module_facts/compile_constants.h"
+#include "analysis/module_facts/module_index.h"
 #include "analysis/module_facts/symbols.h"
 #include "analysis/options/analysis_options.h"
 #include "analysis/regions/compiled_regions.h"
 #include "analysis/syntax/syntax.h"
+
+/* Module-level names of functions wrapped by torch.compiler.disable and of torch.Generator
+ * objects: the same for every region of a run, so found once per run (gm_region_scan_module). */
+typedef struct {
+    bool scanned;
+    unsigned disabled_count, generator_count;
+    gm_slice disabled[16];
+    gm_slice generators[8];
+} gm_module_scan;
 
 /* One top-level statement under analysis. */
 typedef struct {
@@ -30,6 +40,9 @@ typedef struct {
      * the name a call of them resolves to */
     const gm_constant_function *constants;
     size_t constant_count;
+    /* shared by the run's statements, filled on first use */
+    gm_module_index *module_index; /* the module's classes, functions and words */
+    gm_module_scan *module_scan;
     bool oom;
 } gm_stmt_ctx;
 
@@ -79,12 +92,6 @@ typedef struct {
     /* A GM609 finding was made in the region: dynamo gives up on a checkpoint's body at its
      * first side effect. */
     bool checkpoint_side_effect_reported;
-    /* Module-level names of functions wrapped by torch.compiler.disable and of torch.Generator
-     * objects, found once per region by the rules that need them (module_scanned). */
-    bool module_scanned;
-    unsigned disabled_count, generator_count;
-    gm_slice disabled[16];
-    gm_slice generators[8];
     /* Why the mend builders declined the finding about to be emitted (a static string), or
      * NULL; gm_emit_finding copies it into that finding and clears it. */
     const char *mend_declined;
@@ -145,9 +152,9 @@ bool gm_region_binds(gm_region *region, const char *name);
  * (nothing is assumed about it). */
 bool gm_region_binds_node(gm_region *region, TSNode identifier);
 
-/* Fills region->disabled and region->generators from the module's top-level statements, once:
- * functions decorated with (or `g = ...(f)` results of) torch.compiler.disable /
+/* The module's disabled functions and generators, scanned from its top-level statements once
+ * per run: functions decorated with (or `g = ...(f)` results of) torch.compiler.disable /
  * torch._dynamo.disable, and `G = torch.Generator(...)` names. */
-void gm_region_scan_module(gm_region *region);
+const gm_module_scan *gm_region_scan_module(gm_region *region);
 
 #endif

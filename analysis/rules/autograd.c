@@ -73,33 +73,21 @@ static TSNode keyword(const gm_stmt_ctx *st, TSNode call, const char *key) {
 
 /* Whether n is the name of a top-level class of the file (`MyFunction.backward(ctx, g)`). */
 static bool names_class(const gm_stmt_ctx *st, TSNode n) {
-    if (!gm_is(n, st->syntax->sym.identifier))
-        return false;
-    gm_slice name = gm_node_slice(n, st->text);
-    for (size_t i = 0; i < st->symbols->class_count; i++) {
-        const char *c = st->symbols->classes[i].name;
-        if (strlen(c) == name.len && memcmp(c, name.ptr, name.len) == 0)
-            return true;
-    }
-    return false;
+    const gm_keyed_class *classes;
+    return gm_is(n, st->syntax->sym.identifier) &&
+           gm_module_index_classes(st->module_index, gm_node_slice(n, st->text), &classes) > 0;
 }
 
-/* Whether n names a class of the file that subclasses torch.autograd.Function. */
+/* Whether n names a top-level class of the file that subclasses torch.autograd.Function
+ * (`MyFunction.apply(x)`). */
 static bool names_autograd_function(const gm_stmt_ctx *st, TSNode n) {
     const gm_syntax *syn = st->syntax;
     if (!names_class(st, n))
         return false;
-    gm_slice name = gm_node_slice(n, st->text);
-    TSNode root = ts_tree_root_node(st->top.tree);
-    uint32_t count = ts_node_named_child_count(root);
+    const gm_keyed_class *classes;
+    uint32_t count = gm_module_index_classes(st->module_index, gm_node_slice(n, st->text), &classes);
     for (uint32_t i = 0; i < count; i++) {
-        TSNode cls = ts_node_named_child(root, i);
-        if (gm_is(cls, syn->sym.decorated_definition))
-            cls = gm_child(cls, syn->field.definition);
-        if (!gm_is(cls, syn->sym.class_definition) ||
-            !gm_slice_eq(gm_node_slice(gm_child(cls, syn->field.name), st->text), name))
-            continue;
-        TSNode bases = gm_child(cls, syn->field.superclasses);
+        TSNode bases = gm_child(classes[i].node, syn->field.superclasses);
         uint32_t base_count = ts_node_is_null(bases) ? 0 : ts_node_named_child_count(bases);
         for (uint32_t b = 0; b < base_count; b++) {
             char resolved[GM_NAME_MAX];

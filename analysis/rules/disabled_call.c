@@ -94,9 +94,9 @@ void gm_rule_disabled_call(gm_region *region, TSNode call) {
     gm_slice name = gm_node_slice(fn, st->text);
     if (gm_symbols_is_imported(st->symbols, name) || gm_region_binds_node(region, fn))
         return;
-    gm_region_scan_module(region);
-    for (unsigned i = 0; i < region->disabled_count; i++)
-        if (gm_slice_eq(region->disabled[i], name)) {
+    const gm_module_scan *scan = gm_region_scan_module(region);
+    for (unsigned i = 0; i < scan->disabled_count; i++)
+        if (gm_slice_eq(scan->disabled[i], name)) {
             emit(region, call, name);
             return;
         }

@@ -110,27 +110,6 @@ static bool may_name_rnn(const gm_stmt_ctx *st, uint32_t start, uint32_t end) {
     return false;
 }
 
-/* The class definition n is, or the one a decorated definition n wraps; a null node else. */
-static TSNode class_definition_of(const gm_syntax *syn, TSNode n) {
-    if (gm_is(n, syn->sym.decorated_definition))
-        n = gm_child(n, syn->field.definition);
-    return gm_is(n, syn->sym.class_definition) ? n : (TSNode){0};
-}
-
-/* Whether a class definition lists a base named name (`Base` or `mod.Base`). */
-static bool has_base_named(const gm_stmt_ctx *st, TSNode cls, gm_slice name) {
-    const gm_syntax *syn = st->syntax;
-    TSNode bases = gm_child(cls, syn->field.superclasses);
-    for (uint32_t i = 0; !ts_node_is_null(bases) && i < ts_node_named_child_count(bases); i++) {
-        TSNode b = ts_node_named_child(bases, i);
-        if (gm_is(b, syn->sym.attribute))
-            b = gm_child(b, syn->field.attribute);
-        if (gm_is(b, syn->sym.identifier) && gm_slice_eq(gm_node_slice(b, st->text), name))
-            return true;
-    }
-    return false;
-}
-
 /* The attributes the __init__ of the file's direct subclasses of the region's class make
  * recurrent modules, into region->rnn_subclass_attributes (the first such subclass named). */
 static void scan_subclass_rnn_attributes(gm_region *region) {
@@ -139,13 +118,12 @@ static void scan_subclass_rnn_attributes(gm_region *region) {
     TSNode own_name = gm_child(region->site.class_node, syn->field.name);
     if (ts_node_is_null(own_name))
         return;
-    gm_slice name = gm_node_slice(own_name, st->text);
-    TSNode root = ts_node_parent(st->top); /* the module */
-    bool oom = false;
-    for (uint32_t i = 0; i < ts_node_named_child_count(root) && !oom; i++) {
-        TSNode cls = class_definition_of(syn, ts_node_named_child(root, i));
-        if (ts_node_is_null(cls) || !has_base_named(st, cls, name))
-            continue;
+    const gm_keyed_class *subclasses;
+    uint32_t count = gm_module_index_subclasses(st->module_index,
+                                                gm_node_slice(own_name, st->text), &subclasses);
+    bool oom = st->module_index->oom;
+    for (uint32_t i = 0; i < count && !oom; i++) {
+        TSNode cls = subclasses[i].node;
         gm_slice self_name;
         TSNode init = gm_class_init(syn, st->text, cls, &self_name);
         if (ts_node_is_null(init) ||

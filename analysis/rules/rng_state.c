@@ -64,9 +64,9 @@ static bool is_generator(gm_region *region, TSNode obj) {
         return annotated_generator(st, region->site.function, name) ||
                assigns_generator(st, gm_child(region->site.function, st->syntax->field.body), name,
                                  0);
-    gm_region_scan_module(region);
-    for (unsigned i = 0; i < region->generator_count; i++)
-        if (gm_slice_eq(region->generators[i], name))
+    const gm_module_scan *scan = gm_region_scan_module(region);
+    for (unsigned i = 0; i < scan->generator_count; i++)
+        if (gm_slice_eq(scan->generators[i], name))
             return true;
     return false;
 }

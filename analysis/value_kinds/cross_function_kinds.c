@@ -181,22 +181,10 @@ static TSNode callee_of(gm_region *r, TSNode call) {
     if (!gm_is(fn, syn->sym.identifier) || gm_region_binds_node(r, fn) ||
         gm_symbols_is_imported(r->stmt->symbols, gm_node_slice(fn, text_of(r))))
         return null;
-    TSNode module = ts_node_parent(r->stmt->top);
-    if (ts_node_is_null(module))
-        return null;
-    gm_slice name = gm_node_slice(fn, text_of(r));
-    TSNode found = null;
-    TSTreeCursor cursor = ts_tree_cursor_new(module);
-    if (ts_tree_cursor_goto_first_child(&cursor)) {
-        do {
-            TSNode d = def_of(syn, ts_tree_cursor_current_node(&cursor));
-            if (!ts_node_is_null(d) &&
-                gm_slice_eq(gm_node_slice(gm_child(d, syn->field.name), text_of(r)), name))
-                found = d;
-        } while (ts_tree_cursor_goto_next_sibling(&cursor));
-    }
-    ts_tree_cursor_delete(&cursor);
-    return found;
+    const gm_keyed_class *defs;
+    uint32_t count =
+        gm_module_index_functions(r->stmt->module_index, gm_node_slice(fn, text_of(r)), &defs);
+    return count ? defs[count - 1].node : null; /* the last definition wins */
 }
 
 /* Whether call runs a same-file function whose every return is a tuple display of count
@@ -451,46 +439,49 @@ void gm_vk_resolve_parameter(gm_region *r, TSNode identifier) {
     bool forward = method && gm_slice_is(q.method, "forward") && !ts_node_is_null(class_name);
     /* module-level functions, and forward through the submodules other classes hold */
     if (!q.bad && q.tensors == q.sites && (!method || forward)) {
-        TSTreeCursor cursor = ts_tree_cursor_new(module);
+        /* only the statements that name the function (or, for forward, the class) can call it */
+        const TSNode *mentioning;
+        uint32_t count = gm_module_index_mentions(
+            r->stmt->module_index, method ? gm_node_slice(class_name, text_of(r)) : q.method,
+            &mentioning);
         char attr_needle[GM_NAME_MAX + 8];
-        if (ts_tree_cursor_goto_first_child(&cursor)) {
-            do {
-                TSNode top = ts_tree_cursor_current_node(&cursor);
-                TSNode cls = class_of(syn, top);
-                if (!method) {
-                    TSNode d = def_of(syn, top);
-                    q.class_node = (TSNode){0};
-                    if (!ts_node_is_null(d) && !ts_node_eq(d, def) &&
-                        gm_vk_mentions(gm_node_slice(d, text_of(r)), needle))
-                        visit_sites(r, d, d, &q, 0);
-                    if (!ts_node_is_null(cls) && gm_vk_mentions(gm_node_slice(cls, text_of(r)), needle)) {
-                        q.class_node = cls;
-                        visit_class_sites(r, cls, def, &q);
-                    }
-                    continue;
+        for (uint32_t m = 0; m < count && !q.bad && q.tensors == q.sites; m++) {
+            TSNode top = mentioning[m];
+            TSNode cls = class_of(syn, top);
+            if (!method) {
+                TSNode d = def_of(syn, top);
+                q.class_node = (TSNode){0};
+                if (!ts_node_is_null(d) && !ts_node_eq(d, def) &&
+                    gm_vk_mentions(gm_node_slice(d, text_of(r)), needle))
+                    visit_sites(r, d, d, &q, 0);
+                if (!ts_node_is_null(cls) && gm_vk_mentions(gm_node_slice(cls, text_of(r)), needle)) {
+                    q.class_node = cls;
+                    visit_class_sites(r, cls, def, &q);
                 }
-                gm_slice attr;
-                if (ts_node_is_null(cls) || ts_node_eq(cls, r->site.class_node) ||
-                    !instance_attribute(r, cls, gm_node_slice(class_name, text_of(r)), &attr) ||
-                    attr.len + 3 >= sizeof attr_needle)
-                    continue;
-                attr_needle[0] = '.';
-                memcpy(attr_needle + 1, attr.ptr, attr.len);
-                attr_needle[attr.len + 1] = '(';
-                attr_needle[attr.len + 2] = '\0';
-                site_search a = q;
-                a.form = GM_SITES_ATTRIBUTE;
-                a.method = attr;
-                a.needle = attr_needle;
-                a.class_node = cls;
-                visit_class_sites(r, cls, (TSNode){0}, &a);
-                q.sites = a.sites;
-                q.tensors = a.tensors;
-                q.made = a.made;
-                q.bad = a.bad;
-            } while (!q.bad && q.tensors == q.sites && ts_tree_cursor_goto_next_sibling(&cursor));
+                continue;
+            }
+            gm_slice attr;
+            if (ts_node_is_null(cls) || ts_node_eq(cls, r->site.class_node) ||
+                !instance_attribute(r, cls, gm_node_slice(class_name, text_of(r)), &attr) ||
+                attr.len + 3 >= sizeof attr_needle)
+                continue;
+            attr_needle[0] = '.';
+            memcpy(attr_needle + 1, attr.ptr, attr.len);
+            attr_needle[attr.len + 1] = '(';
+            attr_needle[attr.len + 2] = '\0';
+            site_search a = q;
+            a.form = GM_SITES_ATTRIBUTE;
+            a.method = attr;
+            a.needle = attr_needle;
+            a.class_node = cls;
+            visit_class_sites(r, cls, (TSNode){0}, &a);
+            q.sites = a.sites;
+            q.tensors = a.tensors;
+            q.made = a.made;
+            q.bad = a.bad;
         }
-        ts_tree_cursor_delete(&cursor);
+        if (r->stmt->module_index->oom)
+            r->stmt->oom = true;
     }
     flow_depth--;
     if (!q.bad && q.sites > 0 && q.tensors == q.sites) {

@@ -1,0 +1,346 @@
+#include "analysis/module_facts/module_index.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct gm_mentioned_word {
+    gm_slice word; /* len 0: an empty slot */
+    uint32_t first, count; /* while building: the newest posting and how many */
+    uint32_t last_statement;
+};
+
+void gm_module_index_reset(gm_module_index *index, const gm_syntax *syntax, const char *text,
+                           TSNode module) {
+    index->syntax = syntax;
+    index->text = text;
+    index->module = module;
+    index->built = false;
+    index->oom = false;
+    index->name_count = 0;
+    index->base_count = 0;
+    index->function_count = 0;
+    index->import_count = 0;
+    index->mentions_built = false;
+    index->statement_count = 0;
+    index->mention_count = 0;
+    index->word_table_size = 0;
+}
+
+void gm_module_index_free(gm_module_index *index) {
+    free(index->by_name);
+    free(index->by_base);
+    free(index->functions);
+    free(index->imports);
+    free(index->statements);
+    free(index->words);
+    free(index->mention_statements);
+    memset(index, 0, sizeof *index);
+}
+
+static int key_order(const void *pa, const void *pb) {
+    const gm_keyed_class *a = pa, *b = pb;
+    size_t n = a->key.len < b->key.len ? a->key.len : b->key.len;
+    int c = memcmp(a->key.ptr, b->key.ptr, n);
+    if (c != 0)
+        return c;
+    if (a->key.len != b->key.len)
+        return a->key.len < b->key.len ? -1 : 1;
+    uint32_t sa = ts_node_start_byte(a->node), sb = ts_node_start_byte(b->node);
+    return sa < sb ? -1 : sa > sb;
+}
+
+static int push(gm_keyed_class **items, uint32_t *count, uint32_t *cap, gm_slice key, TSNode n) {
+    if (*count == *cap) {
+        uint32_t grown = *cap ? *cap * 2 : 64;
+        gm_keyed_class *more = realloc(*items, grown * sizeof *more);
+        if (!more)
+            return -1;
+        *items = more;
+        *cap = grown;
+    }
+    (*items)[(*count)++] = (gm_keyed_class){key, n};
+    return 0;
+}
+
+static int add_class(gm_module_index *index, TSNode cls, uint32_t *name_cap, uint32_t *base_cap) {
+    const gm_syntax *syn = index->syntax;
+    TSNode name = gm_child(cls, syn->field.name);
+    if (ts_node_is_null(name))
+        return 0;
+    if (push(&index->by_name, &index->name_count, name_cap, gm_node_slice(name, index->text),
+             cls) != 0)
+        return -1;
+    TSNode bases = gm_child(cls, syn->field.superclasses);
+    uint32_t count = ts_node_is_null(bases) ? 0 : ts_node_named_child_count(bases);
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode b = ts_node_named_child(bases, i);
+        if (gm_is(b, syn->sym.attribute))
+            b = gm_child(b, syn->field.attribute);
+        if (gm_is(b, syn->sym.identifier) &&
+            push(&index->by_base, &index->base_count, base_cap, gm_node_slice(b, index->text),
+                 cls) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static void build(gm_module_index *index) {
+    index->built = true;
+    if (ts_node_is_null(index->module))
+        return;
+    const gm_syntax *syn = index->syntax;
+    uint32_t name_cap = 0, base_cap = 0, function_cap = 0, import_cap = 0;
+    free(index->by_name);
+    free(index->by_base);
+    free(index->functions);
+    free(index->imports);
+    index->by_name = index->by_base = index->functions = NULL;
+    index->imports = NULL;
+    /* a cursor: taking the module's children by index costs quadratic time */
+    TSTreeCursor cursor = ts_tree_cursor_new(index->module);
+    for (bool more = ts_tree_cursor_goto_first_child(&cursor); more && !index->oom;
+         more = ts_tree_cursor_goto_next_sibling(&cursor)) {
+        TSNode s = ts_tree_cursor_current_node(&cursor);
+        if (gm_is(s, syn->sym.import_statement) || gm_is(s, syn->sym.import_from_statement)) {
+            if (index->import_count == import_cap) {
+                import_cap = import_cap ? import_cap * 2 : 16;
+                TSNode *more_imports = realloc(index->imports, import_cap * sizeof *more_imports);
+                if (!more_imports) {
+                    index->oom = true;
+                    break;
+                }
+                index->imports = more_imports;
+            }
+            index->imports[index->import_count++] = s;
+            continue;
+        }
+        if (gm_is(s, syn->sym.decorated_definition))
+            s = gm_child(s, syn->field.definition);
+        if (gm_is(s, syn->sym.class_definition) && add_class(index, s, &name_cap, &base_cap) != 0)
+            index->oom = true;
+        TSNode name = gm_is(s, syn->sym.function_definition) ? gm_child(s, syn->field.name)
+                                                             : (TSNode){0};
+        if (!ts_node_is_null(name) &&
+            push(&index->functions, &index->function_count, &function_cap,
+                 gm_node_slice(name, index->text), s) != 0)
+            index->oom = true;
+    }
+    ts_tree_cursor_delete(&cursor);
+    if (index->oom) {
+        index->name_count = index->base_count = index->function_count = index->import_count = 0;
+        return;
+    }
+    qsort(index->functions, index->function_count, sizeof *index->functions, key_order);
+    qsort(index->by_name, index->name_count, sizeof *index->by_name, key_order);
+    qsort(index->by_base, index->base_count, sizeof *index->by_base, key_order);
+}
+
+static int slice_order(gm_slice a, gm_slice b) {
+    size_t n = a.len < b.len ? a.len : b.len;
+    int c = memcmp(a.ptr, b.ptr, n);
+    if (c != 0)
+        return c;
+    return a.len < b.len ? -1 : a.len > b.len;
+}
+
+static uint32_t equal_range(const gm_keyed_class *items, uint32_t count, gm_slice key,
+                            const gm_keyed_class **first) {
+    uint32_t lo = 0, hi = count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (slice_order(items[mid].key, key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    uint32_t end = lo;
+    while (end < count && slice_order(items[end].key, key) == 0)
+        end++;
+    *first = items ? items + lo : NULL;
+    return end - lo;
+}
+
+uint32_t gm_module_index_classes(gm_module_index *index, gm_slice name,
+                                 const gm_keyed_class **first) {
+    if (!index->built)
+        build(index);
+    return equal_range(index->by_name, index->name_count, name, first);
+}
+
+uint32_t gm_module_index_functions(gm_module_index *index, gm_slice name,
+                                   const gm_keyed_class **first) {
+    if (!index->built)
+        build(index);
+    return equal_range(index->functions, index->function_count, name, first);
+}
+
+TSNode gm_module_index_import_before(gm_module_index *index, uint32_t byte) {
+    if (!index->built)
+        build(index);
+    uint32_t lo = 0, hi = index->import_count; /* the first import starting at or after byte */
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (ts_node_start_byte(index->imports[mid]) < byte)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo ? index->imports[lo - 1] : (TSNode){0};
+}
+
+uint32_t gm_module_index_subclasses(gm_module_index *index, gm_slice name,
+                                    const gm_keyed_class **first) {
+    if (!index->built)
+        build(index);
+    return equal_range(index->by_base, index->base_count, name, first);
+}
+
+static bool word_byte(unsigned char c) {
+    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c >= 0x80; /* part of a non-ASCII identifier: over-inclusion only widens the superset */
+}
+
+static uint32_t word_hash(gm_slice s) {
+    uint32_t h = 2166136261u;
+    for (uint32_t i = 0; i < s.len; i++)
+        h = (h ^ (unsigned char)s.ptr[i]) * 16777619u;
+    return h;
+}
+
+static struct gm_mentioned_word *word_slot(gm_module_index *index, gm_slice word) {
+    uint32_t mask = index->word_table_size - 1;
+    uint32_t at = word_hash(word) & mask;
+    while (index->words[at].word.len && !gm_slice_eq(index->words[at].word, word))
+        at = (at + 1) & mask;
+    return &index->words[at];
+}
+
+/* Postings: (statement, previous posting of the same word) while building. */
+typedef struct {
+    uint32_t statement, previous;
+} posting;
+
+static int collect_statements(gm_module_index *index) {
+    TSTreeCursor cursor = ts_tree_cursor_new(index->module);
+    int rc = 0;
+    for (bool more = ts_tree_cursor_goto_first_child(&cursor); more && rc == 0;
+         more = ts_tree_cursor_goto_next_sibling(&cursor)) {
+        TSNode s = ts_tree_cursor_current_node(&cursor);
+        if (!ts_node_is_named(s))
+            continue;
+        if (index->statement_count == index->statement_capacity) {
+            uint32_t cap = index->statement_capacity ? index->statement_capacity * 2 : 256;
+            TSNode *more_items = realloc(index->statements, cap * sizeof *more_items);
+            if (!more_items) {
+                rc = -1;
+                break;
+            }
+            index->statements = more_items;
+            index->statement_capacity = cap;
+        }
+        index->statements[index->statement_count++] = s;
+    }
+    ts_tree_cursor_delete(&cursor);
+    return rc;
+}
+
+/* Counts the words (with repeats) of the statements' text: the table and postings' sizes. */
+static size_t count_words(const gm_module_index *index) {
+    size_t words = 0;
+    for (uint32_t i = 0; i < index->statement_count; i++) {
+        uint32_t end = ts_node_end_byte(index->statements[i]);
+        bool in_word = false;
+        for (uint32_t at = ts_node_start_byte(index->statements[i]); at < end; at++) {
+            bool w = word_byte((unsigned char)index->text[at]);
+            words += w && !in_word;
+            in_word = w;
+        }
+    }
+    return words;
+}
+
+static int build_mentions(gm_module_index *index) {
+    index->mentions_built = true;
+    if (ts_node_is_null(index->module))
+        return 0;
+    if (collect_statements(index) != 0)
+        return -1;
+    size_t words = count_words(index);
+    size_t table = 64;
+    while (table < 2 * words + 2)
+        table *= 2;
+    if (table > UINT32_MAX / 2)
+        return -1;
+    free(index->words);
+    index->words = calloc(table, sizeof *index->words);
+    posting *postings = malloc((words + 1) * sizeof *postings);
+    if (!index->words || !postings) {
+        free(postings);
+        return -1;
+    }
+    index->word_table_size = (uint32_t)table;
+    uint32_t used = 0;
+    for (uint32_t i = 0; i < index->statement_count; i++) {
+        uint32_t at = ts_node_start_byte(index->statements[i]);
+        uint32_t end = ts_node_end_byte(index->statements[i]);
+        while (at < end) {
+            if (!word_byte((unsigned char)index->text[at])) {
+                at++;
+                continue;
+            }
+            uint32_t start = at;
+            while (at < end && word_byte((unsigned char)index->text[at]))
+                at++;
+            if (index->text[start] >= '0' && index->text[start] <= '9')
+                continue; /* a number */
+            struct gm_mentioned_word *w = word_slot(index, (gm_slice){index->text + start, at - start});
+            if (w->word.len == 0) {
+                w->word = (gm_slice){index->text + start, at - start};
+                w->count = 0;
+            } else if (w->last_statement == i) {
+                continue;
+            }
+            postings[used] = (posting){i, w->count ? w->first : UINT32_MAX};
+            w->first = used++;
+            w->count++;
+            w->last_statement = i;
+        }
+    }
+    /* Lay each word's statements out contiguously, in file order. */
+    free(index->mention_statements);
+    index->mention_statements = malloc((used + 1) * sizeof *index->mention_statements);
+    if (!index->mention_statements) {
+        free(postings);
+        return -1;
+    }
+    uint32_t next = 0;
+    for (size_t k = 0; k < table; k++) {
+        struct gm_mentioned_word *w = &index->words[k];
+        if (w->word.len == 0)
+            continue;
+        uint32_t p = w->first;
+        for (uint32_t j = w->count; j-- > 0; p = postings[p].previous)
+            index->mention_statements[next + j] = index->statements[postings[p].statement];
+        w->first = next;
+        next += w->count;
+    }
+    index->mention_count = next;
+    free(postings);
+    return 0;
+}
+
+uint32_t gm_module_index_mentions(gm_module_index *index, gm_slice name, const TSNode **first) {
+    *first = NULL;
+    if (!index->mentions_built && build_mentions(index) != 0) {
+        index->oom = true;
+        index->word_table_size = 0;
+    }
+    if (index->word_table_size == 0 || name.len == 0)
+        return 0;
+    const struct gm_mentioned_word *w = word_slot(index, name);
+    if (w->word.len == 0)
+        return 0;
+    *first = index->mention_statements + w->first;
+    return w->count;
+}

@@ -1,0 +1,70 @@
+/* The module's top-level classes by name and by the names of their bases, and its top-level
+ * statements by the identifiers their text holds, built once per analysis run on first use, so
+ * that "which class is called X", "which classes subclass X" and "which statements may call X"
+ * cost a lookup instead of a walk over every statement of the file (a walk per region made
+ * analysis quadratic in the size of the file). */
+#ifndef GM_ANALYSIS_MODULE_FACTS_MODULE_INDEX_H
+#define GM_ANALYSIS_MODULE_FACTS_MODULE_INDEX_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <tree_sitter/api.h>
+
+#include "analysis/syntax/syntax.h"
+
+typedef struct {
+    gm_slice key; /* borrowed from the text */
+    TSNode node;  /* a class or function definition (a decorated one unwrapped) */
+} gm_keyed_class;
+
+typedef struct {
+    const gm_syntax *syntax;
+    const char *text;
+    TSNode module;
+    bool built, oom;
+    gm_keyed_class *by_name; /* sorted by key, then file order */
+    uint32_t name_count;
+    gm_keyed_class *functions; /* top-level function definitions by name */
+    uint32_t function_count;
+    TSNode *imports; /* top-level import statements, in file order */
+    uint32_t import_count;
+    gm_keyed_class *by_base; /* key: the last component of a base (`Base` of `mod.Base`) */
+    uint32_t base_count;
+    /* the identifier-like words of each top-level statement's text (comments and strings
+     * included: a superset), as an open-addressing table of words, each with the statements
+     * that hold it in file order (a range of mention_statements) */
+    bool mentions_built;
+    TSNode *statements; /* the module's named children, in file order */
+    uint32_t statement_count, statement_capacity;
+    struct gm_mentioned_word *words;
+    uint32_t word_table_size;
+    TSNode *mention_statements;
+    uint32_t mention_count;
+} gm_module_index;
+
+/* Forgets what was built and borrows the module (a module node, or null) of a new run. */
+void gm_module_index_reset(gm_module_index *index, const gm_syntax *syntax, const char *text,
+                           TSNode module);
+void gm_module_index_free(gm_module_index *index);
+
+/* The top-level classes named name, in file order: *first and the count (0 when none, or when
+ * the index could not be built: check index->oom). */
+uint32_t gm_module_index_classes(gm_module_index *index, gm_slice name,
+                                 const gm_keyed_class **first);
+
+/* The top-level function definitions named name (decorated ones unwrapped), in file order. */
+uint32_t gm_module_index_functions(gm_module_index *index, gm_slice name,
+                                   const gm_keyed_class **first);
+
+/* The top-level classes that list a base whose last component is name, in file order. */
+uint32_t gm_module_index_subclasses(gm_module_index *index, gm_slice name,
+                                    const gm_keyed_class **first);
+
+/* The last top-level import statement that starts before byte, or a null node. */
+TSNode gm_module_index_import_before(gm_module_index *index, uint32_t byte);
+
+/* The top-level statements whose text holds name as a whole word (a superset of those that
+ * use it: the word may sit in a comment or a string), in file order. */
+uint32_t gm_module_index_mentions(gm_module_index *index, gm_slice name, const TSNode **first);
+
+#endif
