@@ -13,6 +13,7 @@
 #include "server/cli/report.h"
 #include "server/cli/unified_diff.h"
 #include "server/config/pyproject_config.h"
+#include "server/workspace/file_reader.h"
 #include "server/workspace/python_files.h"
 #include "server/workspace/workspace_index.h"
 
@@ -209,7 +210,7 @@ static int analyse_file(const char *path, const cli_options *cli, gm_workspace_i
     size_t len = 0;
     char *text = gm_read_file(path, &len);
     if (!text) {
-        fprintf(stderr, "graphmend: cannot read %s: %s\n", path, strerror(errno));
+        fprintf(stderr, "graphmend: cannot read %s: %s\n", path, gm_read_file_error(errno));
         return -1;
     }
     report->text = text;
@@ -320,7 +321,7 @@ int gm_cli_fix(int argc, char **argv) {
         size_t len = 0, new_len = 0, applied = 0;
         char *text = gm_read_file(path, &len);
         if (!text) {
-            fprintf(stderr, "graphmend: cannot read %s: %s\n", path, strerror(errno));
+            fprintf(stderr, "graphmend: cannot read %s: %s\n", path, gm_read_file_error(errno));
             error = true;
             continue;
         }

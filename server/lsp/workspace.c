@@ -10,6 +10,7 @@
 #include "protocol/lsp_params.h"
 #include "protocol/uri.h"
 #include "server/lsp/lsp_internal.h"
+#include "server/workspace/file_reader.h"
 #include "server/workspace/python_files.h"
 #include "server/workspace/workspace_index.h"
 
