@@ -213,6 +213,19 @@ def test_fix_keeps_the_mode(binary, tmp_path, mode):
     assert stat.S_IMODE(os.stat(path).st_mode) == mode
 
 
+def test_fix_keeps_the_owner(binary, tmp_path):
+    if os.geteuid() != 0:
+        pytest.skip("only root can give a file away")
+    path = tmp_path / "p.py"
+    path.write_text(PRINT_ONLY, encoding="utf-8")
+    os.chown(path, 65534, 65534)
+    proc = fix(binary, tmp_path, "p.py")
+    assert proc.returncode in (0, 1), proc
+    assert path.read_text(encoding="utf-8") != PRINT_ONLY
+    info = os.stat(path)
+    assert (info.st_uid, info.st_gid) == (65534, 65534)
+
+
 def test_fix_refuses_a_read_only_file(binary, tmp_path):
     path = tmp_path / "p.py"
     path.write_text(PRINT_ONLY, encoding="utf-8")
