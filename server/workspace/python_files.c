@@ -36,8 +36,8 @@ int gm_collect_python_files(const char *path, gm_path_list *list) {
         int status = walk_whole(path, list, GM_COLLECT_MAX_FILES, false, &truncated);
         if (truncated) {
             fprintf(stderr,
-                    "graphmend: %s: more than %d Python files or %d directories; only the first "
-                    "are checked\n",
+                    "graphmend: %s: more than %d Python files or %d directories; only those "
+                    "found first are checked\n",
                     path, GM_COLLECT_MAX_FILES, GM_WALK_MAX_DIRECTORIES);
             status = -1;
         }
