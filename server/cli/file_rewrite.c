@@ -25,9 +25,20 @@ static int write_all(int fd, const char *text, size_t len) {
     return 0;
 }
 
-/* A new temporary file next to target holding text, synced: mkstemp's O_CREAT|O_EXCL and random
- * name, so nothing planted at a guessable name (a symlink) is followed. Returns its fd, or -1. */
-static int write_temp(const char *target, const char *text, size_t len, char *temp, size_t cap) {
+/* Gives fd the owner, then the mode of like (a chown may clear set-id bits). Only root may give a
+ * file away: a failed chown (EPERM) leaves the file ours, which is all a user can do. */
+static int take_owner_and_mode(int fd, const struct stat *like) {
+    if (fchown(fd, like->st_uid, like->st_gid) != 0) {
+        errno = 0;
+    }
+    return fchmod(fd, like->st_mode & 07777);
+}
+
+/* A new temporary file next to target holding text (with like's owner and mode unless NULL),
+ * synced: mkstemp's O_CREAT|O_EXCL and random name, so nothing planted at a guessable name (a
+ * symlink) is followed. Returns its fd, or -1. */
+static int write_temp(const char *target, const struct stat *like, const char *text, size_t len,
+                      char *temp, size_t cap) {
     if ((size_t)snprintf(temp, cap, "%s.graphmend-XXXXXX", target) >= cap) {
         errno = ENAMETOOLONG;
         return -1;
@@ -36,7 +47,8 @@ static int write_temp(const char *target, const char *text, size_t len, char *te
     if (fd < 0) {
         return -1;
     }
-    if (write_all(fd, text, len) != 0 || fsync(fd) != 0) {
+    if ((like && take_owner_and_mode(fd, like) != 0) || write_all(fd, text, len) != 0 ||
+        fsync(fd) != 0) {
         int saved = errno;
         close(fd);
         unlink(temp);
@@ -64,18 +76,11 @@ static void sync_directory_of(const char *path) {
 /* The usual way: a temp file given the target's owner and mode, renamed over it. */
 static int replace(const char *target, const struct stat *info, const char *text, size_t len) {
     char temp[PATH_MAX + 32];
-    int fd = write_temp(target, text, len, temp, sizeof temp);
+    int fd = write_temp(target, info, text, len, temp, sizeof temp);
     if (fd < 0) {
         return -1;
     }
-    /* Owner first (a chown may clear set-id bits), then mode. Only root may give a file away:
-     * a failure (EPERM) leaves the file ours, which is all a user can do. */
-    if (fchown(fd, info->st_uid, info->st_gid) != 0) {
-        errno = 0;
-    }
-    bool ok = fchmod(fd, info->st_mode & 07777) == 0;
-    ok = close(fd) == 0 && ok;
-    if (!ok || rename(temp, target) != 0) {
+    if (close(fd) != 0 || rename(temp, target) != 0) {
         int saved = errno;
         unlink(temp);
         errno = saved;
@@ -91,7 +96,7 @@ static int replace(const char *target, const struct stat *info, const char *text
  * temp is removed before the rewrite so that the room it proved is free for it. */
 static int rewrite_in_place(const char *target, const char *text, size_t len) {
     char temp[PATH_MAX + 32];
-    int fd = write_temp(target, text, len, temp, sizeof temp);
+    int fd = write_temp(target, NULL, text, len, temp, sizeof temp);
     if (fd < 0) {
         return -1;
     }
