@@ -5,14 +5,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "analysis/analyzer.h"
 #include "analysis/mend_apply.h"
 #include "server/cli/check_analysis.h"
+#include "server/cli/file_rewrite.h"
 #include "server/cli/report.h"
 #include "server/cli/unified_diff.h"
 #include "server/config/pyproject_config.h"
+#include "server/workspace/file_reader.h"
 #include "server/workspace/python_files.h"
 #include "server/workspace/workspace_index.h"
 
@@ -209,7 +210,7 @@ static int analyse_file(const char *path, const cli_options *cli, gm_workspace_i
     size_t len = 0;
     char *text = gm_read_file(path, &len);
     if (!text) {
-        fprintf(stderr, "graphmend: cannot read %s: %s\n", path, strerror(errno));
+        fprintf(stderr, "graphmend: cannot read %s: %s\n", path, gm_read_file_error(errno));
         return -1;
     }
     report->text = text;
@@ -282,28 +283,6 @@ int gm_cli_check(int argc, char **argv) {
     return error ? 2 : total > 0 ? 1 : 0;
 }
 
-static int write_file_atomically(const char *path, const char *text, size_t len) {
-    size_t n = strlen(path) + 32;
-    char *temp = malloc(n);
-    if (!temp) {
-        return -1;
-    }
-    snprintf(temp, n, "%s.graphmend-%ld", path, (long)getpid());
-    FILE *file = fopen(temp, "wb");
-    int status = -1;
-    if (file) {
-        bool ok = fwrite(text, 1, len, file) == len;
-        ok = (fclose(file) == 0) && ok;
-        if (ok && rename(temp, path) == 0) {
-            status = 0;
-        } else {
-            unlink(temp);
-        }
-    }
-    free(temp);
-    return status;
-}
-
 int gm_cli_fix(int argc, char **argv) {
     cli_options options;
     int status = parse_options(argc, argv, true, &options);
@@ -320,7 +299,7 @@ int gm_cli_fix(int argc, char **argv) {
         size_t len = 0, new_len = 0, applied = 0;
         char *text = gm_read_file(path, &len);
         if (!text) {
-            fprintf(stderr, "graphmend: cannot read %s: %s\n", path, strerror(errno));
+            fprintf(stderr, "graphmend: cannot read %s: %s\n", path, gm_read_file_error(errno));
             error = true;
             continue;
         }
@@ -341,11 +320,12 @@ int gm_cli_fix(int argc, char **argv) {
             free(text);
             continue;
         }
+        const char *why = NULL;
         bool changed = new_len != len || memcmp(text, mended, len) != 0;
         if (changed && options.diff) {
             gm_print_unified_diff(stdout, path, text, len, mended, new_len);
-        } else if (changed && write_file_atomically(path, mended, new_len) != 0) {
-            fprintf(stderr, "graphmend: cannot write %s: %s\n", path, strerror(errno));
+        } else if (changed && gm_rewrite_file(path, mended, new_len, &why) != 0) {
+            fprintf(stderr, "graphmend: cannot write %s: %s\n", path, why);
             error = true;
         }
         fixed += applied;

@@ -15,7 +15,7 @@
 #include "server/profile/defaults.h"
 #include "server/profile/job.h"
 #include "server/profile/report.h"
-#include "server/workspace/python_files.h"
+#include "server/workspace/file_reader.h"
 
 typedef struct {
     const char *path;
@@ -214,7 +214,8 @@ static int prepare_texts(const char *path, bool *unsafe, char **text, size_t *le
                          size_t *mended_len, size_t *applied) {
     *text = gm_read_file(path, len);
     if (!*text) {
-        fprintf(stderr, "graphmend profile: cannot read %s: %s\n", path, strerror(errno));
+        fprintf(stderr, "graphmend profile: cannot read %s: %s\n", path,
+                gm_read_file_error(errno));
         return 2;
     }
     gm_analysis_options analysis;

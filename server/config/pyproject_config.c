@@ -1,5 +1,6 @@
 #include "server/config/pyproject_config.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -7,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "server/workspace/python_files.h"
+#include "server/workspace/file_reader.h"
 
 #define MAX_STRING 256
 
@@ -496,7 +497,7 @@ int gm_pyproject_load_for_file(const char *file, gm_analysis_options *options, u
     size_t len = 0;
     char *text = gm_read_file(path, &len);
     if (!text) {
-        snprintf(error, error_size, "%s: cannot read", path);
+        snprintf(error, error_size, "%s: cannot read: %s", path, gm_read_file_error(errno));
         return -1;
     }
     char why[300];

@@ -6,7 +6,7 @@
 
 #include "protocol/uri.h"
 #include "server/config/pyproject_config.h"
-#include "server/workspace/python_files.h"
+#include "server/workspace/file_reader.h"
 
 #include "protocol/lsp_params.h"
 #include "server/lsp/lsp_internal.h"

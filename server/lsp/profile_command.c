@@ -2,6 +2,7 @@
  * document, reports $/progress while it runs, answers with the report, and kills the children
  * on $/cancelRequest, window/workDoneProgress/cancel, shutdown and exit. This is the only place
  * where the server runs the user's code, and only on this explicit request. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,7 @@
 #include "server/profile/defaults.h"
 #include "server/profile/job.h"
 #include "server/profile/report.h"
-#include "server/workspace/python_files.h"
+#include "server/workspace/file_reader.h"
 #include "server/workspace/workspace_index.h"
 
 typedef enum {
@@ -182,7 +183,8 @@ static int prepare_texts(gm_server *server, const char *uri, int unsafe, profile
     } else {
         texts->text = gm_read_file(texts->path, &texts->len);
         if (!texts->text) {
-            snprintf(error, error_size, "cannot read %.300s", texts->path);
+            snprintf(error, error_size, "cannot read %.300s: %s", texts->path,
+                     gm_read_file_error(errno));
             return -1;
         }
         gm_analysis_options_default_with_interpreter(&options);

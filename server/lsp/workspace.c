@@ -10,7 +10,8 @@
 #include "protocol/lsp_params.h"
 #include "protocol/uri.h"
 #include "server/lsp/lsp_internal.h"
-#include "server/workspace/python_files.h"
+#include "server/workspace/file_reader.h"
+#include "server/workspace/python_walk.h"
 #include "server/workspace/workspace_index.h"
 
 /* Most files indexed per workspace: beyond it, cross-file calls into the rest are not seen. */
@@ -50,10 +51,15 @@ static gm_workspace_index *index_of(gm_server *server) {
     return server->workspace;
 }
 
-/* The folders' files still to summarise: the first ones at initialized, the rest while the
- * client is quiet (gm_server_background_work), so a large workspace does not hold up the first
- * answers. */
+/* Directory entries a walk visits between two looks at the clock. */
+#define GM_WORKSPACE_WALK_STEP 64
+
+/* The folders still to walk and their files still to summarise: the first ones at initialized,
+ * the rest while the client is quiet (gm_server_background_work), so a large workspace (even `/`)
+ * does not hold up the first answers. */
 struct gm_workspace_scan {
+    gm_python_walk *walk; /* of folder next_folder - 1; NULL between folders */
+    size_t next_folder;
     gm_path_list files;
     size_t next, failed;
     bool truncated;
@@ -62,6 +68,7 @@ struct gm_workspace_scan {
 
 static void scan_free(gm_server *server) {
     if (server->scan) {
+        gm_python_walk_free(server->scan->walk);
         gm_path_list_free(&server->scan->files);
         free(server->scan);
         server->scan = NULL;
@@ -69,6 +76,25 @@ static void scan_free(gm_server *server) {
 }
 
 static void reanalyse_entered_documents(gm_server *server, const gm_document *except);
+
+/* Walks the folders a step further. Returns false when every folder has been walked. */
+static bool walk_step(gm_server *server) {
+    struct gm_workspace_scan *scan = server->scan;
+    if (!scan->walk) {
+        if (scan->next_folder == server->workspace_folder_count)
+            return false;
+        size_t room = GM_WORKSPACE_MAX_FILES - scan->files.count;
+        scan->walk =
+            gm_python_walk_new(server->workspace_folders[scan->next_folder++], room, true);
+        return scan->walk != NULL;
+    }
+    if (!gm_python_walk_step(scan->walk, &scan->files, GM_WORKSPACE_WALK_STEP)) {
+        scan->truncated |= gm_python_walk_truncated(scan->walk);
+        gm_python_walk_free(scan->walk);
+        scan->walk = NULL;
+    }
+    return true;
+}
 
 /* Summarises files until budget_us has passed; at the end, solves and refreshes what changed. */
 static void scan_step(gm_server *server, double budget_us) {
@@ -80,11 +106,15 @@ static void scan_step(gm_server *server, double budget_us) {
     gm_analysis_options options;
     gm_analysis_options_default(&options);
     options.forward_is_compiled = server->settings.analysis.forward_is_compiled;
-    while (scan->next < scan->files.count && gm_server_now_us() < until) {
-        if (gm_workspace_index_add_file(index, scan->files.paths[scan->next++], &options) != 0)
-            scan->failed++;
+    bool walking = true;
+    while (gm_server_now_us() < until) {
+        if (scan->next < scan->files.count) {
+            if (gm_workspace_index_add_file(index, scan->files.paths[scan->next++], &options) != 0)
+                scan->failed++;
+        } else if (!(walking = walk_step(server)))
+            break;
     }
-    if (scan->next < scan->files.count)
+    if (walking || scan->next < scan->files.count)
         return;
     gm_server_log(server, scan->truncated ? 2 : 3,
                   "workspace: %zu Python files indexed in %.0f ms%s%s", scan->files.count,
@@ -108,12 +138,6 @@ void gm_workspace_index_folders(gm_server *server) {
     if (!server->scan)
         return;
     server->scan->started_us = gm_server_now_us();
-    for (size_t i = 0; i < server->workspace_folder_count; i++) {
-        bool truncated = false;
-        size_t room = GM_WORKSPACE_MAX_FILES - server->scan->files.count;
-        gm_find_python_files(server->workspace_folders[i], &server->scan->files, room, &truncated);
-        server->scan->truncated |= truncated;
-    }
     scan_step(server, GM_WORKSPACE_FIRST_SLICE_US);
 }
 

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "server/workspace/python_files.h"
+#include "server/workspace/file_reader.h"
 
 int gm_profile_workdir_create(char *dir, size_t dir_size) {
     const char *base = getenv("TMPDIR");

@@ -8,6 +8,7 @@
 
 #include "analysis/module_facts/symbols.h"
 #include "analysis/module_facts/workspace_graph.h"
+#include "server/workspace/file_reader.h"
 #include "server/workspace/python_files.h"
 
 typedef struct {
