@@ -20,7 +20,6 @@ typedef struct gm_document {
     int64_t version;
     gm_line_index lines;
     TSTree *tree;     /* NULL when the last parse timed out */
-    bool has_lone_cr; /* a "\r" not followed by "\n": tree-sitter rows differ from LSP lines */
     bool diagnostics_dirty; /* changed since diagnostics were last published */
     gm_analyzer *analyzer;
     const gm_finding_list *findings; /* owned by analyzer; NULL until analysed after a change */
