@@ -224,3 +224,40 @@ def test_notifications_for_unopened_documents_do_not_crash(servers):
     client.notify("textDocument/didChange", {"contentChanges": "x"})
     client.barrier()
     assert client.proc.poll() is None
+
+
+@pytest.mark.parametrize("raw, expected_id", [
+    (b'{"jsonrpc": "2.0", "id": 18446744073709551616, "method": "graphmend/unknown"}', None),
+    (b'{"jsonrpc": "2.0", "id": -9223372036854775809, "method": "graphmend/unknown"}', None),
+    (b'{"jsonrpc": "2.0", "id": "big", "method": "graphmend/unknown", '
+     b'"params": {"n": 18446744073709551616}}', "big"),
+], ids=["id-2^64", "id-below-int64", "number-in-params"])
+def test_integer_outside_int64_is_an_invalid_request(servers, raw, expected_id):
+    session = servers.session("neovim")
+    client = session.client
+    mark = client.mark()
+    client.write_raw(frame(raw))
+    barrier = client.barrier()
+    answers = [m for m in client.received[mark:] if "method" not in m and m is not barrier]
+    assert len(answers) == 1, answers
+    assert answers[0]["error"]["code"] == INVALID_REQUEST
+    assert answers[0]["id"] == expected_id
+
+
+@pytest.mark.parametrize("message", [
+    {"jsonrpc": "2.0", "id": 424244},
+    {"jsonrpc": "2.0", "id": 424245, "result": None, "error": {"code": -1, "message": "x"}},
+    {"jsonrpc": "2.0", "id": 424246, "error": "not an object"},
+    {"jsonrpc": "2.0", "id": [1], "result": 1},
+    {"jsonrpc": "2.0", "result": 1},
+    {"id": 424247, "result": 1},
+], ids=["neither", "both", "bad-error", "bad-id", "no-id", "no-version"])
+def test_malformed_response_is_logged_not_answered(servers, message):
+    session = servers.session("neovim")
+    client = session.client
+    mark = client.mark()
+    client.send(message)
+    barrier = client.barrier()
+    assert [m for m in client.received[mark:] if "method" not in m] == [barrier]
+    client._wait_for(lambda: "malformed response" in client.stderr_text or None,
+                     "the malformed response logged on stderr", 10)
