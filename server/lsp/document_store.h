@@ -13,7 +13,7 @@
 #include "protocol/position.h"
 
 typedef struct gm_document {
-    char *uri;  /* owned */
+    char *uri;  /* owned; holds no NUL (gm_lsp_get_uri refuses such URIs), so C strings compare */
     char *text; /* owned, NUL-terminated, len bytes */
     size_t len;
     size_t capacity;

@@ -6,7 +6,7 @@ import pytest
 
 from lsp_client import (INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR,
                         REQUEST_CANCELLED, SERVER_NOT_INITIALIZED, frame)
-from samples import MODEL
+from samples import CLEAN, MODEL, PRINT_ONLY
 
 
 def errors_with_null_id(client):
@@ -261,3 +261,27 @@ def test_malformed_response_is_logged_not_answered(servers, message):
     assert [m for m in client.received[mark:] if "method" not in m] == [barrier]
     client._wait_for(lambda: "malformed response" in client.stderr_text or None,
                      "the malformed response logged on stderr", 10)
+
+
+@pytest.mark.parametrize("suffix", ["\u0000.txt", "%00.txt"], ids=["json-nul", "percent-nul"])
+def test_uri_with_nul_is_refused_not_taken_for_another(servers, suffix):
+    session = servers.session("neovim")
+    client = session.client
+    uri = session.open("a.py", PRINT_ONLY)
+    assert [d["code"] for d in session.diagnostics(uri)] == ["GM401"]
+    bad = uri + suffix
+    response = client.request("textDocument/diagnostic", {"textDocument": {"uri": bad}})
+    assert response["error"]["code"] == INVALID_PARAMS
+    assert "NUL" in response["error"]["message"]
+    # Notifications naming it are ignored (and logged): a.py keeps its text and findings, and
+    # no document opens under that name.
+    client.notify("textDocument/didChange", {"textDocument": {"uri": bad, "version": 2},
+                                             "contentChanges": [{"text": CLEAN}]})
+    client.notify("textDocument/didClose", {"textDocument": {"uri": bad}})
+    client.notify("textDocument/didOpen", {"textDocument": {
+        "uri": bad, "languageId": "python", "version": 1, "text": PRINT_ONLY}})
+    assert [d["code"] for d in session.diagnostics(uri)] == ["GM401"]
+    response = client.request("textDocument/diagnostic", {"textDocument": {"uri": bad}})
+    assert response["error"]["code"] == INVALID_PARAMS
+    client._wait_for(lambda: client.stderr_text.count("NUL") >= 3 or None,
+                     "the three ignored notifications logged", 10)
