@@ -74,7 +74,8 @@ static const char *gm_source_read(void *payload, uint32_t byte_index, TSPoint po
     }
     /* A chunk ends before the next lone "\r" (an ASCII byte: no character is split). */
     const char *p = from;
-    while ((p = memchr(p, '\r', (size_t)(end - p))) != NULL && !is_lone_cr(input->text, input->len, p))
+    while ((p = memchr(p, '\r', (size_t)(end - p))) != NULL &&
+           !is_lone_cr(input->text, input->len, p))
         p++;
     *bytes_read = (uint32_t)((p ? p : end) - from);
     return from;
