@@ -285,3 +285,13 @@ def test_uri_with_nul_is_refused_not_taken_for_another(servers, suffix):
     assert response["error"]["code"] == INVALID_PARAMS
     client._wait_for(lambda: client.stderr_text.count("NUL") >= 3 or None,
                      "the three ignored notifications logged", 10)
+
+
+@pytest.mark.parametrize("suffix", ["\u0000.txt", "%00.txt"], ids=["json-nul", "percent-nul"])
+def test_profile_command_refuses_a_uri_with_nul(servers, suffix):
+    session = servers.session("vscode")
+    uri = session.open("a.py", PRINT_ONLY)
+    response = session.client.request("workspace/executeCommand", {
+        "command": "graphmend.profile", "arguments": [uri + suffix, {"entry": "f"}]})
+    assert response["error"]["code"] == INVALID_PARAMS
+    assert "NUL" in response["error"]["message"]
