@@ -26,6 +26,7 @@
 #include "analysis/region_walk.h"
 #include "analysis/regions/compiled_regions.h"
 #include "analysis/regions/region.h"
+#include "analysis/syntax/line_breaks.h"
 #include "analysis/syntax/python_parser.h"
 #include "analysis/syntax/syntax.h"
 
@@ -516,7 +517,7 @@ static unsigned blank_lines_after(const char *text, uint32_t len, uint32_t at) {
 static int place_setting_line(gm_text_edit *e, const char *text, uint32_t len, uint32_t at) {
     const char *r = e->replacement;
     size_t line = strcspn(r, "\r\n");
-    const char *newline = r[line] == '\r' ? "\r\n" : "\n";
+    const char *newline = gm_line_break_at(r, (uint32_t)strlen(r), (uint32_t)line);
     unsigned blanks = blank_lines_after(text, len, at);
     size_t nl = strlen(newline), want = line + nl * (1 + blanks);
     e->start_byte = e->end_byte = at;

@@ -161,19 +161,37 @@ static gm_frame_status fail(gm_frame_reader *r, const char **error, reader_state
     return GM_FRAME_ERROR;
 }
 
+/* An RFC 9110 token character: what a header name is made of. */
+static int is_token_char(unsigned char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           (c != 0 && strchr("!#$%&'*+-.^_`|~", c) != NULL);
+}
+
+static int is_header_name(const char *s, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (!is_token_char((unsigned char)s[i]))
+            return 0;
+    return n > 0;
+}
+
 /* Parsed header block. */
 typedef struct {
     int have_length; /* a syntactically valid Content-Length was found */
     size_t length;
     int bad; /* some header line was malformed (error already formatted) */
+    /* Offset of a line that is no "Name: value" header (SIZE_MAX when none): the block lost its
+     * blank line and runs into what followed, perhaps the next message's header. */
+    size_t not_a_header;
 } header_info;
 
 /* Parses the header lines of [h, h+n) (terminators included, blank line excluded). On a problem
  * formats the first error into r->error and sets info->bad. */
 static void parse_headers(gm_frame_reader *r, const char *h, size_t n, header_info *info) {
     memset(info, 0, sizeof *info);
+    info->not_a_header = SIZE_MAX;
     size_t i = 0;
     while (i < n) {
+        size_t line_offset = i;
         const char *line = h + i;
         const char *nl = memchr(line, '\n', n - i);
         size_t ll = nl ? (size_t)(nl - line) : n - i;
@@ -181,17 +199,21 @@ static void parse_headers(gm_frame_reader *r, const char *h, size_t n, header_in
         if (ll > 0 && line[ll - 1] == '\r')
             ll--;
         const char *colon = memchr(line, ':', ll);
-        if (!colon) {
-            if (!info->bad)
-                snprintf(r->error, sizeof r->error, "header line without a colon: \"%.*s\"",
-                         (int)(ll > 40 ? 40 : ll), line);
-            info->bad = 1;
-            continue;
-        }
         const char *name = line;
-        size_t name_len = (size_t)(colon - line);
+        size_t name_len = colon ? (size_t)(colon - line) : 0;
         while (name_len > 0 && is_blank(name[name_len - 1]))
             name_len--;
+        if (!colon || !is_header_name(name, name_len)) {
+            if (!info->bad)
+                snprintf(r->error, sizeof r->error,
+                         colon ? "header line is not \"Name: value\": \"%.*s\""
+                               : "header line without a colon: \"%.*s\"",
+                         (int)(ll > 40 ? 40 : ll), line);
+            info->bad = 1;
+            info->not_a_header = line_offset;
+            info->have_length = 0;
+            break;
+        }
         const char *val = colon + 1;
         size_t val_len = ll - (size_t)(val - line);
         while (val_len > 0 && is_blank(*val)) {
@@ -341,8 +363,14 @@ gm_frame_status gm_frame_reader_next(gm_frame_reader *reader, const char **body,
             }
             header_info info;
             parse_headers(r, r->buf + r->start, lines_len, &info);
-            r->start += block;
             r->scan = r->line_start = 0;
+            if (info.not_a_header != SIZE_MAX) {
+                /* The next header may start inside that line (after a body sent without the
+                 * blank line before it): look for it past the line's first byte. */
+                r->start += info.not_a_header + 1;
+                return fail(r, error, ST_RESYNC, NULL);
+            }
+            r->start += block;
             /* Without a usable length the body cannot be skipped exactly: resynchronise on
              * the next "Content-Length". */
             if (!info.bad && !info.have_length)

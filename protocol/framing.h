@@ -4,7 +4,9 @@
  * complete message bodies. Header names are matched case-insensitively, in any order; only
  * Content-Length is required, Content-Type is accepted and ignored. Bodies larger than the
  * reader's cap are skipped without being buffered and reported as an error, after which the
- * reader resynchronises on the next header block. */
+ * reader resynchronises on the next header block. A line of a header block that is no
+ * "Name: value" header (a body sent without the blank line before it) is reported, and the
+ * reader resynchronises on the next "Content-Length" from that line on. */
 #ifndef GM_PROTOCOL_FRAMING_H
 #define GM_PROTOCOL_FRAMING_H
 

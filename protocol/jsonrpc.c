@@ -2,6 +2,7 @@
 #include "protocol/jsonrpc.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,6 +20,21 @@ static void invalid(gm_rpc_message *out, int code, const char *fmt, ...) {
     out->error = NULL;
 }
 
+/* A response is never answered, however malformed: answering could start an endless exchange
+ * with a client that answers errors in turn. */
+static void bad_response(gm_rpc_message *out, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(out->error_message, sizeof out->error_message, fmt, ap);
+    va_end(ap);
+    out->kind = GM_RPC_BAD_RESPONSE;
+    out->error_code = GM_RPC_INVALID_REQUEST;
+    out->method = NULL;
+    out->params = NULL;
+    out->result = NULL;
+    out->error = NULL;
+}
+
 static int is_id(const json_t *v) {
     return json_is_integer(v) || json_is_string(v);
 }
@@ -29,7 +45,17 @@ void gm_rpc_parse(const char *body, size_t len, gm_rpc_message *out) {
     /* JSON_DECODE_ANY: a non-object top level is an invalid request, not a parse error.
      * JSON_ALLOW_NUL: "\u0000" is valid JSON and may occur in document text; consumers of
      * document text must use json_string_length. */
-    json_t *root = json_loadb(body, len, JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
+    const size_t flags = JSON_DECODE_ANY | JSON_ALLOW_NUL;
+    json_t *root = json_loadb(body, len, flags, &jerr);
+    /* An integer beyond 64 bits is valid JSON that jansson refuses: read it again with integers
+     * as reals to tell a valid message (an invalid request) from a broken one. Its integers are
+     * then reals, so only a string id survives. */
+    bool out_of_range = false;
+    if (!root && json_error_code(&jerr) == json_error_numeric_overflow) {
+        json_error_t again;
+        root = json_loadb(body, len, flags | JSON_DECODE_INT_AS_REAL, &again);
+        out_of_range = root != NULL;
+    }
     if (!root) {
         invalid(out, GM_RPC_PARSE_ERROR, "parse error at line %d, column %d: %s", jerr.line,
                 jerr.column, jerr.text);
@@ -49,16 +75,29 @@ void gm_rpc_parse(const char *body, size_t len, gm_rpc_message *out) {
     if (is_id(id))
         out->id = id; /* set first so that an error reply can carry it */
 
-    json_t *version = json_object_get(root, "jsonrpc");
-    if (!json_is_string(version) || strcmp(json_string_value(version), "2.0") != 0 ||
-        json_string_length(version) != 3) {
-        invalid(out, GM_RPC_INVALID_REQUEST, "\"jsonrpc\" must be \"2.0\"");
-        return;
-    }
-
     json_t *method = json_object_get(root, "method");
     json_t *result = json_object_get(root, "result");
     json_t *error = json_object_get(root, "error");
+    bool response = !method && (id || result || error);
+
+    if (out_of_range) {
+        static const char range[] = "a number is outside the range of 64-bit integers";
+        if (response)
+            bad_response(out, "%s", range);
+        else
+            invalid(out, GM_RPC_INVALID_REQUEST, range);
+        return;
+    }
+
+    json_t *version = json_object_get(root, "jsonrpc");
+    if (!json_is_string(version) || strcmp(json_string_value(version), "2.0") != 0 ||
+        json_string_length(version) != 3) {
+        if (response)
+            bad_response(out, "\"jsonrpc\" must be \"2.0\"");
+        else
+            invalid(out, GM_RPC_INVALID_REQUEST, "\"jsonrpc\" must be \"2.0\"");
+        return;
+    }
 
     if (method) {
         if (!json_is_string(method)) {
@@ -86,24 +125,26 @@ void gm_rpc_parse(const char *body, size_t len, gm_rpc_message *out) {
         return;
     }
 
-    if (result || error) {
+    if (response) {
         if (!id) {
-            invalid(out, GM_RPC_INVALID_REQUEST, "a response must have an \"id\"");
+            bad_response(out, "a response must have an \"id\"");
             return;
         }
         /* A response's id may be null (the reply to an unparseable request). */
         if (!is_id(id) && !json_is_null(id)) {
-            invalid(out, GM_RPC_INVALID_REQUEST, "\"id\" must be an integer, a string or null");
+            bad_response(out, "\"id\" must be an integer, a string or null");
             return;
         }
         if (result && error) {
-            invalid(out, GM_RPC_INVALID_REQUEST,
-                    "a response must not have both \"result\" and \"error\"");
+            bad_response(out, "a response must not have both \"result\" and \"error\"");
+            return;
+        }
+        if (!result && !error) {
+            bad_response(out, "a response needs \"result\" or \"error\"");
             return;
         }
         if (error && (!json_is_object(error) || !json_is_integer(json_object_get(error, "code")))) {
-            invalid(out, GM_RPC_INVALID_REQUEST,
-                    "\"error\" must be an object with an integer \"code\"");
+            bad_response(out, "\"error\" must be an object with an integer \"code\"");
             return;
         }
         out->kind = GM_RPC_RESPONSE;

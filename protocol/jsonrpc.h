@@ -25,6 +25,9 @@ typedef enum {
     GM_RPC_NOTIFICATION, /* method, no id */
     GM_RPC_RESPONSE,     /* id + result or error (a reply to a request the server sent) */
     GM_RPC_INVALID,      /* see error_code / error_message; id is set when one could be read */
+    GM_RPC_BAD_RESPONSE, /* shaped as a response (no method; an id, result or error) but
+                            malformed: never answered; error_message says why, id is set when
+                            one could be read */
 } gm_rpc_kind;
 
 typedef struct {
@@ -40,9 +43,10 @@ typedef struct {
 } gm_rpc_message;
 
 /* Parses one message body. Always fills *out; release it with gm_rpc_message_clear.
- * Invalid JSON gives GM_RPC_PARSE_ERROR; a value that is not a valid JSON-RPC 2.0 request,
- * notification or response (wrong "jsonrpc", bad id type, non-string method, params that are
- * neither object nor array, batches) gives GM_RPC_INVALID_REQUEST. */
+ * Invalid JSON gives GM_RPC_PARSE_ERROR; a value that is not a valid JSON-RPC 2.0 request or
+ * notification (wrong "jsonrpc", bad id type, non-string method, params that are neither
+ * object nor array, batches, an integer outside the 64-bit range) gives
+ * GM_RPC_INVALID_REQUEST; a malformed response gives GM_RPC_BAD_RESPONSE. */
 void gm_rpc_parse(const char *body, size_t len, gm_rpc_message *out);
 void gm_rpc_message_clear(gm_rpc_message *msg);
 

@@ -3,6 +3,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "protocol/uri.h"
+
 int gm_lsp_get_string(const json_t *object, const char *key, const char *path, const char **out,
                       char *error, size_t error_size) {
     json_t *value = json_is_object(object) ? json_object_get(object, key) : NULL;
@@ -11,6 +13,19 @@ int gm_lsp_get_string(const json_t *object, const char *key, const char *path, c
         return -1;
     }
     *out = json_string_value(value);
+    return 0;
+}
+
+int gm_lsp_get_uri(const json_t *object, const char *key, const char *path, const char **out,
+                   char *error, size_t error_size) {
+    if (gm_lsp_get_string(object, key, path, out, error, error_size) != 0)
+        return -1;
+    json_t *value = json_object_get(object, key);
+    if (gm_uri_has_nul(json_string_value(value), json_string_length(value))) {
+        snprintf(error, error_size, "%s.%s must not contain a NUL character (raw or as %%00)",
+                 path, key);
+        return -1;
+    }
     return 0;
 }
 
@@ -87,7 +102,7 @@ int gm_lsp_get_document_uri(const json_t *params, const char **uri, char *error,
     if (gm_lsp_get_object(params, "textDocument", "params", &document, error, error_size) != 0) {
         return -1;
     }
-    return gm_lsp_get_string(document, "uri", "params.textDocument", uri, error, error_size);
+    return gm_lsp_get_uri(document, "uri", "params.textDocument", uri, error, error_size);
 }
 
 static json_t *dig_va(const json_t *object, va_list keys) {

@@ -30,7 +30,10 @@ int gm_lsp_get_position(const json_t *object, const char *key, const char *path,
                         gm_lsp_position *out, char *error, size_t error_size);
 int gm_lsp_get_range(const json_t *object, const char *key, const char *path, gm_lsp_range *out,
                      char *error, size_t error_size);
-/* params.textDocument.uri */
+/* A URI: a string with no NUL in it, raw or percent-encoded (gm_uri_has_nul). */
+int gm_lsp_get_uri(const json_t *object, const char *key, const char *path, const char **out,
+                   char *error, size_t error_size);
+/* params.textDocument.uri, read with gm_lsp_get_uri */
 int gm_lsp_get_document_uri(const json_t *params, const char **uri, char *error, size_t error_size);
 
 /* Optional lookups: a nested path of object keys, NULL-terminated; NULL when any step is absent

@@ -65,6 +65,15 @@ char *gm_uri_to_path(const char *uri) {
     return out;
 }
 
+bool gm_uri_has_nul(const char *uri, size_t len) {
+    if (memchr(uri, '\0', len))
+        return true;
+    for (size_t i = 0; i + 2 < len; i++)
+        if (uri[i] == '%' && uri[i + 1] == '0' && uri[i + 2] == '0')
+            return true;
+    return false;
+}
+
 static int unreserved(unsigned char c) {
     return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
            c == '.' || c == '_' || c == '~';

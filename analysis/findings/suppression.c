@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/syntax/line_breaks.h"
 static size_t rule_index(const gm_rule *rule) {
     size_t count;
     const gm_rule *rules = gm_rules(&count);
@@ -97,8 +98,9 @@ bool gm_parse_ignore_comment(const char *comment, size_t len, bool file_level, g
 }
 
 uint32_t gm_line_end(const char *text, uint32_t len, uint32_t pos) {
-    const char *nl = pos < len ? memchr(text + pos, '\n', len - pos) : NULL;
-    return nl ? (uint32_t)(nl - text) : len;
+    while (pos < len && !gm_ends_line(text, len, pos))
+        pos++;
+    return pos < len ? pos : len;
 }
 
 bool gm_find_line_comment(const gm_syntax *syntax, const char *text, uint32_t line_start,

@@ -25,7 +25,8 @@ bool gm_rule_set_has(const gm_rule_set *set, const gm_rule *rule);
  * `ignore-file` directives, otherwise line `ignore` ones. Returns whether one was found. */
 bool gm_parse_ignore_comment(const char *comment, size_t len, bool file_level, gm_rule_set *set);
 
-/* End of the line holding byte pos: the offset of its '\n' (or len). */
+/* End of the line holding byte pos: the offset of its last line-break byte, the "\n" of a
+ * "\r\n" (or len). */
 uint32_t gm_line_end(const char *text, uint32_t len, uint32_t pos);
 
 /* The comment token on the line [line_start, line_end), looked up in the given scopes (nodes

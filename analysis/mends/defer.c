@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "analysis/logging_calls/logging_outcome.h"
+#include "analysis/syntax/line_breaks.h"
 #include "analysis/mends/mends.h"
 #include "analysis/mends/rewrite_text.h"
 
@@ -94,7 +95,7 @@ static void append_indented(const gm_stmt_ctx *st, TSNode stmt, const gm_stmt_la
     uint32_t end = ts_node_end_byte(stmt);
     for (uint32_t at = ts_node_start_byte(stmt); at < end; at++) {
         gm_tb_append(tb, st->text + at, 1);
-        if (st->text[at] == '\n' && at + 1 < end && st->text[at + 1] != '\n' &&
+        if (gm_ends_line(st->text, st->len, at) && at + 1 < end && st->text[at + 1] != '\n' &&
             st->text[at + 1] != '\r' && !gm_mend_inside_string(st->syntax, stmt, at))
             gm_tb_append(tb, layout->unit, layout->unit_len);
     }
@@ -157,7 +158,9 @@ static int eager_only(gm_region *region, TSNode call, gm_fix *out) {
         gm_stmt_layout top;
         gm_stmt_layout_of(st->text, st->len, st->top, &top);
         uint32_t at = top.line_start;
-        char *line = strdup(layout.newline[1] ? "import torch\r\n" : "import torch\n");
+        char line_text[16];
+        snprintf(line_text, sizeof line_text, "import torch%s", layout.newline);
+        char *line = strdup(line_text);
         if (gm_mend_fix_add_edit(out, at, at, line) != 0) {
             gm_fix_free(out);
             memset(out, 0, sizeof *out);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/syntax/line_breaks.h"
 void gm_tb_init(gm_text_builder *tb) {
     memset(tb, 0, sizeof *tb);
 }
@@ -99,7 +100,7 @@ static void indent_unit(const char *text, uint32_t from, uint32_t len, gm_stmt_l
             q++;
         uint32_t indent = q - line;
         uint32_t eol = q;
-        while (eol < len && text[eol] != '\n')
+        while (eol < len && !gm_ends_line(text, len, eol))
             eol++;
         uint32_t last = eol;
         while (last > q && (text[last - 1] == '\r' || is_blank(text[last - 1])))
@@ -121,7 +122,7 @@ static void indent_unit(const char *text, uint32_t from, uint32_t len, gm_stmt_l
                 }
                 break;
             }
-            while (r < len && text[r] != '\n')
+            while (r < len && !gm_ends_line(text, len, r))
                 r++;
             n = r < len ? r + 1 : len;
         }
@@ -148,9 +149,9 @@ void gm_stmt_layout_of(const char *text, uint32_t len, TSNode stmt, gm_stmt_layo
         p++;
     if (p < len && text[p] != '\n' && text[p] != '\r' && text[p] != '#')
         out->alone = false;
-    while (p < len && text[p] != '\n')
+    while (p < len && text[p] != '\n' && text[p] != '\r')
         p++;
-    out->newline = (p > 0 && p < len && text[p - 1] == '\r') ? "\r\n" : "\n";
+    out->newline = gm_line_break_at(text, len, p);
     /* Only the top-level statement holding stmt is read: the analyzer reuses a statement's
      * findings, fixes included, while the text outside it changes. */
     TSNode top = stmt;

@@ -44,7 +44,7 @@ typedef struct {
      * "\t", ...) */
     const char *unit;
     size_t unit_len;
-    const char *newline; /* "\n" or "\r\n", as the statement's line ends */
+    const char *newline; /* "\n", "\r\n" or "\r", as the statement's line ends */
     /* Nothing but whitespace precedes the statement on its first line and nothing but
      * whitespace or a comment follows it on its last: a mend may replace or wrap it whole. */
     bool alone;

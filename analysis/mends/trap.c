@@ -14,6 +14,7 @@
 
 #include "analysis/mends/mends.h"
 #include "analysis/mends/rewrite_text.h"
+#include "analysis/syntax/line_breaks.h"
 #include "analysis/value_kinds/value_kinds.h"
 
 /* Builtin exception classes whose meaning a message-prefixed RuntimeError still conveys. */
@@ -329,7 +330,8 @@ static void append_arguments(const trap_ctx *c, TSNode args, uint32_t start, uin
         if (at == insert)
             gm_tb_appendf(tb, "%s: ", exception);
         gm_tb_append(tb, text + at, 1);
-        if (text[at] == '\n' && at + 1 < end && !gm_mend_inside_string(c->syn, args, at) &&
+        if (gm_ends_line(text, c->st->len, at) && at + 1 < end &&
+            !gm_mend_inside_string(c->syn, args, at) &&
             (uint32_t)(end - at - 1) >= layout->unit_len &&
             memcmp(text + at + 1, layout->unit, layout->unit_len) == 0)
             at += (uint32_t)layout->unit_len;

@@ -71,7 +71,7 @@ static char *compact_text(TSNode node, const char *text) {
     for (uint32_t i = 0; i < s.len; i++) {
         char c = s.ptr[i];
         if (c == '#') {
-            while (i < s.len && s.ptr[i] != '\n')
+            while (i < s.len && s.ptr[i] != '\n' && s.ptr[i] != '\r')
                 i++;
             continue;
         }

@@ -1,7 +1,10 @@
 #include "analysis/syntax/python_parser.h"
 
+#include "analysis/syntax/line_breaks.h"
 #include "analysis/syntax/syntax.h"
 
+#include <stdbool.h>
+#include <string.h>
 #include <time.h>
 
 const TSLanguage *tree_sitter_python(void);
@@ -28,23 +31,55 @@ static bool gm_parse_progress_cb(TSParseState *state) {
     return now.tv_nsec >= progress->deadline.tv_nsec;
 }
 
+#endif
+
+/* tree-sitter-python ends lines at "\n" only, CPython and LSP at a lone "\r" too: the parser
+ * reads each lone "\r" as "\n". The byte count is the same, so offsets are those of the text,
+ * rows count the lines LSP counts, and node text read from the original keeps its endings. */
 typedef struct {
     const char *text;
     uint32_t len;
-} gm_string_input;
+    bool has_lone_cr;
+} gm_source_input;
 
-static const char *gm_string_read(void *payload, uint32_t byte_index, TSPoint position,
+static bool is_lone_cr(const char *text, uint32_t len, const char *p) {
+    return *p == '\r' && gm_ends_line(text, len, (uint32_t)(p - text));
+}
+
+static bool text_has_lone_cr(const char *text, uint32_t len) {
+    const char *end = text + len;
+    for (const char *p = text; (p = memchr(p, '\r', (size_t)(end - p))) != NULL; p++)
+        if (is_lone_cr(text, len, p))
+            return true;
+    return false;
+}
+
+static const char *gm_source_read(void *payload, uint32_t byte_index, TSPoint position,
                                   uint32_t *bytes_read) {
     (void)position;
-    const gm_string_input *input = payload;
+    const gm_source_input *input = payload;
     if (byte_index >= input->len) {
         *bytes_read = 0;
         return "";
     }
-    *bytes_read = input->len - byte_index;
-    return input->text + byte_index;
+    const char *from = input->text + byte_index;
+    const char *end = input->text + input->len;
+    if (!input->has_lone_cr) {
+        *bytes_read = (uint32_t)(end - from);
+        return from;
+    }
+    if (is_lone_cr(input->text, input->len, from)) {
+        *bytes_read = 1;
+        return "\n";
+    }
+    /* A chunk ends before the next lone "\r" (an ASCII byte: no character is split). */
+    const char *p = from;
+    while ((p = memchr(p, '\r', (size_t)(end - p))) != NULL &&
+           !is_lone_cr(input->text, input->len, p))
+        p++;
+    *bytes_read = (uint32_t)((p ? p : end) - from);
+    return from;
 }
-#endif
 
 TSParser *gm_python_parser_new(uint64_t timeout_micros) {
     TSParser *parser = ts_parser_new();
@@ -69,10 +104,10 @@ TSTree *gm_python_parse(TSParser *parser, const TSTree *old_tree, const char *te
     if (len > UINT32_MAX)
         return NULL;
     TSTree *tree;
+    gm_source_input source = {text, (uint32_t)len, text_has_lone_cr(text, (uint32_t)len)};
+    TSInput input = {.payload = &source, .read = gm_source_read, .encoding = TSInputEncodingUTF8};
 #ifdef GM_TS_PARSE_WITH_OPTIONS
     uint64_t timeout_micros = (uint64_t)(uintptr_t)ts_parser_logger(parser).payload;
-    gm_string_input source = {text, (uint32_t)len};
-    TSInput input = {.payload = &source, .read = gm_string_read, .encoding = TSInputEncodingUTF8};
     if (timeout_micros == 0) {
         tree = ts_parser_parse(parser, old_tree, input);
     } else {
@@ -88,7 +123,7 @@ TSTree *gm_python_parse(TSParser *parser, const TSTree *old_tree, const char *te
         tree = ts_parser_parse_with_options(parser, old_tree, input, options);
     }
 #else
-    tree = ts_parser_parse_string(parser, old_tree, text, (uint32_t)len);
+    tree = ts_parser_parse(parser, old_tree, input);
 #endif
     if (!tree)
         ts_parser_reset(parser); /* start the next parse afresh instead of resuming this one */

@@ -14,7 +14,9 @@ const TSLanguage *gm_python_language(void);
 TSParser *gm_python_parser_new(uint64_t timeout_micros);
 
 /* Parses text (reusing old_tree, already gm_tree_edit'ed, when non-NULL). Returns a new tree
- * (caller deletes with gm_tree_delete) or NULL when the time bound was hit. */
+ * (caller deletes with gm_tree_delete) or NULL when the time bound was hit. Lines end at "\n",
+ * "\r\n" or a lone "\r", as in CPython: a row of the tree is a line as LSP counts them, so the
+ * points of an edit must count a lone "\r" as a line break too. */
 TSTree *gm_python_parse(TSParser *parser, const TSTree *old_tree, const char *text, size_t len);
 
 /* ts_tree_delete and ts_tree_edit for every tree the analysis may have looked at: they also

@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "analysis/syntax/line_breaks.h"
 static uint32_t name_hash(const char *s) {
     uint32_t h = 2166136261u;
     for (; *s; s++)
@@ -285,7 +286,7 @@ uint32_t gm_module_head_end(const gm_syntax *syntax, const char *text, uint32_t 
     }
     if (end == UINT32_MAX)
         return end;
-    while (end < len && text[end] != '\n')
+    while (end < len && !gm_ends_line(text, len, end))
         end++;
     return end < len ? end + 1 : UINT32_MAX; /* an import on the last line without newline */
 }

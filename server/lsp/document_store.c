@@ -46,18 +46,6 @@ gm_document *gm_document_store_find(gm_document_store *store, const char *uri) {
     return NULL;
 }
 
-static bool text_has_lone_cr(const char *text, size_t len) {
-    const char *p = text;
-    const char *end = text + len;
-    while ((p = memchr(p, '\r', (size_t)(end - p))) != NULL) {
-        if (p + 1 >= end || p[1] != '\n') {
-            return true;
-        }
-        p += 2;
-    }
-    return false;
-}
-
 static int ensure_capacity(gm_document *doc, size_t needed) {
     if (needed + 1 <= doc->capacity) {
         return 0;
@@ -82,7 +70,6 @@ static int set_text(gm_document *doc, const char *text, size_t len) {
     memcpy(doc->text, text, len);
     doc->text[len] = '\0';
     doc->len = len;
-    doc->has_lone_cr = text_has_lone_cr(text, len);
     return gm_line_index_build(&doc->lines, doc->text, doc->len);
 }
 
@@ -129,35 +116,11 @@ void gm_document_store_close(gm_document_store *store, const char *uri) {
     }
 }
 
-/* The tree-sitter point of a byte offset: rows count "\n" only, columns are bytes. */
+/* The tree-sitter point of a byte offset: the parser ends lines where LSP does (python_parser.h),
+ * so rows are lines of the index and columns bytes from the line's start. */
 static TSPoint ts_point_at(const gm_document *doc, size_t offset) {
-    if (!doc->has_lone_cr) {
-        /* Without lone "\r", LSP lines and tree-sitter rows coincide. */
-        size_t line = gm_line_index_line_of(&doc->lines, offset);
-        return (TSPoint){(uint32_t)line, (uint32_t)(offset - doc->lines.starts[line])};
-    }
-    uint32_t row = 0;
-    size_t line_start = 0;
-    for (size_t i = 0; i < offset; i++) {
-        if (doc->text[i] == '\n') {
-            row++;
-            line_start = i + 1;
-        }
-    }
-    return (TSPoint){row, (uint32_t)(offset - line_start)};
-}
-
-static TSPoint point_after(TSPoint start, const char *text, size_t len) {
-    TSPoint point = start;
-    for (size_t i = 0; i < len; i++) {
-        if (text[i] == '\n') {
-            point.row++;
-            point.column = 0;
-        } else {
-            point.column++;
-        }
-    }
-    return point;
+    size_t line = gm_line_index_line_of(&doc->lines, offset);
+    return (TSPoint){(uint32_t)line, (uint32_t)(offset - doc->lines.starts[line])};
 }
 
 static const char *position_problem(gm_position_status status) {
@@ -198,13 +161,15 @@ static gm_document_status apply_one(gm_document *doc, const gm_document_change *
     if (ensure_capacity(doc, new_len) != 0) {
         return GM_DOC_NO_MEMORY;
     }
+    /* A "\r" just before the edit ends a line alone or with a "\n" the edit adds or removes:
+     * it is part of what changes for the parser. */
+    size_t edit_start = start > 0 && doc->text[start - 1] == '\r' ? start - 1 : start;
     TSInputEdit edit;
-    edit.start_byte = (uint32_t)start;
+    edit.start_byte = (uint32_t)edit_start;
     edit.old_end_byte = (uint32_t)end;
     edit.new_end_byte = (uint32_t)(start + change->text_len);
-    edit.start_point = ts_point_at(doc, start);
+    edit.start_point = ts_point_at(doc, edit_start);
     edit.old_end_point = ts_point_at(doc, end);
-    edit.new_end_point = point_after(edit.start_point, change->text, change->text_len);
 
     memmove(doc->text + start + change->text_len, doc->text + end, doc->len - end);
     memcpy(doc->text + start, change->text, change->text_len);
@@ -214,14 +179,7 @@ static gm_document_status apply_one(gm_document *doc, const gm_document_change *
                              start + change->text_len) != 0) {
         return GM_DOC_NO_MEMORY;
     }
-    /* A lone "\r" can appear or disappear only around the edit. */
-    if (!doc->has_lone_cr) {
-        size_t from = start > 0 ? start - 1 : 0;
-        size_t to = start + change->text_len + 1;
-        doc->has_lone_cr = text_has_lone_cr(doc->text + from, (to < new_len ? to : new_len) - from);
-    } else {
-        doc->has_lone_cr = text_has_lone_cr(doc->text, doc->len);
-    }
+    edit.new_end_point = ts_point_at(doc, edit.new_end_byte);
     if (doc->tree) {
         gm_tree_edit(doc->tree, &edit);
     }
@@ -233,7 +191,6 @@ typedef struct {
     char *text;
     size_t len;
     TSTree *tree;
-    bool has_lone_cr;
 } document_backup;
 
 gm_document_status gm_document_apply_changes(gm_document_store *store, gm_document *doc,
@@ -251,7 +208,6 @@ gm_document_status gm_document_apply_changes(gm_document_store *store, gm_docume
         memcpy(backup.text, doc->text, doc->len + 1);
         backup.len = doc->len;
         backup.tree = doc->tree ? ts_tree_copy(doc->tree) : NULL;
-        backup.has_lone_cr = doc->has_lone_cr;
     }
     gm_document_status status = GM_DOC_OK;
     for (size_t i = 0; i < count && status == GM_DOC_OK; i++) {
@@ -260,7 +216,6 @@ gm_document_status gm_document_apply_changes(gm_document_store *store, gm_docume
     if (status != GM_DOC_OK && count > 1) {
         memcpy(doc->text, backup.text, backup.len + 1);
         doc->len = backup.len;
-        doc->has_lone_cr = backup.has_lone_cr;
         gm_line_index_build(&doc->lines, doc->text, doc->len);
         if (doc->tree) {
             gm_tree_delete(doc->tree);

@@ -13,14 +13,13 @@
 #include "protocol/position.h"
 
 typedef struct gm_document {
-    char *uri;  /* owned */
+    char *uri;  /* owned; holds no NUL (gm_lsp_get_uri refuses such URIs), so C strings compare */
     char *text; /* owned, NUL-terminated, len bytes */
     size_t len;
     size_t capacity;
     int64_t version;
     gm_line_index lines;
     TSTree *tree;     /* NULL when the last parse timed out */
-    bool has_lone_cr; /* a "\r" not followed by "\n": tree-sitter rows differ from LSP lines */
     bool diagnostics_dirty; /* changed since diagnostics were last published */
     gm_analyzer *analyzer;
     const gm_finding_list *findings; /* owned by analyzer; NULL until analysed after a change */

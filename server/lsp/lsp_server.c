@@ -205,7 +205,13 @@ static void send_error(gm_server *server, json_t *id, int code, const char *mess
 
 /* ---------------------------------------------------------------- receiving */
 
+/* A response to one of the server's requests: a malformed one (kind GM_RPC_BAD_RESPONSE) still
+ * settles the request it names, as a failure, so that nothing waits for it forever. */
 static void handle_response(gm_server *server, gm_rpc_message *msg) {
+    bool malformed = msg->kind == GM_RPC_BAD_RESPONSE;
+    if (malformed) {
+        gm_server_log(server, 2, "ignored a malformed response: %s", msg->error_message);
+    }
     if (!json_is_integer(msg->id)) {
         return;
     }
@@ -216,9 +222,10 @@ static void handle_response(gm_server *server, gm_rpc_message *msg) {
         }
         gm_outgoing_request request = server->outgoing[i];
         server->outgoing[i] = server->outgoing[--server->outgoing_count];
+        bool failed = malformed || msg->error;
         if (strcmp(request.method, "window/workDoneProgress/create") == 0) {
-            gm_profile_progress_created(server, id, msg->error == NULL);
-        } else if (msg->error) {
+            gm_profile_progress_created(server, id, !failed);
+        } else if (failed) {
             gm_server_log(server, 2, "client answered %s with an error", request.method);
         } else if (strcmp(request.method, "workspace/configuration") == 0) {
             gm_handle_configuration_response(server, msg->result);
@@ -297,6 +304,7 @@ static void process_message(gm_server *server, gm_queued_message *queued) {
         send_error(server, msg->id, msg->error_code, msg->error_message);
         break;
     case GM_RPC_RESPONSE:
+    case GM_RPC_BAD_RESPONSE:
         handle_response(server, msg);
         break;
     case GM_RPC_REQUEST:

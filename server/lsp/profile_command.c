@@ -319,6 +319,12 @@ json_t *gm_handle_execute_command(gm_server *server, json_t *params, int *error_
                  GM_PROFILE_COMMAND);
         return NULL;
     }
+    if (gm_uri_has_nul(json_string_value(uri), json_string_length(uri))) {
+        *error_code = GM_RPC_INVALID_PARAMS;
+        snprintf(error, error_size,
+                 "arguments[0] must not contain a NUL character (raw or as %%00)");
+        return NULL;
+    }
     gm_profile_request request;
     int unsafe;
     if (read_options(json_array_get(arguments, 1), &request, &unsafe, error, error_size) != 0) {

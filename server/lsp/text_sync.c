@@ -12,7 +12,7 @@ void gm_handle_did_open(gm_server *server, json_t *params) {
     const char *uri, *text;
     int64_t version;
     if (gm_lsp_get_object(params, "textDocument", "params", &item, error, sizeof error) != 0 ||
-        gm_lsp_get_string(item, "uri", "params.textDocument", &uri, error, sizeof error) != 0 ||
+        gm_lsp_get_uri(item, "uri", "params.textDocument", &uri, error, sizeof error) != 0 ||
         gm_lsp_get_string(item, "text", "params.textDocument", &text, error, sizeof error) != 0 ||
         gm_lsp_get_integer(item, "version", "params.textDocument", &version, error, sizeof error) !=
             0) {
@@ -74,7 +74,7 @@ void gm_handle_did_change(gm_server *server, json_t *params) {
     const char *uri;
     int64_t version;
     if (gm_lsp_get_object(params, "textDocument", "params", &item, error, sizeof error) != 0 ||
-        gm_lsp_get_string(item, "uri", "params.textDocument", &uri, error, sizeof error) != 0 ||
+        gm_lsp_get_uri(item, "uri", "params.textDocument", &uri, error, sizeof error) != 0 ||
         gm_lsp_get_integer(item, "version", "params.textDocument", &version, error, sizeof error) !=
             0) {
         gm_server_log(server, 1, "didChange ignored: %s", error);

@@ -19,9 +19,14 @@
 /* Time spent indexing at initialized before the first answers; the rest runs in slices. */
 #define GM_WORKSPACE_FIRST_SLICE_US 200000.0
 
-static int add_folder(gm_server *server, const char *uri) {
+static int add_folder(gm_server *server, const json_t *uri_value) {
+    const char *uri = json_string_value(uri_value);
     if (!uri || strncmp(uri, "file:", 5) != 0 || server->workspace_folder_count >= GM_MAX_FOLDERS)
         return 0;
+    if (gm_uri_has_nul(uri, json_string_length(uri_value))) {
+        gm_server_log(server, 2, "workspace folder ignored: its URI contains a NUL character");
+        return 0;
+    }
     char *path = gm_uri_to_path(uri);
     if (!path)
         return 0;
@@ -39,10 +44,10 @@ void gm_workspace_note_folders(gm_server *server, const json_t *params) {
     size_t i;
     json_t *folder;
     json_array_foreach(folders, i, folder) {
-        add_folder(server, json_string_value(json_object_get(folder, "uri")));
+        add_folder(server, json_object_get(folder, "uri"));
     }
     if (server->workspace_folder_count == 0)
-        add_folder(server, json_string_value(json_object_get(params, "rootUri")));
+        add_folder(server, json_object_get(params, "rootUri"));
 }
 
 static gm_workspace_index *index_of(gm_server *server) {

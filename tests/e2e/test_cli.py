@@ -477,3 +477,29 @@ def test_pyproject_unsafe_fixes_must_be_a_boolean(binary, files, tmp_path):
     proc = run_cli(binary, "fix", "p.py", cwd=tmp_path)
     assert proc.returncode == 2, proc
     assert b"unsafe-fixes must be true or false" in proc.stderr
+
+
+@pytest.mark.parametrize("newline", ["\r", "\r\n"], ids=["cr", "crlf"])
+def test_check_treats_cr_and_crlf_as_line_breaks(binary, tmp_path, newline):
+    (tmp_path / "lf.py").write_bytes(MODEL.encode("utf-8"))
+    (tmp_path / "other.py").write_bytes(MODEL.replace("\n", newline).encode("utf-8"))
+    lf = run_cli(binary, "check", "lf.py", cwd=tmp_path)
+    other = run_cli(binary, "check", "other.py", cwd=tmp_path)
+    assert lf.returncode == other.returncode == 1, other
+    assert [f[1:] for f in findings(other.stdout)] == [f[1:] for f in findings(lf.stdout)]
+    assert "GM001" not in other.stdout.decode("utf-8")
+
+
+@pytest.mark.parametrize("text", [PRINT_ONLY, MODEL], ids=["print-only", "model"])
+@pytest.mark.parametrize("newline", ["\r", "\r\n"], ids=["cr", "crlf"])
+def test_fix_keeps_the_files_line_endings(binary, tmp_path, text, newline):
+    fixed = {}
+    for name, ending in (("lf", "\n"), ("other", newline)):
+        d = tmp_path / name
+        d.mkdir()
+        (d / "p.py").write_bytes(text.replace("\n", ending).encode("utf-8"))
+        proc = run_cli(binary, "fix", "--unsafe-fixes", "p.py", cwd=d)
+        assert proc.returncode in (0, 1), proc
+        fixed[name] = (d / "p.py").read_bytes().decode("utf-8")
+    assert fixed["lf"] != text
+    assert fixed["other"] == fixed["lf"].replace("\n", newline)

@@ -247,6 +247,30 @@ def test_crlf_line_endings(session):
     assert d["range"] == lf_range
 
 
+def test_lone_cr_line_endings(session):
+    """"\r" alone ends a line for Python and for LSP: the findings are those of the "\n" text,
+    on the same lines, before and after edits that add lines or turn a "\r" into "\r\n"."""
+    text = MODEL.replace("\n", "\r")
+    uri = session.open("cr.py", text)
+    want = expected(MODEL, MODEL_FINDINGS, session.encoding)
+    assert got(session.diagnostics(uri)) == want
+    top = {"line": 0, "character": 0}
+    session.change(uri, [{"range": {"start": top, "end": top}, "text": "# head\r\r"}])
+    assert got(session.diagnostics(uri)) == expected("# head\n\n" + MODEL, MODEL_FINDINGS,
+                                                     session.encoding)
+    # "\n" after the "\r" that ends line 0: the two make one line break.
+    end_of_head = {"line": 0, "character": len("# head")}
+    after_cr = {"line": 1, "character": 0}
+    session.change(uri, [{"range": {"start": after_cr, "end": after_cr}, "text": "\n"}],
+                   apply_locally=False)
+    diagnostics = session.diagnostics(uri)
+    assert got(diagnostics) == expected("# head\n\n" + MODEL, MODEL_FINDINGS, session.encoding)
+    session.change(uri, [{"range": {"start": end_of_head, "end": after_cr}, "text": ""}],
+                   apply_locally=False)
+    assert got(session.diagnostics(uri)) == expected("# head\n" + MODEL, MODEL_FINDINGS,
+                                                     session.encoding)
+
+
 def test_character_past_line_end_means_line_end(session):
     # LSP: a character greater than the line length defaults back to the line length.
     uri = session.open("model.py", MODEL)

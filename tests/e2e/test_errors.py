@@ -6,7 +6,7 @@ import pytest
 
 from lsp_client import (INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR,
                         REQUEST_CANCELLED, SERVER_NOT_INITIALIZED, frame)
-from samples import MODEL
+from samples import CLEAN, MODEL, PRINT_ONLY
 
 
 def errors_with_null_id(client):
@@ -224,3 +224,74 @@ def test_notifications_for_unopened_documents_do_not_crash(servers):
     client.notify("textDocument/didChange", {"contentChanges": "x"})
     client.barrier()
     assert client.proc.poll() is None
+
+
+@pytest.mark.parametrize("raw, expected_id", [
+    (b'{"jsonrpc": "2.0", "id": 18446744073709551616, "method": "graphmend/unknown"}', None),
+    (b'{"jsonrpc": "2.0", "id": -9223372036854775809, "method": "graphmend/unknown"}', None),
+    (b'{"jsonrpc": "2.0", "id": "big", "method": "graphmend/unknown", '
+     b'"params": {"n": 18446744073709551616}}', "big"),
+], ids=["id-2^64", "id-below-int64", "number-in-params"])
+def test_integer_outside_int64_is_an_invalid_request(servers, raw, expected_id):
+    session = servers.session("neovim")
+    client = session.client
+    mark = client.mark()
+    client.write_raw(frame(raw))
+    barrier = client.barrier()
+    answers = [m for m in client.received[mark:] if "method" not in m and m is not barrier]
+    assert len(answers) == 1, answers
+    assert answers[0]["error"]["code"] == INVALID_REQUEST
+    assert answers[0]["id"] == expected_id
+
+
+@pytest.mark.parametrize("message", [
+    {"jsonrpc": "2.0", "id": 424244},
+    {"jsonrpc": "2.0", "id": 424245, "result": None, "error": {"code": -1, "message": "x"}},
+    {"jsonrpc": "2.0", "id": 424246, "error": "not an object"},
+    {"jsonrpc": "2.0", "id": [1], "result": 1},
+    {"jsonrpc": "2.0", "result": 1},
+    {"id": 424247, "result": 1},
+], ids=["neither", "both", "bad-error", "bad-id", "no-id", "no-version"])
+def test_malformed_response_is_logged_not_answered(servers, message):
+    session = servers.session("neovim")
+    client = session.client
+    mark = client.mark()
+    client.send(message)
+    barrier = client.barrier()
+    assert [m for m in client.received[mark:] if "method" not in m] == [barrier]
+    client._wait_for(lambda: "malformed response" in client.stderr_text or None,
+                     "the malformed response logged on stderr", 10)
+
+
+@pytest.mark.parametrize("suffix", ["\u0000.txt", "%00.txt"], ids=["json-nul", "percent-nul"])
+def test_uri_with_nul_is_refused_not_taken_for_another(servers, suffix):
+    session = servers.session("neovim")
+    client = session.client
+    uri = session.open("a.py", PRINT_ONLY)
+    assert [d["code"] for d in session.diagnostics(uri)] == ["GM401"]
+    bad = uri + suffix
+    response = client.request("textDocument/diagnostic", {"textDocument": {"uri": bad}})
+    assert response["error"]["code"] == INVALID_PARAMS
+    assert "NUL" in response["error"]["message"]
+    # Notifications naming it are ignored (and logged): a.py keeps its text and findings, and
+    # no document opens under that name.
+    client.notify("textDocument/didChange", {"textDocument": {"uri": bad, "version": 2},
+                                             "contentChanges": [{"text": CLEAN}]})
+    client.notify("textDocument/didClose", {"textDocument": {"uri": bad}})
+    client.notify("textDocument/didOpen", {"textDocument": {
+        "uri": bad, "languageId": "python", "version": 1, "text": PRINT_ONLY}})
+    assert [d["code"] for d in session.diagnostics(uri)] == ["GM401"]
+    response = client.request("textDocument/diagnostic", {"textDocument": {"uri": bad}})
+    assert response["error"]["code"] == INVALID_PARAMS
+    client._wait_for(lambda: client.stderr_text.count("NUL") >= 3 or None,
+                     "the three ignored notifications logged", 10)
+
+
+@pytest.mark.parametrize("suffix", ["\u0000.txt", "%00.txt"], ids=["json-nul", "percent-nul"])
+def test_profile_command_refuses_a_uri_with_nul(servers, suffix):
+    session = servers.session("vscode")
+    uri = session.open("a.py", PRINT_ONLY)
+    response = session.client.request("workspace/executeCommand", {
+        "command": "graphmend.profile", "arguments": [uri + suffix, {"entry": "f"}]})
+    assert response["error"]["code"] == INVALID_PARAMS
+    assert "NUL" in response["error"]["message"]

@@ -161,3 +161,17 @@ def test_malformed_header_is_dropped_and_server_goes_on(servers, bad):
     client.write_raw(bad)
     assert client.barrier()["error"]["code"] == -32601
     assert client.proc.poll() is None
+
+
+def test_header_without_its_blank_line_does_not_swallow_the_next_requests(servers):
+    session = servers.session("neovim")
+    client = session.client
+    lost = body({"jsonrpc": "2.0", "id": 50, "method": "graphmend/unknown"})
+    client.write_raw(b"Content-Length: %d\r\n" % len(lost) + lost)
+    time.sleep(0.1)  # pacing only: the server sees the broken message on its own first
+    for request_id in (51, 52):
+        client.track(request_id)
+        client.write_raw(frame({"jsonrpc": "2.0", "id": request_id, "method": "graphmend/unknown"}))
+    assert client.wait_response(51)["error"]["code"] == -32601
+    assert client.wait_response(52)["error"]["code"] == -32601
+    assert client.responses_for(50) == []

@@ -2,7 +2,8 @@
  * Chromium through playwright-core. Run by tools/test-vscode, which installs what it needs and
  * passes (environment): GM_CODE_SERVER (the code-server launcher), GM_VSIX, GRAPHMEND_BIN (the
  * server the VSIX carries; also used for the expected findings), GM_EXAMPLE (the Python file),
- * GM_E2E_DIR (scratch space) and GM_SCREENSHOTS (where the screenshots go). */
+ * GM_E2E_DIR (scratch space), GM_SCREENSHOTS (where the screenshots go) and, optionally,
+ * GM_FAILURE_SHOTS (where the screenshot of a failure goes; GM_SCREENSHOTS by default). */
 import assert from 'node:assert/strict';
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -38,8 +39,11 @@ const shots = env('GM_SCREENSHOTS');
 /* Optional: a Python with torch for the profile step, and the file to profile. */
 const profilePython = process.env.GM_PROFILE_PYTHON ?? '';
 const profileExample = process.env.GM_PROFILE_EXAMPLE ?? '';
+const failureShots = process.env.GM_FAILURE_SHOTS || shots;
 const children: ChildProcess[] = [];
 let step = 0;
+/* The page a failure is shown on. */
+let activePage: Page | undefined;
 
 function log(message: string): void {
   process.stdout.write(`[vscode-e2e] ${message}\n`);
@@ -50,6 +54,21 @@ async function shot(page: Page, name: string): Promise<void> {
   const file = path.join(shots, `${String(step).padStart(2, '0')}-${name}.png`);
   await page.screenshot({ path: file });
   log(`screenshot ${file}`);
+}
+
+/** The window as a failure left it, before the browser closes. */
+async function failureShot(): Promise<void> {
+  if (!activePage || activePage.isClosed()) {
+    return;
+  }
+  const file = path.join(failureShots, `vscode-e2e-failure-${new Date().toISOString().replace(/[:.]/g, '-')}.png`);
+  try {
+    fs.mkdirSync(failureShots, { recursive: true });
+    await activePage.screenshot({ path: file, timeout: 10000 });
+    log(`failure screenshot ${file}`);
+  } catch (error) {
+    log(`no failure screenshot: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 function freePort(): Promise<number> {
@@ -299,6 +318,7 @@ async function main(): Promise<void> {
     });
     log(`chromium ${browser.version()}`);
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    activePage = page;
     page.on('pageerror', (error) => log(`page error: ${error.message}`));
     await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`);
     await page.locator('.monaco-workbench').waitFor({ timeout: 60000 });
@@ -513,6 +533,9 @@ async function main(): Promise<void> {
     stopChild(cs);
     await untrusted(browser, csArgs, baseEnv);
     log('PASS');
+  } catch (error) {
+    await failureShot();
+    throw error;
   } finally {
     await browser?.close();
   }
@@ -539,15 +562,18 @@ async function untrusted(browser: Browser, csArgs: string[], baseEnv: NodeJS.Pro
   }
   const { port, child } = await startCodeServer([...csArgs, folder], baseEnv, 'code-server-untrusted.log');
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  activePage = page;
   await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder)}`);
   await page.locator('.monaco-workbench').waitFor({ timeout: 60000 });
-  await page.waitForTimeout(2000);
-  /* The trust prompt: keep the folder untrusted (Restricted Mode). */
-  const no = page.locator('.monaco-dialog-box .monaco-button', { hasText: /No, I don.t trust/ });
-  if (await no.count()) {
-    await shot(page, 'untrusted-prompt');
-    await no.first().click();
-  }
+  /* The trust prompt ('security.workspace.trust.startupPrompt': 'always'): keep the folder
+   * untrusted (Restricted Mode). Wait for the prompt itself, however late a loaded machine shows
+   * it: the status bar may say Restricted Mode before it comes, and its modal dialog then covers
+   * the steps that follow. */
+  const no = page.locator('.monaco-dialog-box .monaco-button', { hasText: /No, I don.t trust/ }).first();
+  await no.waitFor({ timeout: 90000 });
+  await shot(page, 'untrusted-prompt');
+  await no.click();
+  await page.locator('.monaco-dialog-box').first().waitFor({ state: 'hidden', timeout: 30000 });
   await page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).first().waitFor({ timeout: 30000 });
   await openFile(page, path.basename(file));
   await page.locator('.editor-instance .monaco-editor .view-overlays [class*="squiggly-"]').first().waitFor({ timeout: 60000 });

@@ -326,6 +326,10 @@ static const error_case error_cases[] = {
     {"garbage\r\n\r\n{}", "E", "without a colon"},
     {"Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}", "E", "conflicting"},
     {"Content-Length: 300\r\n\r\n", "E", "exceeds the limit"}, /* body added below */
+    /* the blank line missing: the body runs into the next message's header */
+    {"Content-Length: 10\r\n{\"a\":1234}", "E", "not \"Name: value\""},
+    {"Content-Length: 10\r\n{\"a\":1234}\r\n", "E", "not \"Name: value\""},
+    {"Content-Length: 3\r\nabc\r\n", "E", "without a colon"},
 };
 
 static void test_errors_then_recovery(void) {

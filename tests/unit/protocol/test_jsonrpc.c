@@ -123,8 +123,22 @@ static const invalid_case invalid_cases[] = {
      "\"params\" must be an object or an array"},
     {"{\"jsonrpc\":\"2.0\",\"method\":\"x\",\"params\":false}", GM_RPC_INVALID_REQUEST, 0,
      "\"params\""},
-    {"{\"jsonrpc\":\"2.0\",\"id\":5}", GM_RPC_INVALID_REQUEST, 1, "\"method\""},
     {"{\"jsonrpc\":\"2.0\"}", GM_RPC_INVALID_REQUEST, 0, "\"method\""},
+    /* valid JSON with an integer beyond 64 bits: an invalid request, its id null unless a
+     * string */
+    {"{\"jsonrpc\":\"2.0\",\"id\":18446744073709551616,\"method\":\"x\"}",
+     GM_RPC_INVALID_REQUEST, 0, "64-bit"},
+    {"{\"jsonrpc\":\"2.0\",\"id\":-9223372036854775809,\"method\":\"x\"}",
+     GM_RPC_INVALID_REQUEST, 0, "64-bit"},
+    {"{\"jsonrpc\":\"2.0\",\"id\":\"q\",\"method\":\"x\",\"params\":{\"n\":18446744073709551616}}",
+     GM_RPC_INVALID_REQUEST, 2, "64-bit"},
+    {"{\"jsonrpc\":\"2.0\",\"id\":18446744073709551616,\"method\":\"x\"", GM_RPC_PARSE_ERROR,
+     0, "parse error"},
+};
+
+/* Responses that are malformed: never answered, so not invalid requests. */
+static const invalid_case bad_response_cases[] = {
+    {"{\"jsonrpc\":\"2.0\",\"id\":5}", GM_RPC_INVALID_REQUEST, 1, "\"result\" or \"error\""},
     {"{\"jsonrpc\":\"2.0\",\"result\":1}", GM_RPC_INVALID_REQUEST, 0, "\"id\""},
     {"{\"jsonrpc\":\"2.0\",\"id\":5,\"result\":1,\"error\":{\"code\":1,\"message\":\"m\"}}",
      GM_RPC_INVALID_REQUEST, 1, "both"},
@@ -132,14 +146,17 @@ static const invalid_case invalid_cases[] = {
     {"{\"jsonrpc\":\"2.0\",\"id\":\"q\",\"error\":{\"message\":\"no code\"}}",
      GM_RPC_INVALID_REQUEST, 2, "\"code\""},
     {"{\"jsonrpc\":\"2.0\",\"id\":[1],\"result\":1}", GM_RPC_INVALID_REQUEST, 0, "\"id\""},
+    {"{\"id\":5,\"result\":1}", GM_RPC_INVALID_REQUEST, 1, "\"jsonrpc\""},
+    {"{\"jsonrpc\":\"2.0\",\"id\":18446744073709551616,\"result\":1}", GM_RPC_INVALID_REQUEST, 0,
+     "64-bit"},
 };
 
-static void test_invalid(void) {
-    for (size_t i = 0; i < sizeof invalid_cases / sizeof invalid_cases[0]; i++) {
-        const invalid_case *c = &invalid_cases[i];
+static void check_invalid(const invalid_case *cases, size_t count, gm_rpc_kind kind) {
+    for (size_t i = 0; i < count; i++) {
+        const invalid_case *c = &cases[i];
         gm_rpc_message m;
         parse(c->body, &m);
-        int ok = m.kind == GM_RPC_INVALID && m.error_code == c->code &&
+        int ok = m.kind == kind && m.error_code == c->code &&
                  strstr(m.error_message, c->message_part) != NULL;
         if (c->code == GM_RPC_PARSE_ERROR)
             ok = ok && m.root == NULL;
@@ -157,6 +174,12 @@ static void test_invalid(void) {
                     m.kind, m.error_code, m.error_message);
         gm_rpc_message_clear(&m);
     }
+}
+
+static void test_invalid(void) {
+    check_invalid(invalid_cases, sizeof invalid_cases / sizeof invalid_cases[0], GM_RPC_INVALID);
+    check_invalid(bad_response_cases, sizeof bad_response_cases / sizeof bad_response_cases[0],
+                  GM_RPC_BAD_RESPONSE);
     gm_rpc_message_clear(NULL);
 }
 

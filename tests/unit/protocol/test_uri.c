@@ -126,8 +126,21 @@ static void test_round_trip(void) {
     CHECK_EQ_INT(failures, 0);
 }
 
+/* A NUL, raw or percent-encoded, makes a URI name nothing (and would cut a C string short). */
+static void test_has_nul(void) {
+    static const char raw[] = "file:///tmp/a.py\0.txt";
+    CHECK(gm_uri_has_nul(raw, sizeof raw - 1));
+    CHECK(!gm_uri_has_nul(raw, strlen(raw)));
+    CHECK(gm_uri_has_nul("file:///tmp/a.py%00.txt", 23));
+    CHECK(gm_uri_has_nul("file:///tmp/a.py?q=%00", 22));
+    CHECK(!gm_uri_has_nul("file:///tmp/a%20b%0A.py", 23));
+    CHECK(!gm_uri_has_nul("file:///tmp/a%0", 15));
+    CHECK(!gm_uri_has_nul("", 0));
+}
+
 int main(void) {
     test_decode();
+    test_has_nul();
     test_reject();
     test_encode();
     test_round_trip();

@@ -110,8 +110,32 @@ static void time_bound(void) {
     free(src);
 }
 
+/* A lone "\r" ends a line as "\n" does (CPython reads it so): the same tree, the same byte
+ * offsets, and rows that count it; "\r\n" is one line break. */
+static void lone_cr_ends_lines(void) {
+    TSParser *p = gm_python_parser_new(0);
+    const char *lf = "import torch\ndef f(x):\n    if x:\n        return x\n    return x\n";
+    const char *cr = "import torch\rdef f(x):\r    if x:\r\n        return x\r    return x\r";
+    TSTree *tl = gm_python_parse(p, NULL, lf, strlen(lf));
+    TSTree *tc = gm_python_parse(p, NULL, cr, strlen(cr));
+    TSNode rl = ts_tree_root_node(tl), rc = ts_tree_root_node(tc);
+    CHECK(!ts_node_has_error(rc));
+    char *a = ts_node_string(rl);
+    char *b = ts_node_string(rc);
+    CHECK_EQ_STR(a, b);
+    free(a);
+    free(b);
+    TSNode ret = ts_node_named_child(rc, 1); /* the def */
+    CHECK_EQ_INT(ts_node_end_point(ret).row, 4);
+    CHECK_EQ_INT(ts_node_end_byte(ret), strlen(cr) - 1);
+    gm_tree_delete(tl);
+    gm_tree_delete(tc);
+    ts_parser_delete(p);
+}
+
 int main(void) {
     parses();
+    lone_cr_ends_lines();
     time_bound();
     return check_exit_code("analysis/syntax/python_parser");
 }

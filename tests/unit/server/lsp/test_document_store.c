@@ -178,15 +178,6 @@ static void random_edit_sequences(gm_position_encoding encoding, int rounds) {
                                &change->start_character);
             reference_position(model.text, end, encoding, &change->end_line,
                                &change->end_character);
-            /* An inserted \n right after a \r, or a \r right before a \n, would merge into a
-             * \r\n and renumber lines differently in the model: keep such edits out. */
-            if ((insert[0] == '\n' && start > 0 && model.text[start - 1] == '\r') ||
-                (insert[0] != '\0' && insert[strlen(insert) - 1] == '\r' && end < model.len &&
-                 model.text[end] == '\n') ||
-                (insert[0] == '\0' && start > 0 && end < model.len &&
-                 model.text[start - 1] == '\r' && model.text[end] == '\n')) {
-                insert = "x";
-            }
             inserts[c] = strdup(insert);
             change->has_range = true;
             change->text = inserts[c];
