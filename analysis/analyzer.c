@@ -718,6 +718,7 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
                 result_push(&a->result, &e->findings[k]) != 0)
                 return -1;
     }
+    gm_module_index_free(&a->module_index); /* per run: an idle document does not keep it */
     if (place_after_imports(a, root, text, len) != 0)
         return -1;
     if (options->report_syntax_errors && add_syntax_error(a, root, text, len, &ignored) != 0)

@@ -63,10 +63,11 @@ json_t *gm_handle_code_lens(gm_server *server, json_t *params, int *error_code, 
         return NULL;
     }
     json_t *lenses = json_array();
-    if (!doc->tree) {
+    TSTree *tree = gm_document_tree(&server->documents, doc);
+    if (!tree) {
         return lenses;
     }
-    TSNode root = ts_tree_root_node(doc->tree);
+    TSNode root = ts_tree_root_node(tree);
     const char *entry_name = GM_PROFILE_DEFAULT_ENTRY;
     TSNode entry = find_entry(root, doc->text, entry_name);
     if (ts_node_is_null(entry)) {

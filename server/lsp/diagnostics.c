@@ -11,7 +11,8 @@ static const gm_finding_list empty_findings = {NULL, 0, 0};
 
 const gm_finding_list *gm_server_findings(gm_server *server, gm_document *doc) {
     if (!doc->findings) {
-        if (!doc->tree) {
+        TSTree *tree = gm_document_tree(&server->documents, doc);
+        if (!tree) {
             return &empty_findings; /* parse timed out: nothing reliable to say */
         }
         gm_analysis_options options;
@@ -20,7 +21,7 @@ const gm_finding_list *gm_server_findings(gm_server *server, gm_document *doc) {
         for (int pass = 0; pass < 2; pass++) {
             gm_workspace_before_analysis(server, doc);
             doc->findings =
-                gm_analyzer_run(doc->analyzer, doc->tree, doc->text, doc->len, &options);
+                gm_analyzer_run(doc->analyzer, tree, doc->text, doc->len, &options);
             if (!gm_workspace_after_analysis(server, doc))
                 break;
         }

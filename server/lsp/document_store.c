@@ -12,6 +12,14 @@ int gm_document_store_init(gm_document_store *store) {
     return store->parser ? 0 : -1;
 }
 
+static void drop_tree(gm_document_store *store, gm_document *doc) {
+    if (doc->tree) {
+        gm_tree_delete(doc->tree);
+        doc->tree = NULL;
+        store->trees_held--;
+    }
+}
+
 static void document_free(gm_document *doc) {
     free(doc->uri);
     free(doc->pyproject_path);
@@ -73,12 +81,47 @@ static int set_text(gm_document *doc, const char *text, size_t len) {
     return gm_line_index_build(&doc->lines, doc->text, doc->len);
 }
 
+/* Drops the trees of the documents used least lately until at most GM_DOCUMENT_TREES_KEPT
+ * hold one; keep is not dropped. */
+static void drop_idle_trees(gm_document_store *store, const gm_document *keep) {
+    while (store->trees_held > GM_DOCUMENT_TREES_KEPT) {
+        gm_document *oldest = NULL;
+        for (gm_document *doc = store->head; doc; doc = doc->next) {
+            if (doc->tree && doc != keep && (!oldest || doc->last_used < oldest->last_used)) {
+                oldest = doc;
+            }
+        }
+        if (!oldest) {
+            return;
+        }
+        drop_tree(store, oldest);
+        oldest->tree_dropped = true;
+    }
+}
+
+static void mark_used(gm_document_store *store, gm_document *doc) {
+    doc->last_used = ++store->clock;
+    drop_idle_trees(store, doc);
+}
+
 static void reparse(gm_document_store *store, gm_document *doc) {
     TSTree *tree = gm_python_parse(store->parser, doc->tree, doc->text, doc->len);
-    if (doc->tree) {
-        gm_tree_delete(doc->tree);
-    }
+    drop_tree(store, doc);
     doc->tree = tree;
+    doc->tree_dropped = false;
+    if (tree) {
+        store->trees_held++;
+    }
+    mark_used(store, doc);
+}
+
+TSTree *gm_document_tree(gm_document_store *store, gm_document *doc) {
+    if (doc->tree_dropped) {
+        reparse(store, doc); /* the analysis cache matches the new tree's statements by range */
+    } else {
+        mark_used(store, doc);
+    }
+    return doc->tree;
 }
 
 gm_document *gm_document_store_open(gm_document_store *store, const char *uri, const char *text,
@@ -109,6 +152,7 @@ void gm_document_store_close(gm_document_store *store, const char *uri) {
         if (strcmp((*link)->uri, uri) == 0) {
             gm_document *doc = *link;
             *link = doc->next;
+            drop_tree(store, doc);
             document_free(doc);
             store->count--;
             return;
@@ -217,10 +261,11 @@ gm_document_status gm_document_apply_changes(gm_document_store *store, gm_docume
         memcpy(doc->text, backup.text, backup.len + 1);
         doc->len = backup.len;
         gm_line_index_build(&doc->lines, doc->text, doc->len);
-        if (doc->tree) {
-            gm_tree_delete(doc->tree);
-        }
+        drop_tree(store, doc);
         doc->tree = backup.tree;
+        if (doc->tree) {
+            store->trees_held++;
+        }
         backup.tree = NULL;
         /* The analyzer cache saw the partial edits: start it afresh. */
         gm_analyzer_reset(doc->analyzer);

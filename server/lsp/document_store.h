@@ -1,6 +1,9 @@
 /* Open documents: text, version, line index and syntax tree, kept in step with the client's
  * incremental edits. Each edit is applied to the text and to the tree (ts_tree_edit); the tree is
- * reparsed once per batch of changes, reusing the old tree. */
+ * reparsed once per batch of changes, reusing the old tree. Syntax trees are most of a
+ * document's memory (about 1 KB per line): only the GM_DOCUMENT_TREES_KEPT documents used last
+ * keep theirs; another one's is dropped and parsed again when next needed (its findings, text
+ * and analysis cache stay, so an unchanged document costs no new analysis). */
 #ifndef GM_SERVER_LSP_DOCUMENT_STORE_H
 #define GM_SERVER_LSP_DOCUMENT_STORE_H
 
@@ -19,7 +22,9 @@ typedef struct gm_document {
     size_t capacity;
     int64_t version;
     gm_line_index lines;
-    TSTree *tree;     /* NULL when the last parse timed out */
+    TSTree *tree;      /* NULL when the last parse timed out, or dropped (tree_dropped) */
+    bool tree_dropped; /* not used lately: gm_document_tree parses it again */
+    uint64_t last_used; /* the store's clock when it was last opened, edited or asked for its tree */
     bool diagnostics_dirty; /* changed since diagnostics were last published */
     gm_analyzer *analyzer;
     const gm_finding_list *findings; /* owned by analyzer; NULL until analysed after a change */
@@ -38,7 +43,12 @@ typedef struct {
     gm_document *head;
     TSParser *parser; /* shared by all documents (single-threaded) */
     size_t count;
+    uint64_t clock;
+    size_t trees_held;
 } gm_document_store;
+
+/* How many documents keep their syntax trees between uses. */
+#define GM_DOCUMENT_TREES_KEPT 8
 
 /* One entry of didChange's contentChanges, already decoded from JSON. */
 typedef struct {
@@ -62,6 +72,10 @@ int gm_document_store_init(gm_document_store *store); /* 0, or -1 when no parser
 void gm_document_store_free(gm_document_store *store);
 
 gm_document *gm_document_store_find(gm_document_store *store, const char *uri);
+
+/* The document's syntax tree, parsed again if it was dropped (NULL when that parse times out);
+ * marks the document used. */
+TSTree *gm_document_tree(gm_document_store *store, gm_document *doc);
 
 /* Opens (or replaces) a document with text. Returns it, or NULL on OOM. */
 gm_document *gm_document_store_open(gm_document_store *store, const char *uri, const char *text,

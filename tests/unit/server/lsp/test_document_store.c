@@ -2,6 +2,7 @@
  * equal an independently edited copy and the incrementally reparsed tree must equal a fresh parse.
  * Positions are produced by a naive reference converter, independent of protocol/position.c. */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -263,11 +264,65 @@ static void refused_batches_change_nothing(void) {
     gm_document_store_free(&store);
 }
 
+/* Only the documents used last keep a syntax tree; another's is parsed again when asked for or
+ * edited, equal to a fresh parse of its text. */
+static void idle_documents_drop_their_trees(void) {
+    gm_document_store store;
+    CHECK(gm_document_store_init(&store) == 0);
+    enum { opened = GM_DOCUMENT_TREES_KEPT + 4 };
+    gm_document *docs[opened];
+    for (int i = 0; i < opened; i++) {
+        char uri[64];
+        snprintf(uri, sizeof uri, "file:///doc%d.py", i);
+        docs[i] = gm_document_store_open(&store, uri, initial_text, strlen(initial_text), 1);
+        CHECK(docs[i] != NULL);
+    }
+    size_t with_tree = 0;
+    for (int i = 0; i < opened; i++)
+        with_tree += docs[i]->tree != NULL;
+    CHECK_EQ_INT(with_tree, GM_DOCUMENT_TREES_KEPT);
+    CHECK_EQ_INT(store.trees_held, GM_DOCUMENT_TREES_KEPT);
+    CHECK(docs[0]->tree == NULL && docs[0]->tree_dropped);
+    CHECK(docs[opened - 1]->tree != NULL);
+
+    TSParser *parser = gm_python_parser_new(0);
+    TSTree *fresh = gm_python_parse(parser, NULL, initial_text, strlen(initial_text));
+    char *expected = ts_node_string(ts_tree_root_node(fresh));
+    TSTree *again = gm_document_tree(&store, docs[0]);
+    CHECK(again != NULL && !docs[0]->tree_dropped);
+    char *got = again ? ts_node_string(ts_tree_root_node(again)) : NULL;
+    CHECK_EQ_STR(got, expected);
+    CHECK_EQ_INT(store.trees_held, GM_DOCUMENT_TREES_KEPT); /* another one made room */
+    free(got);
+
+    /* An edit to a document whose tree was dropped parses its new text whole. */
+    gm_document *idle = docs[1];
+    CHECK(idle->tree == NULL);
+    gm_document_change edit = {true, 0, 0, 0, 0, "# edited\n", 9};
+    char error[256];
+    CHECK_EQ_INT(gm_document_apply_changes(&store, idle, &edit, 1, 2, GM_ENCODING_UTF16, error,
+                                           sizeof error),
+                 GM_DOC_OK);
+    TSTree *edited = gm_python_parse(parser, NULL, idle->text, idle->len);
+    char *edited_expected = ts_node_string(ts_tree_root_node(edited));
+    char *edited_got = idle->tree ? ts_node_string(ts_tree_root_node(idle->tree)) : NULL;
+    CHECK_EQ_STR(edited_got, edited_expected);
+    CHECK_EQ_INT(store.trees_held, GM_DOCUMENT_TREES_KEPT);
+    free(edited_got);
+    free(edited_expected);
+    free(expected);
+    gm_tree_delete(edited);
+    gm_tree_delete(fresh);
+    ts_parser_delete(parser);
+    gm_document_store_free(&store);
+}
+
 int main(int argc, char **argv) {
     int rounds = argc > 1 ? atoi(argv[1]) : 2000;
     random_edit_sequences(GM_ENCODING_UTF16, rounds);
     random_edit_sequences(GM_ENCODING_UTF8, rounds);
     random_edit_sequences(GM_ENCODING_UTF32, rounds);
     refused_batches_change_nothing();
+    idle_documents_drop_their_trees();
     return check_exit_code("server/lsp/document_store");
 }
