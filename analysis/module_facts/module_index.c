@@ -50,6 +50,11 @@ static int key_order(const void *pa, const void *pb) {
     return sa < sb ? -1 : sa > sb;
 }
 
+static void sort_keyed(gm_keyed_class *items, uint32_t count) {
+    if (count > 1) /* qsort of a NULL array is undefined even with no elements */
+        qsort(items, count, sizeof *items, key_order);
+}
+
 static int push(gm_keyed_class **items, uint32_t *count, uint32_t *cap, gm_slice key, TSNode n) {
     if (*count == *cap) {
         uint32_t grown = *cap ? *cap * 2 : 64;
@@ -131,9 +136,9 @@ static void build(gm_module_index *index) {
         index->name_count = index->base_count = index->function_count = index->import_count = 0;
         return;
     }
-    qsort(index->functions, index->function_count, sizeof *index->functions, key_order);
-    qsort(index->by_name, index->name_count, sizeof *index->by_name, key_order);
-    qsort(index->by_base, index->base_count, sizeof *index->by_base, key_order);
+    sort_keyed(index->functions, index->function_count);
+    sort_keyed(index->by_name, index->name_count);
+    sort_keyed(index->by_base, index->base_count);
 }
 
 static int slice_order(gm_slice a, gm_slice b) {
