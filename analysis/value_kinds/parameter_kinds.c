@@ -211,6 +211,7 @@ typedef struct {
     gm_region *region;
     gm_slice name;
     unsigned tests, other_uses;
+    unsigned foreign_attributes; /* name.attr where torch.Tensor has no attr */
 } use_walk;
 
 /* How an occurrence of the name is used: a truth test (`if flag:`, `a if flag else b`, `not
@@ -256,8 +257,13 @@ static void walk_uses(use_walk *w, TSNode n, int depth) {
             /* x.name is another name; in f(name=...) only the value counts */
             TSNode inner = gm_child(c, s == syn->sym.attribute ? syn->field.object : syn->field.value);
             if (gm_is(inner, syn->sym.identifier)) {
-                if (gm_slice_eq(gm_node_slice(inner, text_of(w->region)), w->name))
+                if (gm_slice_eq(gm_node_slice(inner, text_of(w->region)), w->name)) {
                     note_use(w, inner);
+                    TSNode attr = gm_child(c, syn->field.attribute);
+                    if (s == syn->sym.attribute && !ts_node_is_null(attr) &&
+                        !gm_vk_is_tensor_api_name(gm_node_slice(attr, text_of(w->region))))
+                        w->foreign_attributes++;
+                }
             } else if (!ts_node_is_null(inner)) {
                 walk_uses(w, inner, depth + 1);
             }
@@ -274,9 +280,21 @@ static bool used_as_flag_only(gm_region *region, gm_slice name) {
     TSNode body = gm_child(region->site.function, syn_of(region)->field.body);
     if (ts_node_is_null(body))
         return false;
-    use_walk w = {region, name, 0, 0};
+    use_walk w = {region, name, 0, 0, 0};
     walk_uses(&w, body, 0);
     return w.tests > 0 && w.other_uses == 0;
+}
+
+/* Whether the function reads an attribute torch.Tensor does not have on the parameter
+ * (`past_key_values.get_seq_length()` where it is annotated `torch.Tensor | None`): the
+ * annotation is wrong, and the value is some other object. */
+static bool used_with_foreign_attribute(gm_region *region, gm_slice name) {
+    TSNode body = gm_child(region->site.function, syn_of(region)->field.body);
+    if (ts_node_is_null(body))
+        return false;
+    use_walk w = {region, name, 0, 0, 0};
+    walk_uses(&w, body, 0);
+    return w.foreign_attributes > 0;
 }
 
 static bool is_static_annotation(gm_region *r, TSNode type) {
@@ -330,6 +348,8 @@ void gm_kinds_seed_parameters(gm_region *region) {
                                 gm_is(dflt, syn->sym.false_literal);
             if (!boolean && flag_default && used_as_flag_only(region, text))
                 continue; /* the code's own evidence outweighs the annotation */
+            if (used_with_foreign_attribute(region, text))
+                continue;
             gm_vk_env_set(region, text, GM_KIND_TENSOR);
             gm_vk_mark_set(region, text, boolean ? GM_MARK_MASK : GM_MARK_ANNOTATED);
         } else if (is_static_annotation(region, type))

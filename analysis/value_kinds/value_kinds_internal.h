@@ -37,6 +37,8 @@ extern const char *const gm_vk_static_builtins[];
 
 /* Whether list holds word / the text of s / a prefix of name. */
 bool gm_vk_in_list(const char *const *list, const char *word);
+/* Whether torch.Tensor has an attribute of this name (tensor_api_names.c). */
+bool gm_vk_is_tensor_api_name(gm_slice name);
 bool gm_vk_slice_in_list(const char *const *list, gm_slice s);
 bool gm_vk_has_prefix_in(const char *const *list, const char *name);
 
