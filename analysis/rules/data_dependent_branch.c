@@ -103,59 +103,136 @@ static bool guarding_dtypes(gm_region *region, TSNode condition, char *out, size
     return false;
 }
 
-/* The Python conjuncts ahead of the first tensor one in `a and b and ...`, as source text with
- * whitespace runs collapsed (`pixels is not None and self.config.x`): dynamo evaluates them at
- * trace time and, when they are false, never tests the tensor. False when there are none (or
- * all of them fold to constants, which the walk has already decided). */
-static bool guarding_condition(gm_region *region, TSNode condition, char *out, size_t cap) {
-    TSNode conjuncts[GM_MAX_CONJUNCTS];
-    unsigned count = conjuncts_of(region->stmt->syntax, condition, conjuncts);
-    size_t used = 0;
-    bool truncated = false;
-    out[0] = '\0';
-    for (unsigned i = 0; count > 1 && i < count; i++) {
-        gm_value v = gm_value_of(region, conjuncts[i]);
-        if (v.kind == GM_KIND_TENSOR)
-            break;
-        if (v.constant >= 0)
-            continue;
-        gm_slice text = gm_node_slice(conjuncts[i], region->stmt->text);
-        if (used && used + 5 < cap) {
-            memcpy(out + used, " and ", 5);
-            used += 5;
-        }
-        bool space = false;
-        for (uint32_t k = 0; k < text.len; k++) {
-            char c = text.ptr[k];
-            bool blank = c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\\';
-            if (blank) {
-                space = true;
-                continue;
-            }
-            if (used + (space ? 2 : 1) + 4 >= cap) {
-                truncated = true;
-                break;
-            }
-            if (space && used > 0 && out[used - 1] != '(' && out[used - 1] != '[' && c != ')' &&
-                c != ']')
-                out[used++] = ' ';
-            space = false;
-            out[used++] = c;
-        }
-        if (truncated)
-            break;
-    }
-    if (truncated)
-        memcpy(out + used, "...", 4);
-    else
-        out[used] = '\0';
-    return used > 0;
-}
-
 /* A tensor whose truth value torch.compile cannot fold at trace time. */
 static bool is_runtime_tensor(gm_value value) {
     return value.kind == GM_KIND_TENSOR && value.constant < 0;
 }
+
+/* The guard under construction: Python tests joined by " and ", whitespace runs collapsed. */
+typedef struct {
+    char *out;
+    size_t cap, used;
+    bool truncated;
+} guard_text;
+
+static void guard_append(guard_text *g, const char *text, size_t len) {
+    bool space = false;
+    for (size_t k = 0; k < len && !g->truncated; k++) {
+        char c = text[k];
+        if (c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\\') {
+            space = true;
+            continue;
+        }
+        if (g->used + (space ? 2 : 1) + 4 >= g->cap) {
+            g->truncated = true;
+            break;
+        }
+        if (space && g->used > 0 && g->out[g->used - 1] != '(' && g->out[g->used - 1] != '[' &&
+            c != ')' && c != ']')
+            g->out[g->used++] = ' ';
+        space = false;
+        g->out[g->used++] = c;
+    }
+}
+
+/* Appends text as it is (separators). */
+static void guard_raw(guard_text *g, const char *text) {
+    size_t len = strlen(text);
+    if (g->used + len + 4 >= g->cap) {
+        g->truncated = true;
+        return;
+    }
+    memcpy(g->out + g->used, text, len);
+    g->used += len;
+}
+
+/* Adds the test that e comes out true (or false, negated): `x is None` negated reads
+ * `x is not None`, `not x` negated reads `x`, anything else `not (...)`. */
+static void guard_add_test(gm_region *region, guard_text *g, TSNode e, bool negated) {
+    const gm_syntax *syn = region->stmt->syntax;
+    const char *text = region->stmt->text;
+    if (g->used)
+        guard_raw(g, " and ");
+    e = gm_unparen(syn, e);
+    if (negated && gm_is(e, syn->sym.not_operator)) {
+        gm_slice inner = gm_node_slice(gm_child(e, syn->field.argument), text);
+        guard_append(g, inner.ptr, inner.len);
+        return;
+    }
+    gm_slice whole = gm_node_slice(e, text);
+    if (negated && gm_is(e, syn->sym.comparison_operator) && ts_node_child_count(e) == 3) {
+        TSNode op = ts_node_child(e, 1);
+        gm_slice left = gm_node_slice(ts_node_child(e, 0), text);
+        gm_slice right = gm_node_slice(ts_node_child(e, 2), text);
+        const char *flipped = gm_node_text_is(op, text, "is")       ? " is not "
+                              : gm_node_text_is(op, text, "is not") ? " is "
+                              : gm_node_text_is(op, text, "==")     ? " != "
+                              : gm_node_text_is(op, text, "!=")     ? " == "
+                                                                    : NULL;
+        if (flipped) {
+            guard_append(g, left.ptr, left.len);
+            guard_raw(g, flipped);
+            guard_append(g, right.ptr, right.len);
+            return;
+        }
+    }
+    if (negated) {
+        bool simple = gm_is(e, syn->sym.identifier) || gm_is(e, syn->sym.attribute) ||
+                      gm_is(e, syn->sym.call) || gm_is(e, syn->sym.subscript);
+        guard_raw(g, simple ? "not " : "not (");
+        guard_append(g, whole.ptr, whole.len);
+        if (!simple)
+            guard_raw(g, ")");
+        return;
+    }
+    guard_append(g, whole.ptr, whole.len);
+}
+
+/* Whether evaluating e tests a runtime tensor, adding to g the Python tests that must come out
+ * as they do for evaluation to get there: the operands before it in `and` (true) and `or`
+ * (false) chains, at any depth (`a is None or (not cache.ok and mask.all())`). Operands that
+ * fold to constants add nothing (the walk has decided them). */
+static bool tensor_reached_when(gm_region *region, TSNode e, guard_text *g, int depth) {
+    const gm_syntax *syn = region->stmt->syntax;
+    e = gm_unparen(syn, e);
+    if (depth > 32)
+        return false;
+    if (gm_is(e, syn->sym.not_operator))
+        return tensor_reached_when(region, gm_child(e, syn->field.argument), g, depth + 1);
+    if (!gm_is(e, syn->sym.boolean_operator))
+        return is_runtime_tensor(gm_value_of(region, e));
+    TSNode left = gm_child(e, syn->field.left), right = gm_child(e, syn->field.right);
+    if (tensor_reached_when(region, left, g, depth + 1))
+        return true;
+    size_t before = g->used;
+    bool truncated_before = g->truncated;
+    if (gm_value_of(region, left).constant < 0) {
+        TSNode op = gm_child(e, syn->field.operator);
+        bool is_or = !ts_node_is_null(op) && strcmp(ts_node_type(op), "or") == 0;
+        guard_add_test(region, g, left, is_or);
+    }
+    if (tensor_reached_when(region, right, g, depth + 1))
+        return true;
+    g->used = before; /* no tensor on this side: its tests say nothing */
+    g->truncated = truncated_before;
+    return false;
+}
+
+/* The Python tests that must hold for the condition to test its tensor operand, as source text
+ * (`pixels is not None and self.config.x`): dynamo evaluates them at trace time and, when they
+ * do not hold, never tests the tensor. False when there are none. */
+static bool guarding_condition(gm_region *region, TSNode condition, char *out, size_t cap) {
+    guard_text g = {out, cap, 0, false};
+    out[0] = '\0';
+    if (!tensor_reached_when(region, condition, &g, 0) || g.used == 0)
+        return false;
+    if (g.truncated)
+        memcpy(out + g.used, "...", 4);
+    else
+        out[g.used] = '\0';
+    return true;
+}
+
 
 /* A branch on a NumPy array or scalar (`if self.up:` where __init__ got `up = i >=
  * np.log2(r)`): dynamo traces NumPy values as tensors, so the jump needs data it does not
@@ -207,8 +284,8 @@ void gm_rule_data_dependent_branch(gm_region *region, TSNode condition, gm_value
         snprintf(message, sizeof message,
                  "`%s` on a tensor value, behind a Python test: when `%s` holds, torch.compile "
                  "breaks the graph here (data-dependent branching) and the code before and after "
-                 "runs as separate graphs; otherwise `and` stops before the tensor and nothing "
-                 "breaks",
+                 "runs as separate graphs; otherwise Python's `and`/`or` stops before the "
+                 "tensor and nothing breaks",
                  construct, guard);
         region->only_when_condition = guard;
     } else {

@@ -69,7 +69,12 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
             expectations[oracle_lib.case_id(case)] = oracle_lib.parse_expectations(case)
         except ValueError:
             expectations[oracle_lib.case_id(case)] = set()
-    result = oracle_lib.score(expectations, _STATE.get("graphmend"), _STATE.get("dynamo"))
+    predicted = _STATE.get("graphmend")
+    if predicted is not None:
+        predicted = {oracle_lib.case_id(case): oracle_lib.compared_predictions(
+            oracle_lib.case_id(case), case, predicted.get(oracle_lib.case_id(case), set()))
+            for case in cases}
+    result = oracle_lib.score(expectations, predicted, _STATE.get("dynamo"))
     tr = terminalreporter
     tr.section("graphmend corpus oracle")
     run = _STATE.get("dynamo")

@@ -22,6 +22,12 @@ RUNNER = HERE / "dynamo_runner.py"
 TORCH_VERSION = "2.13.0"
 
 _EXPECT_RE = re.compile(r"\bexpect:\s*(?P<codes>.*)$")
+# A finding graphmend makes with a condition (`only_when.condition`: "breaks only when `x is
+# not None and not cache.ok` holds") on a line where the case's example makes the condition
+# false, so dynamo does not break there.
+_EXPECT_CONDITIONAL_RE = re.compile(r"\bexpect-conditional:\s*(?P<codes>.*)$")
+# (case id) -> {(line, code)} of graphmend's findings that carry a condition
+CONDITIONAL_PREDICTIONS: dict[str, set[tuple[int, str]]] = {}
 _CODE_RE = re.compile(r"^GM\d{3}$")
 
 
@@ -51,14 +57,14 @@ def case_id(path: Path) -> str:
     return path.resolve().relative_to(CORPUS).as_posix()
 
 
-def parse_expectations(path: Path) -> set[tuple[int, str]]:
+def parse_expectations(path: Path, pattern: re.Pattern = _EXPECT_RE) -> set[tuple[int, str]]:
     """(line, code) pairs from `# expect: GM101, GM401` end-of-line comments."""
     found: set[tuple[int, str]] = set()
     source = path.read_text(encoding="utf-8")
     for tok in tokenize.generate_tokens(io.StringIO(source).readline):
         if tok.type != tokenize.COMMENT:
             continue
-        m = _EXPECT_RE.search(tok.string)
+        m = pattern.search(tok.string)
         if not m:
             continue
         codes = [c.strip() for c in m["codes"].split(",")]
@@ -70,6 +76,20 @@ def parse_expectations(path: Path) -> set[tuple[int, str]]:
         for code in codes:
             found.add((tok.start[0], code))
     return found
+
+
+def parse_conditional_expectations(path: Path) -> set[tuple[int, str]]:
+    """(line, code) pairs from `# expect-conditional: GM101` comments: graphmend reports a
+    finding there that says under which condition it breaks, and dynamo does not break (the
+    example makes the condition false)."""
+    return parse_expectations(path, _EXPECT_CONDITIONAL_RE)
+
+
+def compared_predictions(cid: str, path: Path, predicted: set[tuple[int, str]]) -> set:
+    """The predictions to compare with the `# expect:` lines: the conditional findings the case
+    expects as such are left out (test_graphmend_matches_expectations checks them apart)."""
+    expected_conditional = parse_conditional_expectations(path)
+    return predicted - (expected_conditional & CONDITIONAL_PREDICTIONS.get(cid, set()))
 
 
 def load_known_gaps() -> dict[str, str]:
@@ -128,9 +148,10 @@ def run_graphmend(cases: list[Path]) -> dict[str, set[tuple[int, str]]]:
         filename = Path(finding["filename"])
         if not filename.is_absolute():
             filename = REPO / filename
-        predicted.setdefault(case_id(filename), set()).add(
-            (int(finding["location"]["row"]), finding["code"])
-        )
+        key = (int(finding["location"]["row"]), finding["code"])
+        predicted.setdefault(case_id(filename), set()).add(key)
+        if (finding.get("only_when") or {}).get("condition"):
+            CONDITIONAL_PREDICTIONS.setdefault(case_id(filename), set()).add(key)
     return predicted
 
 

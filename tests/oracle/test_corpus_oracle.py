@@ -67,7 +67,11 @@ def test_graphmend_matches_expectations(case, graphmend_predictions, request):
     if cid in gaps:
         request.applymarker(pytest.mark.xfail(strict=True, reason=f"known gap: {gaps[cid]}"))
     expected = oracle_lib.parse_expectations(case)
-    predicted = graphmend_predictions.get(cid, set())
+    conditional = oracle_lib.parse_conditional_expectations(case)
+    missing_conditions = conditional - oracle_lib.CONDITIONAL_PREDICTIONS.get(cid, set())
+    assert not missing_conditions, (
+        f"{cid}: graphmend makes no conditional finding at {sorted(missing_conditions)}")
+    predicted = oracle_lib.compared_predictions(cid, case, graphmend_predictions.get(cid, set()))
     assert predicted == expected, (
         f"{cid}: graphmend disagrees with the expectations\n"
         f"  missed (false negatives): {sorted(expected - predicted)}\n"
