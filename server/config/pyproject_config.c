@@ -454,7 +454,21 @@ int gm_pyproject_parse(const char *text, size_t len, gm_analysis_options *option
 }
 
 int gm_pyproject_find(const char *dir, char *path, size_t path_size) {
-    char *current = realpath(dir && *dir ? dir : ".", NULL);
+    char given[4096];
+    snprintf(given, sizeof given, "%s", dir && *dir ? dir : ".");
+    char *current = realpath(given, NULL);
+    /* A directory that does not exist (that of a --stdin-filename): its nearest existing one. */
+    for (char *slash; !current && (slash = strrchr(given, '/')) != NULL;) {
+        if (slash == given)
+            slash[1] = '\0';
+        else
+            *slash = '\0';
+        current = realpath(given, NULL);
+        if (!current && slash == given)
+            break;
+    }
+    if (!current && !strchr(given, '/'))
+        current = realpath(".", NULL);
     if (!current)
         return -1;
     int rc = -1;
