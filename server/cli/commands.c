@@ -27,18 +27,29 @@
 #define MAX_WORKSPACE_FILES 20000
 
 /* The options for the file at path: defaults (python_version that of the python3 on PATH), its
- * pyproject.toml, then the command line.
+ * pyproject.toml, then the command line, then the pyproject.toml's per-file-ignores for it.
  * Returns 0, or -1 after printing the problem with the pyproject.toml. */
 static int file_options(const char *path, const gm_cli_options *cli,
                         gm_analysis_options *options) {
     gm_analysis_options_default_with_interpreter(options);
     unsigned set = 0;
     char error[600];
-    if (gm_pyproject_load_for_file(path, options, &set, error, sizeof error) != 0) {
-        fprintf(stderr, "graphmend: invalid [tool.graphmend] in %s\n", error);
+    gm_project_files *project = malloc(sizeof *project);
+    if (!project) {
+        fprintf(stderr, "graphmend: out of memory\n");
         return -1;
     }
+    if (gm_pyproject_load_project(path, options, &set, project, error, sizeof error) != 0) {
+        fprintf(stderr, "graphmend: invalid [tool.graphmend] in %s\n", error);
+        free(project);
+        return -1;
+    }
+    if ((cli->rules_set & GM_SET_SELECT) && !(cli->rules_set & GM_SET_IGNORE)) {
+        options->ignore.count = 0; /* --select starts the selection afresh, as ruff's does */
+    }
     gm_analysis_options_overlay(options, &cli->rules, cli->rules_set);
+    gm_project_add_file_ignores(project, path, &options->ignore);
+    free(project);
     return 0;
 }
 

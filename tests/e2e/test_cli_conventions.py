@@ -257,3 +257,70 @@ def test_rule_all_and_unknown(binary):
     proc = run_cli(binary, "rule", "GM999")
     assert proc.returncode == 2 and b"GM999" in proc.stderr and proc.stdout == b""
     assert run_cli(binary, "rule").returncode == 2
+
+
+# ------------------------------------------------------------------ 7: configuration as ruff's
+
+PROJECT = '''\
+[tool.graphmend]
+extend-exclude = ["gen"]
+ignore = ["GM401"]
+extend-select = ["GM101"]
+
+[tool.graphmend.per-file-ignores]
+"pkg/model.py" = ["GM101"]
+"test_*.py" = ["GM4"]
+'''
+
+
+def reported(proc):
+    return sorted((l.split(":")[0], l.split(": ")[1].split()[0])
+                  for l in lines(proc.stdout) if ": GM" in l)
+
+
+def project(files):
+    files("pyproject.toml", PROJECT)
+    files("pkg/a.py", PRINT_ONLY)
+    files("pkg/gen/b.py", PRINT_ONLY)
+    files("tests/test_a.py", PRINT_ONLY)
+    files("pkg/model.py", MODEL)
+
+
+def test_exclude_applies_to_walks_not_to_named_files(binary, files, tmp_path):
+    project(files)
+    walked = run_cli(binary, "check", "--output-format", "concise", "--select", "GM4",
+                     cwd=tmp_path)
+    assert "pkg/gen/b.py" not in {path for path, _ in reported(walked)}, walked.stdout
+    named = run_cli(binary, "check", "--output-format", "concise", "--select", "GM4",
+                    "pkg/gen/b.py", cwd=tmp_path)
+    assert reported(named) == [("pkg/gen/b.py", "GM401")], named
+    forced = run_cli(binary, "check", "--output-format", "concise", "--select", "GM4",
+                     "--force-exclude", "pkg/gen/b.py", cwd=tmp_path)
+    assert forced.returncode == 0 and reported(forced) == [], forced
+
+
+def test_per_file_ignores_and_extend_select(binary, files, tmp_path):
+    project(files)
+    proc = run_cli(binary, "check", "--output-format", "concise", cwd=tmp_path)
+    # GM401 ignored everywhere; GM101 (extend-select) ignored in pkg/model.py by its glob
+    assert proc.returncode == 0 and reported(proc) == [], proc.stdout
+    (tmp_path / "pkg" / "other.py").write_text(MODEL, encoding="utf-8")
+    proc = run_cli(binary, "check", "--output-format", "concise", cwd=tmp_path)
+    assert reported(proc) == [("pkg/other.py", "GM101")] * 2, proc.stdout
+
+
+def test_command_line_select_beats_config_ignore(binary, files, tmp_path):
+    project(files)
+    proc = run_cli(binary, "check", "--output-format", "concise", "--select", "GM401",
+                   cwd=tmp_path)
+    got = reported(proc)
+    # reported despite ignore = ["GM401"]; the per-file-ignores still hold for tests/
+    assert ("pkg/a.py", "GM401") in got and ("pkg/model.py", "GM401") in got, got
+    assert not [p for p, _ in got if p.startswith("tests/")], got
+
+
+def test_bad_exclude_is_a_config_error(binary, files, tmp_path):
+    files("pyproject.toml", "[tool.graphmend]\nexclude = \"build\"\n")
+    files("p.py", PRINT_ONLY)
+    proc = run_cli(binary, "check", "p.py", cwd=tmp_path)
+    assert proc.returncode == 2 and b"exclude must be an array" in proc.stderr, proc
