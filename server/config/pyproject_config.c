@@ -468,7 +468,8 @@ static int apply_key(reader *r, const char *key_name, const value *v, gm_analysi
         return fail(r, message);
     }
     *seen |= bit;
-    *next_set |= bit;
+    if (bit < SEEN_EXCLUDE) /* an analysis option */
+        *next_set |= bit;
     return 0;
 }
 

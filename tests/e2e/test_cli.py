@@ -438,8 +438,8 @@ def test_ignore_flag_removes_prints(binary, files, tmp_path):
 
 def test_unknown_rule_selector_exits_two(binary, files, tmp_path):
     files("m.py", ITEM_AND_PRINT)
-    proc = run_cli(binary, "check", "--ignore", "GM9", "m.py", cwd=tmp_path)
-    assert proc.returncode == 2 and b"GM9" in proc.stderr, proc
+    proc = run_cli(binary, "check", "--ignore", "GM8", "m.py", cwd=tmp_path)
+    assert proc.returncode == 2 and b"GM8" in proc.stderr, proc
 
 
 def test_malformed_pyproject_is_a_clear_error(binary, files, tmp_path):

@@ -324,3 +324,47 @@ def test_bad_exclude_is_a_config_error(binary, files, tmp_path):
     files("p.py", PRINT_ONLY)
     proc = run_cli(binary, "check", "p.py", cwd=tmp_path)
     assert proc.returncode == 2 and b"exclude must be an array" in proc.stderr, proc
+
+
+# ------------------------------------------------------------------ 8: noqa, prefixes, GM901
+
+SUPPRESSIONS = '''\
+import torch
+
+
+@torch.compile
+def f(x: torch.Tensor) -> torch.Tensor:
+    print("a")  # noqa: GM401
+    print("b")  # noqa
+    print("c")  # graphmend: ignore[GM4]
+    print("d")  # noqa: E501
+    y = x + 1  # noqa: GM401
+    z = y + 1  # graphmend: ignore[GM401, GM999]
+    return z
+'''
+
+
+def test_noqa_and_prefixes_suppress(binary, files, tmp_path):
+    files("s.py", SUPPRESSIONS)
+    proc = run_cli(binary, "check", "--output-format", "concise", "s.py", cwd=tmp_path)
+    # only print("d") is left: its noqa names another tool's code; GM901 is not selected
+    assert reported(proc) == [("s.py", "GM401")], proc.stdout
+    assert lines(proc.stdout)[0].startswith("s.py:9:5: GM401")
+
+
+def test_unused_suppressions_are_reported_and_fixed(binary, files, tmp_path):
+    path = files("s.py", SUPPRESSIONS)
+    proc = run_cli(binary, "check", "--output-format", "concise", "--select", "GM4,GM901",
+                   "s.py", cwd=tmp_path)
+    out = lines(proc.stdout)
+    assert [l for l in out if "GM901" in l] == [
+        "s.py:10:16: GM901 [*] Unused `noqa` directive (unused: `GM401`)",
+        "s.py:11:18: GM901 [*] Unused `graphmend: ignore` directive (unused: `GM401`; "
+        "unknown: `GM999`)"], out
+    proc = run_cli(binary, "fix", "--select", "GM4,GM901", "s.py", cwd=tmp_path)
+    text = path.read_text(encoding="utf-8")
+    assert "    y = x + 1\n    z = y + 1\n" in text, text
+    assert '# noqa: GM401\n    print("b")' in text  # the used ones stay
+    again = run_cli(binary, "check", "--output-format", "concise", "--select", "GM901", "s.py",
+                    cwd=tmp_path)
+    assert again.returncode == 0, again.stdout

@@ -233,7 +233,7 @@ static void rejects_what_it_does_not_know(void) {
         snprintf(text, sizeof text, "%s%s", head, tail);                                           \
         expect_error(text, message);                                                               \
     } while (0)
-    ERR("select = [\"GM9\"]\n", "line 3: select: unknown rule selector \"GM9\"");
+    ERR("select = [\"GM8\"]\n", "line 3: select: unknown rule selector \"GM8\"");
     ERR("colour = \"red\"\n", "line 3: unknown key 'colour'");
     ERR("torch-version = 2.13\n", "line 3: unsupported value");
     ERR("torch-version = \"two\"\n", "line 3: torch-version must be");
@@ -248,7 +248,7 @@ static void rejects_what_it_does_not_know(void) {
     ERR("[tool.graphmend.extra]\n", "line 3: only the [tool.graphmend] and "
                                      "[tool.graphmend.per-file-ignores] tables");
     ERR("exclude = \"build\"\n", "line 3: exclude must be an array of glob patterns");
-    ERR("extend-select = [\"GM9\"]\n", "line 3: extend-select: unknown rule selector");
+    ERR("extend-select = [\"GM8\"]\n", "line 3: extend-select: unknown rule selector");
     ERR("per-file-ignores = 1\n", "line 3: write per-file-ignores as a [tool.graphmend.per-");
     ERR("[tool.graphmend.per-file-ignores]\n\"t/*\" = \"GM401\"\n",
         "line 4: per-file-ignores: each glob takes an array of rule ids");
