@@ -201,13 +201,14 @@ static void expect_unused(const char *src, const char *message, const char *expe
 }
 
 static void unused_suppressions(void) {
-    expect_unused(HEAD "        y = x  # noqa: GM401\n", "Unused `noqa` directive (unused: `GM401`)",
-                  HEAD "        y = x\n");
+    expect_unused(HEAD "        y = x  # noqa: GM401\n",
+                  "Unused `noqa` directive (unused: `GM401`)", HEAD "        y = x\n");
     expect_unused(HEAD "        print(x)  # graphmend: ignore[GM401, GM101]\n",
                   "Unused `graphmend: ignore` directive (unused: `GM101`)",
                   HEAD "        print(x)  # graphmend: ignore[GM401]\n");
     expect_unused(HEAD "        y = x  # noqa: E501, GM401\n",
-                  "Unused `noqa` directive (unused: `GM401`)", HEAD "        y = x  # noqa: E501\n");
+                  "Unused `noqa` directive (unused: `GM401`)",
+                  HEAD "        y = x  # noqa: E501\n");
     expect_unused(HEAD "        y = x  # noqa\n", "Unused blanket `noqa` directive",
                   HEAD "        y = x\n");
     expect_unused(HEAD "        # graphmend: ignore\n        y = x\n",
