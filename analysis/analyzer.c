@@ -17,6 +17,7 @@
 
 #include "analysis/findings/suppression.h"
 #include "analysis/findings/syntax_errors.h"
+#include "analysis/findings/unused_suppressions.h"
 #include "analysis/module_facts/call_graph.h"
 #include "analysis/module_facts/compile_constants.h"
 #include "analysis/module_facts/module_index.h"
@@ -74,6 +75,10 @@ struct gm_analyzer {
     gm_symbols symbols;
     gm_finding_list result;    /* shallow copies of the entries' findings (+ syntax_finding) */
     gm_finding syntax_finding; /* owned */
+    gm_finding_list unused_suppressions; /* owned: this run's GM901 findings */
+    gm_suppression_hit *hits;            /* the findings line comments hid in this run */
+    size_t hit_count;
+    size_t hit_capacity;
     TSNode *children;
     child_info *info;
     size_t children_capacity;
@@ -254,6 +259,7 @@ gm_analyzer *gm_analyzer_new(void) {
     }
     gm_symbols_init(&a->symbols);
     gm_finding_list_init(&a->result);
+    gm_finding_list_init(&a->unused_suppressions);
     return a;
 }
 
@@ -266,6 +272,8 @@ void gm_analyzer_free(gm_analyzer *analyzer) {
     gm_symbols_free(&analyzer->symbols);
     free(analyzer->result.items); /* shallow: the members belong to the entries */
     gm_finding_free(&analyzer->syntax_finding);
+    gm_finding_list_free(&analyzer->unused_suppressions);
+    free(analyzer->hits);
     free(analyzer->children);
     free(analyzer->info);
     gm_call_graph_free(&analyzer->graph);
@@ -416,6 +424,57 @@ static int result_push(gm_finding_list *list, const gm_finding *f) {
     return 0;
 }
 
+static int note_hit(gm_analyzer *a, const gm_finding *f) {
+    if (a->hit_count == a->hit_capacity) {
+        size_t cap = a->hit_capacity ? a->hit_capacity * 2 : 16;
+        gm_suppression_hit *hits = realloc(a->hits, cap * sizeof *hits);
+        if (!hits)
+            return -1;
+        a->hits = hits;
+        a->hit_capacity = cap;
+    }
+    a->hits[a->hit_count++] =
+        (gm_suppression_hit){f->rule, f->span.start_byte - f->span.start.column};
+    return 0;
+}
+
+/* Puts f into the result after the findings that start before or at it (the result is shallow:
+ * f stays owned by the caller). */
+static int result_insert(gm_analyzer *a, const gm_finding *f) {
+    if (result_push(&a->result, f) != 0)
+        return -1;
+    gm_finding *items = a->result.items;
+    size_t at = a->result.count - 1;
+    while (at > 0 && items[at - 1].span.start_byte > f->span.start_byte) {
+        items[at] = items[at - 1];
+        at--;
+    }
+    items[at] = *f;
+    return 0;
+}
+
+/* GM901 when selected: the line suppressions that hid nothing in this run. */
+static int add_unused_suppressions(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
+                                   const gm_analysis_options *options,
+                                   const gm_rule_set *ignored) {
+    const gm_rule *rule = gm_rule_by_id("GM901");
+    if (!rule || !gm_analysis_rule_enabled(options, rule) || gm_rule_set_has(ignored, rule))
+        return 0;
+    size_t count;
+    const gm_rule *rules = gm_rules(&count);
+    gm_rule_set reported = {0};
+    for (size_t i = 0; i < count && i < 64 * GM_RULE_SET_WORDS; i++)
+        if (gm_analysis_rule_enabled(options, &rules[i]) && !gm_rule_set_has(ignored, &rules[i]))
+            reported.bits[i / 64] |= (uint64_t)1 << (i % 64);
+    if (gm_unused_suppressions(&a->syntax, root, text, len, a->hits, a->hit_count, &reported,
+                               &a->unused_suppressions) != 0)
+        return -1;
+    for (size_t i = 0; i < a->unused_suppressions.count; i++)
+        if (result_insert(a, &a->unused_suppressions.items[i]) != 0)
+            return -1;
+    return 0;
+}
+
 /* The GM001 finding, placed after the findings that start before or at it. */
 static int add_syntax_error(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
                             const gm_rule_set *ignored) {
@@ -426,9 +485,13 @@ static int add_syntax_error(gm_analyzer *a, TSNode root, const char *text, uint3
     if (gm_syntax_error_finding(error, text, len, &f) != 0)
         return -1;
     TSNode scopes[1] = {root};
-    if (gm_rule_set_has(ignored, f.rule) || !gm_analysis_rule_enabled(&a->options, f.rule) ||
-        gm_line_suppresses(&a->syntax, text, len, f.span.start_byte, f.span.start.column, scopes, 1,
-                           f.rule)) {
+    if (gm_line_suppresses(&a->syntax, text, len, f.span.start_byte, f.span.start.column, scopes,
+                           1, f.rule)) {
+        int rc = note_hit(a, &f);
+        gm_finding_free(&f);
+        return rc;
+    }
+    if (gm_rule_set_has(ignored, f.rule) || !gm_analysis_rule_enabled(&a->options, f.rule)) {
         gm_finding_free(&f);
         return 0;
     }
@@ -712,18 +775,24 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
         any_ignored |= ignored.bits[w] != 0;
     for (size_t i = 0; i < fresh->count; i++) {
         const cache_entry *e = &fresh->items[i];
-        for (size_t k = 0; k < e->count; k++)
+        for (size_t k = 0; k < e->count; k++) {
+            if (e->findings[k].suppressed) {
+                if (note_hit(a, &e->findings[k]) != 0)
+                    return -1;
+                continue;
+            }
             if ((!any_ignored || !gm_rule_set_has(&ignored, e->findings[k].rule)) &&
                 gm_analysis_rule_enabled(options, e->findings[k].rule) &&
                 result_push(&a->result, &e->findings[k]) != 0)
                 return -1;
+        }
     }
     gm_module_index_free(&a->module_index); /* per run: an idle document does not keep it */
     if (place_after_imports(a, root, text, len) != 0)
         return -1;
     if (options->report_syntax_errors && add_syntax_error(a, root, text, len, &ignored) != 0)
         return -1;
-    return 0;
+    return add_unused_suppressions(a, root, text, len, options, &ignored);
 }
 
 const gm_finding_list *gm_analyzer_run(gm_analyzer *analyzer, const TSTree *tree, const char *text,
@@ -734,7 +803,9 @@ const gm_finding_list *gm_analyzer_run(gm_analyzer *analyzer, const TSTree *tree
         options = &defaults;
     }
     analyzer->result.count = 0;
+    analyzer->hit_count = 0;
     gm_finding_free(&analyzer->syntax_finding);
+    gm_finding_list_free(&analyzer->unused_suppressions);
     if (!tree || len > UINT32_MAX) {
         gm_analyzer_reset(analyzer);
         return &analyzer->result;

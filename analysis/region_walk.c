@@ -27,7 +27,8 @@ static void note_breaks(gm_region *r, size_t before) {
         (r->loop_depth == r->comprehension_frame_depth && r->try_depth == 0))
         return;
     for (size_t i = before; i < out->count; i++)
-        if (gm_analysis_rule_enabled(r->stmt->options, out->items[i].rule))
+        if (!out->items[i].suppressed &&
+            gm_analysis_rule_enabled(r->stmt->options, out->items[i].rule))
             r->frame_skipped = true;
 }
 

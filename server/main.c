@@ -4,6 +4,7 @@
 
 #include "server/cli/commands.h"
 #include "server/cli/profile_command.h"
+#include "server/cli/rule_command.h"
 #include "server/config/settings.h"
 #include "server/transport/stdio_transport.h"
 
@@ -13,11 +14,15 @@ static void print_help(FILE *out) {
             "\n"
             "usage:\n"
             "  graphmend serve [--stdio]            run the language server on stdin/stdout\n"
-            "  graphmend check [--output-format text|json|sarif] PATHS...\n"
-            "                                       report predicted graph breaks\n"
-            "  graphmend fix [--unsafe-fixes|--no-unsafe-fixes] [--diff] PATHS...\n"
+            "  graphmend check [--output-format FORMAT] [--statistics] [--show-fixes]\n"
+            "                  [--exit-zero] [--stdin-filename NAME] [PATHS...]\n"
+            "                                       report predicted graph breaks (no PATHS: .);\n"
+            "                                       FORMAT: full, concise, json, sarif, github,\n"
+            "                                       gitlab\n"
+            "  graphmend fix [--unsafe-fixes|--no-unsafe-fixes] [--diff] [PATHS...]\n"
             "                                       apply safe mends in place (--diff: print,\n"
             "                                       write nothing)\n"
+            "  graphmend rule ID | --all             explain a rule (markdown)\n"
             "  graphmend profile PATH [--entry NAME] [--device auto|cuda|cpu] [--python PYTHON]\n"
             "                    [--output-format text|json] [--unsafe-fixes] [--timeout SECONDS]\n"
             "                                       profile the mended model against the original\n"
@@ -26,8 +31,8 @@ static void print_help(FILE *out) {
             "  graphmend --help | --version\n"
             "\n"
             "check and fix also take --select IDS and --ignore IDS (comma-separated rule ids or\n"
-            "prefixes such as GM4); settings come from [tool.graphmend] in the nearest\n"
-            "pyproject.toml.\n"
+            "prefixes such as GM4), --color auto|always|never and --force-exclude; settings come\n"
+            "from [tool.graphmend] in the nearest pyproject.toml.\n"
             "\n"
             "Directories are searched for *.py files. Exit status: 0 nothing found, 1 graph\n"
             "breaks found (or remaining after fix), 2 error.\n",
@@ -80,6 +85,9 @@ int main(int argc, char **argv) {
     }
     if (strcmp(command, "fix") == 0) {
         return gm_cli_fix(argc - 1, argv + 1);
+    }
+    if (strcmp(command, "rule") == 0) {
+        return gm_cli_rule(argc - 1, argv + 1);
     }
     if (strcmp(command, "profile") == 0) {
         return gm_cli_profile(argc - 1, argv + 1);

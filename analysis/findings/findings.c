@@ -28,6 +28,13 @@ void gm_finding_list_free(gm_finding_list *list) {
     gm_finding_list_init(list);
 }
 
+size_t gm_finding_list_unsuppressed(const gm_finding_list *list) {
+    size_t n = 0;
+    for (size_t i = 0; i < list->count; i++)
+        n += !list->items[i].suppressed;
+    return n;
+}
+
 int gm_finding_list_push(gm_finding_list *list, gm_finding *finding) {
     if (list->count == list->capacity) {
         size_t capacity = list->capacity ? list->capacity * 2 : 8;
@@ -102,6 +109,7 @@ int gm_finding_copy_shifted(const gm_finding *src, gm_finding *dst, int64_t byte
     dst->only_when_dtypes = dup_or_null(src->only_when_dtypes, &failed);
     dst->only_when_condition = dup_or_null(src->only_when_condition, &failed);
     dst->severity = src->severity;
+    dst->suppressed = src->suppressed;
     if (src->fix_count) {
         dst->fixes = calloc(src->fix_count, sizeof *dst->fixes);
         if (!dst->fixes) {

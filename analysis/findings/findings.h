@@ -69,6 +69,9 @@ typedef struct {
      * Python values dynamo evaluates at trace time guard the tensor test (`if pixels is not
      * None and (ids == k).any():` breaks only when pixels are given: `and` stops first) */
     char *only_when_condition;
+    /* A line suppression comment hides it: kept (not reported) so that the analyzer can tell
+     * which suppressions are used (GM901). */
+    bool suppressed;
 } gm_finding;
 
 typedef struct {
@@ -87,6 +90,8 @@ int gm_finding_list_push(gm_finding_list *list, gm_finding *finding);
 int gm_finding_copy_shifted(const gm_finding *src, gm_finding *dst, int64_t byte_delta,
                             int64_t row_delta);
 void gm_finding_free(gm_finding *finding);
+/* How many findings of list no suppression comment hides. */
+size_t gm_finding_list_unsuppressed(const gm_finding_list *list);
 /* The severity to report: the finding's own, else its rule's default. */
 gm_severity gm_finding_severity(const gm_finding *finding);
 /* Whether fix-all and `graphmend fix` apply fix: a mend that is safe, or unsafe when unsafe

@@ -42,59 +42,165 @@ static bool is_word_char(char c) {
     return isalnum((unsigned char)c) || c == '_' || c == '-';
 }
 
-/* Parses "ID, ID]" after '['; adds known ids. Returns the position after ']' or NULL. */
-static const char *parse_ids(const char *p, const char *end, gm_rule_set *set) {
+bool gm_code_rules(const char *text, uint32_t start, uint32_t end, gm_rule_set *set) {
+    size_t n = end - start, count;
+    const gm_rule *rules = gm_rules(&count);
+    bool any = false;
+    for (size_t i = 0; n > 0 && i < count; i++) {
+        if (strlen(rules[i].id) >= n && memcmp(rules[i].id, text + start, n) == 0) {
+            rule_set_add(set, &rules[i]);
+            any = true;
+        }
+    }
+    return any;
+}
+
+/* Parses "ID, ID]" after '[' (p, within text); records the codes in d. Returns the position
+ * after ']' or NULL. */
+static const char *parse_ids(const char *text, const char *p, const char *end,
+                             gm_line_directive *d) {
     while (p < end && *p != ']') {
         while (p < end && (*p == ' ' || *p == '\t' || *p == ','))
             p++;
         const char *start = p;
         while (p < end && isalnum((unsigned char)*p))
             p++;
-        if (p > start && (size_t)(p - start) < 16) {
-            char id[16];
-            memcpy(id, start, (size_t)(p - start));
-            id[p - start] = '\0';
-            const gm_rule *rule = gm_rule_by_id(id);
-            if (rule)
-                rule_set_add(set, rule);
-        }
+        if (p > start && d->code_count < GM_MAX_DIRECTIVE_CODES)
+            d->codes[d->code_count++] = (gm_directive_code){
+                (uint32_t)(start - text), (uint32_t)(p - text), true};
         if (p == start && p < end && *p != ']')
             return NULL; /* neither an id nor a separator */
     }
     return p < end ? p + 1 : NULL;
 }
 
-bool gm_parse_ignore_comment(const char *comment, size_t len, bool file_level, gm_rule_set *set) {
-    const char *end = comment + len;
-    bool found = false;
-    for (const char *p = comment; (p = find_bytes(p, end, "graphmend:")) != NULL;) {
-        const char *q = p + 10;
-        p = q;
-        while (q < end && (*q == ' ' || *q == '\t'))
-            q++;
-        if (!starts_with(q, end, "ignore"))
-            continue;
-        q += 6;
-        bool is_file = starts_with(q, end, "-file");
-        if (is_file)
-            q += 5;
-        if (is_file != file_level || (q < end && is_word_char(*q)))
-            continue;
-        if (q < end && *q == '[') {
-            gm_rule_set ids = {0};
-            const char *after = parse_ids(q + 1, end, &ids);
-            if (!after)
-                continue;
-            for (size_t i = 0; i < GM_RULE_SET_WORDS; i++)
-                set->bits[i] |= ids.bits[i];
-            found = true;
-            p = after;
-        } else {
-            set->all = true;
-            found = true;
-        }
+static bool is_code_char(char c) {
+    return isalnum((unsigned char)c);
+}
+
+/* After "noqa" (p): a bare noqa, or ": CODE, CODE" (ruff's form; codes are letters then
+ * digits). Fills d; returns where the directive ends. */
+static const char *parse_noqa(const char *text, const char *p, const char *end,
+                              gm_line_directive *d) {
+    if (p >= end || *p != ':') {
+        d->all = true;
+        return p;
     }
-    return found;
+    const char *after = ++p;
+    for (;;) {
+        const char *q = p;
+        while (q < end && (*q == ' ' || *q == '\t' || *q == ','))
+            q++;
+        const char *start = q;
+        while (q < end && isalpha((unsigned char)*q))
+            q++;
+        const char *digits = q;
+        while (q < end && isdigit((unsigned char)*q))
+            q++;
+        if (digits == start || q == digits || (q < end && is_code_char(*q)))
+            break;
+        if (d->code_count < GM_MAX_DIRECTIVE_CODES)
+            d->codes[d->code_count++] = (gm_directive_code){
+                (uint32_t)(start - text), (uint32_t)(q - text),
+                q - start > 2 && start[0] == 'G' && start[1] == 'M'};
+        p = q;
+    }
+    if (d->code_count == 0) { /* "# noqa:" with no codes: as a bare noqa */
+        d->all = true;
+        return after;
+    }
+    return p;
+}
+
+static bool lower_equals(const char *p, const char *end, const char *word) {
+    size_t n = strlen(word);
+    if ((size_t)(end - p) < n)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (tolower((unsigned char)p[i]) != word[i])
+            return false;
+    return true;
+}
+
+/* The directives of text[start, end); file_level: `ignore-file` ones, else `ignore` and noqa. */
+static size_t parse_directives(const char *text, uint32_t start, uint32_t end, bool file_level,
+                               gm_line_directive *out, size_t max) {
+    const char *p = text + start, *stop = text + end;
+    size_t count = 0;
+    while (p < stop && count < max) {
+        gm_line_directive d;
+        memset(&d, 0, sizeof d);
+        if (starts_with(p, stop, "graphmend:")) {
+            const char *q = p + 10;
+            while (q < stop && (*q == ' ' || *q == '\t'))
+                q++;
+            if (!starts_with(q, stop, "ignore")) {
+                p += 10;
+                continue;
+            }
+            q += 6;
+            bool is_file = starts_with(q, stop, "-file");
+            if (is_file)
+                q += 5;
+            if (is_file != file_level || (q < stop && is_word_char(*q))) {
+                p = q;
+                continue;
+            }
+            d.start = (uint32_t)(p - text);
+            if (q < stop && *q == '[') {
+                const char *after = parse_ids(text, q + 1, stop, &d);
+                if (!after) {
+                    p = q;
+                    continue;
+                }
+                q = after;
+            } else {
+                d.all = true;
+            }
+            d.end = (uint32_t)(q - text);
+            out[count++] = d;
+            p = q;
+            continue;
+        }
+        if (*p == '#' && !file_level) {
+            const char *q = p + 1;
+            while (q < stop && (*q == ' ' || *q == '\t'))
+                q++;
+            if (lower_equals(q, stop, "noqa") && (q + 4 >= stop || !is_word_char(q[4]))) {
+                d.noqa = true;
+                d.start = (uint32_t)(p - text);
+                q = parse_noqa(text, q + 4, stop, &d);
+                d.end = (uint32_t)(q - text);
+                bool ours = d.all;
+                for (size_t i = 0; i < d.code_count; i++)
+                    ours |= d.codes[i].ours;
+                if (ours)
+                    out[count++] = d;
+                p = q > p ? q : p + 1;
+                continue;
+            }
+        }
+        p++;
+    }
+    return count;
+}
+
+size_t gm_parse_line_directives(const char *text, uint32_t start, uint32_t end,
+                                gm_line_directive *out, size_t max) {
+    return parse_directives(text, start, end, false, out, max);
+}
+
+bool gm_parse_ignore_comment(const char *comment, size_t len, bool file_level, gm_rule_set *set) {
+    gm_line_directive directives[8];
+    size_t count = parse_directives(comment, 0, (uint32_t)len, file_level, directives, 8);
+    for (size_t i = 0; i < count; i++) {
+        const gm_line_directive *d = &directives[i];
+        set->all |= d->all;
+        for (size_t c = 0; c < d->code_count; c++)
+            if (d->codes[c].ours)
+                gm_code_rules(comment, d->codes[c].start, d->codes[c].end, set);
+    }
+    return count > 0;
 }
 
 uint32_t gm_line_end(const char *text, uint32_t len, uint32_t pos) {
@@ -184,8 +290,8 @@ int gm_suppress_fix(const gm_syntax *syntax, const char *text, uint32_t len, uin
             while (q < end && (*q == ' ' || *q == '\t'))
                 q++;
             if (starts_with(q, end, "ignore[")) {
-                gm_rule_set ignored = {0};
-                if (parse_ids(q + 7, end, &ignored)) {
+                gm_line_directive ignored = {0};
+                if (parse_ids(text, q + 7, end, &ignored)) {
                     bracket = memchr(q, ']', (size_t)(end - q));
                     break;
                 }

@@ -1,6 +1,8 @@
-/* `# graphmend: ignore` comments: on a finding's first line (all rules, or
- * `ignore[GM101, GM401]`), or file-wide on a top-level line of its own (`ignore-file`,
- * `ignore-file[GM401]`); and the suppression fix that adds one. */
+/* Suppression comments: `# graphmend: ignore` on a finding's first line (all rules, or
+ * `ignore[GM101, GM4]`: ids or prefixes), ruff's `# noqa` there too (bare: every rule;
+ * `# noqa: GM401, E501`: the GM codes of the list, the others being other tools'), or file-wide
+ * on a top-level line of its own (`ignore-file`, `ignore-file[GM401]`); and the suppression fix
+ * that adds one. */
 #ifndef GM_ANALYSIS_FINDINGS_SUPPRESSION_H
 #define GM_ANALYSIS_FINDINGS_SUPPRESSION_H
 
@@ -22,8 +24,36 @@ typedef struct {
 bool gm_rule_set_has(const gm_rule_set *set, const gm_rule *rule);
 
 /* Adds to *set what the ignore directives in comment (its text) say. file_level selects
- * `ignore-file` directives, otherwise line `ignore` ones. Returns whether one was found. */
+ * `ignore-file` directives, otherwise line `ignore` and `noqa` ones. Returns whether one was
+ * found. */
 bool gm_parse_ignore_comment(const char *comment, size_t len, bool file_level, gm_rule_set *set);
+
+#define GM_MAX_DIRECTIVE_CODES 16
+
+typedef struct {
+    uint32_t start; /* bytes of the code in the text given to gm_parse_line_directives */
+    uint32_t end;
+    bool ours; /* a GM code; a noqa list may name other tools' codes too */
+} gm_directive_code;
+
+/* One line directive: `graphmend: ignore[...]` or `noqa: ...`. */
+typedef struct {
+    bool noqa;
+    bool all;       /* no list: every rule */
+    uint32_t start; /* the directive's bytes, from "graphmend:" or the '#' before noqa */
+    uint32_t end;
+    size_t code_count;
+    gm_directive_code codes[GM_MAX_DIRECTIVE_CODES];
+} gm_line_directive;
+
+/* The line directives of the comment text[start, end) that concern graphmend (a noqa list of
+ * other tools' codes only does not), at most max. */
+size_t gm_parse_line_directives(const char *text, uint32_t start, uint32_t end,
+                                gm_line_directive *out, size_t max);
+
+/* Adds to *set the rules a code (an id or a prefix, text[start, end)) names. Returns false when
+ * it names none (an unknown code). */
+bool gm_code_rules(const char *text, uint32_t start, uint32_t end, gm_rule_set *set);
 
 /* End of the line holding byte pos: the offset of its last line-break byte, the "\n" of a
  * "\r\n" (or len). */

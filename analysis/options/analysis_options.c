@@ -62,6 +62,15 @@ static bool selectors_match(const gm_rule_selectors *selectors, const char *id) 
     return false;
 }
 
+/* Whether a selector longer than "GM" (all rules) matches id. */
+static bool selectors_match_specifically(const gm_rule_selectors *selectors, const char *id) {
+    for (size_t i = 0; i < selectors->count; i++)
+        if (strlen(selectors->items[i]) > 2 &&
+            strncmp(id, selectors->items[i], strlen(selectors->items[i])) == 0)
+            return true;
+    return false;
+}
+
 bool gm_analysis_rule_enabled(const gm_analysis_options *options, const gm_rule *rule) {
     const char *id = rule->id;
     if (options->capture_scalar_outputs && (strcmp(id, "GM201") == 0 || strcmp(id, "GM202") == 0))
@@ -71,6 +80,8 @@ bool gm_analysis_rule_enabled(const gm_analysis_options *options, const gm_rule 
     if (options->allow_rnn && strcmp(id, "GM604") == 0)
         return false;
     if (gm_options_fullgraph_traces(options, options->fullgraph, rule))
+        return false;
+    if (rule->opt_in && !selectors_match_specifically(&options->select, id))
         return false;
     return selectors_match(&options->select, id) && !selectors_match(&options->ignore, id);
 }

@@ -86,9 +86,9 @@ static void emit(gm_region *region, const char *rule, TSNode node, const char *m
 }
 
 static void emit_301(gm_region *region, TSNode node, const char *message) {
-    size_t before = region->stmt->out->count;
+    size_t before = gm_finding_list_unsuppressed(region->stmt->out);
     emit(region, "GM301", node, message);
-    if (region->stmt->out->count > before)
+    if (gm_finding_list_unsuppressed(region->stmt->out) > before)
         gm_rule_method_across_break(region, node);
 }
 

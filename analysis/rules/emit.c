@@ -67,12 +67,14 @@ void gm_emit_finding(gm_region *region, const gm_rule *rule, TSNode node, const 
     region->only_when_dtypes = NULL;
     region->only_when_condition = NULL;
     bool fullgraph = gm_options_fullgraph(st->options, region->site.fullgraph);
-    if (gm_options_fullgraph_traces(st->options, fullgraph, rule) ||
-        gm_line_suppresses(st->syntax, st->text, st->len, start, sp.column, scopes, 2, rule)) {
+    if (gm_options_fullgraph_traces(st->options, fullgraph, rule)) {
         fixes_free(fixes, count);
         return;
     }
-    if (region->comprehension_frame_depth > 0 && gm_analysis_rule_enabled(st->options, rule))
+    f.suppressed =
+        gm_line_suppresses(st->syntax, st->text, st->len, start, sp.column, scopes, 2, rule);
+    if (!f.suppressed && region->comprehension_frame_depth > 0 &&
+        gm_analysis_rule_enabled(st->options, rule))
         region->comprehension_frame_ended = true;
     f.rule = rule;
     f.span.start_byte = start;

@@ -136,7 +136,8 @@ static bool local_made(gm_region *r, TSNode id, int depth, made_test made) {
     uint32_t from = ts_node_end_byte(value), to = ts_node_start_byte(id);
     const gm_finding_list *out = r->stmt->out;
     for (size_t i = 0; i < out->count; i++)
-        if (out->items[i].span.start_byte >= from && out->items[i].span.start_byte < to)
+        if (!out->items[i].suppressed && out->items[i].span.start_byte >= from &&
+            out->items[i].span.start_byte < to)
             return false;
     return true;
 }

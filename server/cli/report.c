@@ -4,8 +4,12 @@
 #include <string.h>
 
 int gm_output_format_parse(const char *name, gm_output_format *out) {
-    static const char *const names[] = {"text", "json", "sarif"};
-    for (int i = 0; i < 3; i++) {
+    static const char *const names[] = {"full", "concise", "json", "sarif", "github", "gitlab"};
+    if (strcmp(name, "text") == 0) { /* the name concise had before full came */
+        *out = GM_OUTPUT_CONCISE;
+        return 0;
+    }
+    for (int i = 0; i < 6; i++) {
         if (strcmp(name, names[i]) == 0) {
             *out = (gm_output_format)i;
             return 0;
@@ -14,14 +18,25 @@ int gm_output_format_parse(const char *name, gm_output_format *out) {
     return -1;
 }
 
-/* 1-based row and character column of a byte offset. */
-static void location_of(const gm_file_report *file, size_t offset, json_int_t *row,
-                        json_int_t *column) {
+bool gm_output_format_is_text(gm_output_format format) {
+    return format == GM_OUTPUT_FULL || format == GM_OUTPUT_CONCISE;
+}
+
+void gm_report_location(const gm_file_report *file, size_t offset, uint32_t *row,
+                        uint32_t *column) {
     uint32_t line, character;
     gm_offset_to_position(file->text, file->len, &file->lines, GM_ENCODING_UTF32, offset, &line,
                           &character);
-    *row = (json_int_t)line + 1;
-    *column = (json_int_t)character + 1;
+    *row = line + 1;
+    *column = character + 1;
+}
+
+static void location_of(const gm_file_report *file, size_t offset, json_int_t *row,
+                        json_int_t *column) {
+    uint32_t r, c;
+    gm_report_location(file, offset, &r, &c);
+    *row = r;
+    *column = c;
 }
 
 static json_t *location_json(const gm_file_report *file, size_t offset) {
@@ -30,8 +45,7 @@ static json_t *location_json(const gm_file_report *file, size_t offset) {
     return json_pack("{s:I,s:I}", "row", row, "column", column);
 }
 
-/* The fix ruff would show: the first mend, else the suppression. */
-static const gm_fix *primary_fix(const gm_finding *finding) {
+const gm_fix *gm_report_primary_fix(const gm_finding *finding) {
     for (size_t i = 0; i < finding->fix_count; i++) {
         if (finding->fixes[i].kind == GM_FIX_KIND_MEND) {
             return &finding->fixes[i];
@@ -77,7 +91,7 @@ static json_t *ruff_json(const gm_file_report *files, size_t count) {
                           finding->rule->url ? json_string(finding->rule->url) : json_null(),
                           "location", location_json(&files[f], finding->span.start_byte),
                           "end_location", location_json(&files[f], finding->span.end_byte), "fix",
-                          fix_json(&files[f], primary_fix(finding)));
+                          fix_json(&files[f], gm_report_primary_fix(finding)));
             if (entry && finding->mend_declined) { /* graphmend's addition to ruff's shape */
                 json_object_set_new(entry, "mend_declined", json_string(finding->mend_declined));
             }
@@ -149,15 +163,23 @@ static json_t *sarif_json(const gm_file_report *files, size_t count) {
 }
 
 void gm_print_reports(FILE *out, const gm_file_report *files, size_t count,
-                      gm_output_format format) {
-    if (format == GM_OUTPUT_TEXT) {
+                      gm_output_format format, bool color) {
+    if (format == GM_OUTPUT_GITHUB) {
+        gm_print_github(out, files, count);
+        return;
+    }
+    if (format == GM_OUTPUT_GITLAB) {
+        gm_print_gitlab(out, files, count);
+        return;
+    }
+    if (gm_output_format_is_text(format)) {
         for (size_t f = 0; f < count; f++) {
             for (size_t i = 0; i < files[f].findings.count; i++) {
-                const gm_finding *finding = &files[f].findings.items[i];
-                json_int_t row, column;
-                location_of(&files[f], finding->span.start_byte, &row, &column);
-                fprintf(out, "%s:%lld:%lld: %s %s\n", files[f].path, (long long)row,
-                        (long long)column, finding->rule->id, finding->message);
+                if (format == GM_OUTPUT_FULL) {
+                    gm_print_full(out, &files[f], &files[f].findings.items[i], color);
+                } else {
+                    gm_print_concise(out, &files[f], &files[f].findings.items[i], color);
+                }
             }
         }
         return;

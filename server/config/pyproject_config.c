@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "server/config/project_files.h"
 #include "server/workspace/file_reader.h"
 
 #define MAX_STRING 256
@@ -283,12 +284,206 @@ static bool read_requires_python(reader *r, value *v, int *bound) {
     return true;
 }
 
-int gm_pyproject_parse(const char *text, size_t len, gm_analysis_options *options, unsigned *set,
-                       char *error, size_t error_size) {
+/* Appends the strings of v to patterns (an exclude list). Returns 0, or -1 when they do not fit. */
+static int add_patterns(reader *r, const value *v, gm_project_files *files) {
+    for (size_t i = 0; i < v->count; i++) {
+        if (files->exclude_count == GM_MAX_PROJECT_PATTERNS)
+            return fail(r, "too many exclude patterns");
+        snprintf(files->exclude[files->exclude_count++], GM_PROJECT_PATTERN_SIZE, "%s",
+                 v->items[i]);
+    }
+    return 0;
+}
+
+/* A line of [tool.graphmend.per-file-ignores]: "GLOB" = ["GM401", "GM2"]. */
+static int read_per_file_ignore(reader *r, value *v, gm_project_files *files) {
+    char glob[MAX_STRING];
+    if (*r->p == '"' || *r->p == '\'') {
+        if (read_string(r, glob) != 0)
+            return -1;
+    } else {
+        size_t n = 0;
+        while (r->p < r->end && is_key_char(*r->p) && n + 1 < sizeof glob)
+            glob[n++] = *r->p++;
+        glob[n] = '\0';
+    }
+    skip_blank(r);
+    if (!*glob || r->p >= r->end || *r->p != '=')
+        return fail(r, "expected '\"GLOB\" = [rule ids]' in [tool.graphmend.per-file-ignores]");
+    r->p++;
+    int key_line = r->line;
+    if (read_value(r, v) != 0 || expect_line_end(r) != 0)
+        return -1;
+    int after = r->line;
+    r->line = key_line;
+    if (v->kind != VALUE_ARRAY)
+        return fail(r, "per-file-ignores: each glob takes an array of rule ids");
+    gm_rule_selectors rules;
+    const char *ids[GM_MAX_RULE_SELECTORS];
+    for (size_t i = 0; i < v->count; i++)
+        ids[i] = v->items[i];
+    char why[128], message[200];
+    if (gm_rule_selectors_set(&rules, ids, v->count, why, sizeof why) != 0) {
+        snprintf(message, sizeof message, "per-file-ignores: %.150s", why);
+        return fail(r, message);
+    }
+    if (files) {
+        if (files->per_file_ignore_count == GM_MAX_PROJECT_PATTERNS)
+            return fail(r, "too many per-file-ignores");
+        gm_per_file_ignore *entry = &files->per_file_ignores[files->per_file_ignore_count++];
+        snprintf(entry->glob, sizeof entry->glob, "%s", glob);
+        entry->rules = rules;
+    }
+    r->line = after;
+    return 0;
+}
+
+/* Bits of `seen` for the keys that are no analysis options (duplicates are errors too). */
+enum { SEEN_EXCLUDE = 1u << 24, SEEN_EXTEND_EXCLUDE = 1u << 25, SEEN_EXTEND_SELECT = 1u << 26 };
+
+/* Applies key = value (of [tool.graphmend]) to *next; exclude patterns go to kept (when not
+ * NULL), extend-select to *extend_select. Returns 0, or -1 after fail(). */
+static int apply_key(reader *r, const char *key_name, const value *v, gm_analysis_options *next,
+                     unsigned *seen, unsigned *next_set, gm_project_files *kept,
+                     gm_rule_selectors *extend_select) {
+    char message[200];
+    unsigned bit = 0;
+    if (strcmp(key_name, "torch-version") == 0) {
+        bit = GM_SET_TORCH_VERSION;
+        if (v->kind != VALUE_STRING || gm_parse_torch_version(v->string, &next->torch_version))
+            return fail(r, "torch-version must be a \"MAJOR.MINOR\" string such as \"2.13\"");
+        if (!gm_torch_version_supported(next->torch_version))
+            return fail(r, "torch-version must be from \"2.0\" to \"2.20\"");
+    } else if (strcmp(key_name, "python-version") == 0) {
+        bit = GM_SET_PYTHON_VERSION;
+        if (v->kind != VALUE_STRING || gm_parse_python_version(v->string, &next->python_version))
+            return fail(r, "python-version must be a \"MAJOR.MINOR\" string such as \"3.11\"");
+        if (!gm_python_version_supported(next->python_version))
+            return fail(r, "python-version must be from \"3.9\" to \"3.15\"");
+    } else if (strcmp(key_name, "compile-forward") == 0 || strcmp(key_name, "training") == 0) {
+        bool forward = key_name[0] == 'c';
+        bit = forward ? GM_SET_COMPILE_FORWARD : GM_SET_TRAINING;
+        if (v->kind != VALUE_BOOL) {
+            snprintf(message, sizeof message, "%s must be true or false", key_name);
+            return fail(r, message);
+        }
+        if (forward)
+            next->forward_is_compiled = v->boolean;
+        else
+            next->training = v->boolean;
+    } else if (strcmp(key_name, "unsafe-fixes") == 0) {
+        bit = GM_SET_UNSAFE_FIXES;
+        if (v->kind != VALUE_BOOL)
+            return fail(r, "unsafe-fixes must be true or false");
+        next->unsafe_fixes = v->boolean;
+    } else if (strcmp(key_name, "capture-scalar-outputs") == 0) {
+        bit = GM_SET_CAPTURE_SCALAR_OUTPUTS;
+        if (v->kind != VALUE_BOOL)
+            return fail(r, "capture-scalar-outputs must be true or false");
+        next->capture_scalar_outputs = v->boolean;
+    } else if (strcmp(key_name, "capture-dynamic-output-shape-ops") == 0) {
+        bit = GM_SET_CAPTURE_DYNAMIC_OUTPUT_SHAPE_OPS;
+        if (v->kind != VALUE_BOOL)
+            return fail(r, "capture-dynamic-output-shape-ops must be true or false");
+        next->capture_dynamic_output_shape_ops = v->boolean;
+    } else if (strcmp(key_name, "allow-rnn") == 0 || strcmp(key_name, "fullgraph") == 0 ||
+               strcmp(key_name, "nested-graph-breaks") == 0) {
+        bit = key_name[0] == 'a'   ? GM_SET_ALLOW_RNN
+              : key_name[0] == 'f' ? GM_SET_FULLGRAPH
+                                   : GM_SET_NESTED_GRAPH_BREAKS;
+        if (v->kind != VALUE_BOOL) {
+            snprintf(message, sizeof message, "%s must be true or false", key_name);
+            return fail(r, message);
+        }
+        if (bit == GM_SET_ALLOW_RNN)
+            next->allow_rnn = v->boolean;
+        else if (bit == GM_SET_FULLGRAPH)
+            next->fullgraph = v->boolean;
+        else
+            next->nested_graph_breaks = v->boolean ? GM_NESTED_ON : GM_NESTED_OFF;
+    } else if (strcmp(key_name, "reorderable-logging-functions") == 0 ||
+               strcmp(key_name, "ignore-logging-functions") == 0) {
+        bool reorderable = key_name[0] == 'r';
+        bit = reorderable ? GM_SET_REORDERABLE_LOGGING_FUNCTIONS
+                          : GM_SET_IGNORE_LOGGING_FUNCTIONS;
+        if (v->kind != VALUE_ARRAY) {
+            snprintf(message, sizeof message,
+                     "%s must be an array of dotted function names such as \"print\"",
+                     key_name);
+            return fail(r, message);
+        }
+        const char *items[GM_MAX_RULE_SELECTORS];
+        for (size_t i = 0; i < v->count; i++)
+            items[i] = v->items[i];
+        char why[160];
+        gm_function_names *target =
+            reorderable ? &next->reorderable_logging_functions : &next->ignore_logging_functions;
+        if (gm_function_names_set(target, items, v->count, why, sizeof why) != 0) {
+            snprintf(message, sizeof message, "%.40s: %.150s", key_name, why);
+            return fail(r, message);
+        }
+    } else if (strcmp(key_name, "select") == 0 || strcmp(key_name, "ignore") == 0) {
+        bool select = key_name[0] == 's';
+        bit = select ? GM_SET_SELECT : GM_SET_IGNORE;
+        if (v->kind != VALUE_ARRAY) {
+            snprintf(message, sizeof message, "%s must be an array of rule ids", key_name);
+            return fail(r, message);
+        }
+        const char *ids[GM_MAX_RULE_SELECTORS];
+        for (size_t i = 0; i < v->count; i++)
+            ids[i] = v->items[i];
+        char why[128];
+        if (gm_rule_selectors_set(select ? &next->select : &next->ignore, ids, v->count, why,
+                                  sizeof why) != 0) {
+            snprintf(message, sizeof message, "%.40s: %.150s", key_name, why);
+            return fail(r, message);
+        }
+    } else if (strcmp(key_name, "exclude") == 0 || strcmp(key_name, "extend-exclude") == 0) {
+        bit = strcmp(key_name, "exclude") == 0 ? SEEN_EXCLUDE : SEEN_EXTEND_EXCLUDE;
+        if (v->kind != VALUE_ARRAY) {
+            snprintf(message, sizeof message, "%s must be an array of glob patterns",
+                     key_name);
+            return fail(r, message);
+        }
+        if (kept && add_patterns(r, v, kept) != 0)
+            return -1;
+    } else if (strcmp(key_name, "extend-select") == 0) {
+        bit = SEEN_EXTEND_SELECT;
+        if (v->kind != VALUE_ARRAY)
+            return fail(r, "extend-select must be an array of rule ids");
+        const char *ids[GM_MAX_RULE_SELECTORS];
+        for (size_t i = 0; i < v->count; i++)
+            ids[i] = v->items[i];
+        char why[128];
+        if (gm_rule_selectors_set(extend_select, ids, v->count, why, sizeof why) != 0) {
+            snprintf(message, sizeof message, "extend-select: %.150s", why);
+            return fail(r, message);
+        }
+    } else {
+        snprintf(message, sizeof message, "unknown key '%s' in [tool.graphmend]", key_name);
+        return fail(r, message);
+    }
+    if (*seen & bit) {
+        snprintf(message, sizeof message, "duplicate key '%s'", key_name);
+        return fail(r, message);
+    }
+    *seen |= bit;
+    if (bit < SEEN_EXCLUDE) /* an analysis option */
+        *next_set |= bit;
+    return 0;
+}
+
+static int parse_project(const char *text, size_t len, gm_analysis_options *options,
+                         unsigned *set, gm_project_files *files, char *error, size_t error_size) {
     reader r = {text, text + len, 1, error, error_size};
     gm_analysis_options next = *options;
     unsigned next_set = *set, seen = 0;
     bool inside = false, had_table = false, in_project = false;
+    bool in_per_file = false, had_per_file = false;
+    gm_rule_selectors extend_select = {0};
+    gm_project_files *kept = files ? calloc(1, sizeof *kept) : NULL;
+    if (files && !kept)
+        return fail(&r, "out of memory");
     int requires_python = 0; /* the lower bound of [project] requires-python; 0: none */
     const char *in_string = NULL;
     static value v;
@@ -297,17 +492,27 @@ int gm_pyproject_parse(const char *text, size_t len, gm_analysis_options *option
         bool array;
         int header_line = r.line;
         if (!in_string && read_header(&r, name, sizeof name, &array)) {
-            inside = false;
+            inside = in_per_file = false;
             in_project = !array && strcmp(name, "project") == 0;
             if (strncmp(name, "tool.graphmend", 14) != 0 || (name[14] && name[14] != '.'))
                 continue;
             r.line = header_line;
-            if (array || name[14] == '.')
-                return fail(&r, "only a plain [tool.graphmend] table is supported");
-            if (had_table)
-                return fail(&r, "duplicate [tool.graphmend] table");
+            bool per_file = strcmp(name + 14, ".per-file-ignores") == 0;
+            if (array || (name[14] == '.' && !per_file)) {
+                free(kept);
+                return fail(&r, "only the [tool.graphmend] and [tool.graphmend.per-file-ignores] "
+                                "tables are supported");
+            }
+            if (per_file ? had_per_file : had_table) {
+                free(kept);
+                return fail(&r, per_file ? "duplicate [tool.graphmend.per-file-ignores] table"
+                                         : "duplicate [tool.graphmend] table");
+            }
             r.line++;
-            inside = had_table = true;
+            inside = true;
+            in_per_file = per_file;
+            had_per_file |= per_file;
+            had_table |= !per_file;
             continue;
         }
         if (!inside) {
@@ -320,8 +525,17 @@ int gm_pyproject_parse(const char *text, size_t len, gm_analysis_options *option
         if (r.p >= r.end)
             break;
         if (*r.p == '#' || *r.p == '\n' || *r.p == '\r') {
-            if (expect_line_end(&r) != 0)
+            if (expect_line_end(&r) != 0) {
+                free(kept);
                 return -1;
+            }
+            continue;
+        }
+        if (in_per_file) {
+            if (read_per_file_ignore(&r, &v, kept) != 0) {
+                free(kept);
+                return -1;
+            }
             continue;
         }
         const char *key = r.p;
@@ -329,120 +543,33 @@ int gm_pyproject_parse(const char *text, size_t len, gm_analysis_options *option
             r.p++;
         size_t key_len = (size_t)(r.p - key);
         skip_blank(&r);
-        if (key_len == 0 || r.p >= r.end || *r.p != '=')
+        if (key_len == 0 || r.p >= r.end || *r.p != '=') {
+            free(kept);
             return fail(&r, "expected 'key = value' in [tool.graphmend]");
+        }
         r.p++;
         char key_name[64];
         snprintf(key_name, sizeof key_name, "%.*s", (int)(key_len < 60 ? key_len : 60), key);
         int key_line = r.line;
-        if (read_value(&r, &v) != 0 || expect_line_end(&r) != 0)
-            return -1;
+        if (strcmp(key_name, "per-file-ignores") == 0) {
+            free(kept);
+            return fail(&r, "write per-file-ignores as a [tool.graphmend.per-file-ignores] table");
+        }
+        int status = read_value(&r, &v) != 0 || expect_line_end(&r) != 0 ? -1 : 0;
         int after = r.line;
         r.line = key_line; /* errors about the value name the key's line */
-        char message[200];
-        unsigned bit = 0;
-        if (strcmp(key_name, "torch-version") == 0) {
-            bit = GM_SET_TORCH_VERSION;
-            if (v.kind != VALUE_STRING || gm_parse_torch_version(v.string, &next.torch_version))
-                return fail(&r, "torch-version must be a \"MAJOR.MINOR\" string such as \"2.13\"");
-            if (!gm_torch_version_supported(next.torch_version))
-                return fail(&r, "torch-version must be from \"2.0\" to \"2.20\"");
-        } else if (strcmp(key_name, "python-version") == 0) {
-            bit = GM_SET_PYTHON_VERSION;
-            if (v.kind != VALUE_STRING || gm_parse_python_version(v.string, &next.python_version))
-                return fail(&r, "python-version must be a \"MAJOR.MINOR\" string such as \"3.11\"");
-            if (!gm_python_version_supported(next.python_version))
-                return fail(&r, "python-version must be from \"3.9\" to \"3.15\"");
-        } else if (strcmp(key_name, "compile-forward") == 0 || strcmp(key_name, "training") == 0) {
-            bool forward = key_name[0] == 'c';
-            bit = forward ? GM_SET_COMPILE_FORWARD : GM_SET_TRAINING;
-            if (v.kind != VALUE_BOOL) {
-                snprintf(message, sizeof message, "%s must be true or false", key_name);
-                return fail(&r, message);
-            }
-            if (forward)
-                next.forward_is_compiled = v.boolean;
-            else
-                next.training = v.boolean;
-        } else if (strcmp(key_name, "unsafe-fixes") == 0) {
-            bit = GM_SET_UNSAFE_FIXES;
-            if (v.kind != VALUE_BOOL)
-                return fail(&r, "unsafe-fixes must be true or false");
-            next.unsafe_fixes = v.boolean;
-        } else if (strcmp(key_name, "capture-scalar-outputs") == 0) {
-            bit = GM_SET_CAPTURE_SCALAR_OUTPUTS;
-            if (v.kind != VALUE_BOOL)
-                return fail(&r, "capture-scalar-outputs must be true or false");
-            next.capture_scalar_outputs = v.boolean;
-        } else if (strcmp(key_name, "capture-dynamic-output-shape-ops") == 0) {
-            bit = GM_SET_CAPTURE_DYNAMIC_OUTPUT_SHAPE_OPS;
-            if (v.kind != VALUE_BOOL)
-                return fail(&r, "capture-dynamic-output-shape-ops must be true or false");
-            next.capture_dynamic_output_shape_ops = v.boolean;
-        } else if (strcmp(key_name, "allow-rnn") == 0 || strcmp(key_name, "fullgraph") == 0 ||
-                   strcmp(key_name, "nested-graph-breaks") == 0) {
-            bit = key_name[0] == 'a'   ? GM_SET_ALLOW_RNN
-                  : key_name[0] == 'f' ? GM_SET_FULLGRAPH
-                                       : GM_SET_NESTED_GRAPH_BREAKS;
-            if (v.kind != VALUE_BOOL) {
-                snprintf(message, sizeof message, "%s must be true or false", key_name);
-                return fail(&r, message);
-            }
-            if (bit == GM_SET_ALLOW_RNN)
-                next.allow_rnn = v.boolean;
-            else if (bit == GM_SET_FULLGRAPH)
-                next.fullgraph = v.boolean;
-            else
-                next.nested_graph_breaks = v.boolean ? GM_NESTED_ON : GM_NESTED_OFF;
-        } else if (strcmp(key_name, "reorderable-logging-functions") == 0 ||
-                   strcmp(key_name, "ignore-logging-functions") == 0) {
-            bool reorderable = key_name[0] == 'r';
-            bit = reorderable ? GM_SET_REORDERABLE_LOGGING_FUNCTIONS
-                              : GM_SET_IGNORE_LOGGING_FUNCTIONS;
-            if (v.kind != VALUE_ARRAY) {
-                snprintf(message, sizeof message,
-                         "%s must be an array of dotted function names such as \"print\"",
-                         key_name);
-                return fail(&r, message);
-            }
-            const char *items[GM_MAX_RULE_SELECTORS];
-            for (size_t i = 0; i < v.count; i++)
-                items[i] = v.items[i];
-            char why[160];
-            gm_function_names *target =
-                reorderable ? &next.reorderable_logging_functions : &next.ignore_logging_functions;
-            if (gm_function_names_set(target, items, v.count, why, sizeof why) != 0) {
-                snprintf(message, sizeof message, "%.40s: %.150s", key_name, why);
-                return fail(&r, message);
-            }
-        } else if (strcmp(key_name, "select") == 0 || strcmp(key_name, "ignore") == 0) {
-            bool select = key_name[0] == 's';
-            bit = select ? GM_SET_SELECT : GM_SET_IGNORE;
-            if (v.kind != VALUE_ARRAY) {
-                snprintf(message, sizeof message, "%s must be an array of rule ids", key_name);
-                return fail(&r, message);
-            }
-            const char *ids[GM_MAX_RULE_SELECTORS];
-            for (size_t i = 0; i < v.count; i++)
-                ids[i] = v.items[i];
-            char why[128];
-            if (gm_rule_selectors_set(select ? &next.select : &next.ignore, ids, v.count, why,
-                                      sizeof why) != 0) {
-                snprintf(message, sizeof message, "%.40s: %.150s", key_name, why);
-                return fail(&r, message);
-            }
-        } else {
-            snprintf(message, sizeof message, "unknown key '%s' in [tool.graphmend]", key_name);
-            return fail(&r, message);
+        if (status == 0)
+            status = apply_key(&r, key_name, &v, &next, &seen, &next_set, kept, &extend_select);
+        if (status != 0) {
+            free(kept);
+            return -1;
         }
-        if (seen & bit) {
-            snprintf(message, sizeof message, "duplicate key '%s'", key_name);
-            return fail(&r, message);
-        }
-        seen |= bit;
-        next_set |= bit;
         r.line = after;
     }
+    /* extend-select adds to select (the table's own or the default), as ruff's does. */
+    for (size_t i = 0; i < extend_select.count && next.select.count < GM_MAX_RULE_SELECTORS; i++)
+        memcpy(next.select.items[next.select.count++], extend_select.items[i],
+               sizeof next.select.items[0]);
     /* Without python-version the project's oldest Python decides, as ruff's target-version. */
     if (!(seen & GM_SET_PYTHON_VERSION) && requires_python) {
         next.python_version = gm_python_version_nearest_supported(requires_python);
@@ -450,11 +577,33 @@ int gm_pyproject_parse(const char *text, size_t len, gm_analysis_options *option
     }
     *options = next;
     *set = next_set;
+    if (files)
+        *files = *kept;
+    free(kept);
     return 0;
 }
 
+int gm_pyproject_parse(const char *text, size_t len, gm_analysis_options *options, unsigned *set,
+                       char *error, size_t error_size) {
+    return parse_project(text, len, options, set, NULL, error, error_size);
+}
+
 int gm_pyproject_find(const char *dir, char *path, size_t path_size) {
-    char *current = realpath(dir && *dir ? dir : ".", NULL);
+    char given[4096];
+    snprintf(given, sizeof given, "%s", dir && *dir ? dir : ".");
+    char *current = realpath(given, NULL);
+    /* A directory that does not exist (that of a --stdin-filename): its nearest existing one. */
+    for (char *slash; !current && (slash = strrchr(given, '/')) != NULL;) {
+        if (slash == given)
+            slash[1] = '\0';
+        else
+            *slash = '\0';
+        current = realpath(given, NULL);
+        if (!current && slash == given)
+            break;
+    }
+    if (!current && !strchr(given, '/'))
+        current = realpath(".", NULL);
     if (!current)
         return -1;
     int rc = -1;
@@ -477,8 +626,10 @@ int gm_pyproject_find(const char *dir, char *path, size_t path_size) {
     return rc;
 }
 
-int gm_pyproject_load_for_file(const char *file, gm_analysis_options *options, unsigned *set,
-                               char *error, size_t error_size) {
+int gm_pyproject_load_project(const char *file, gm_analysis_options *options, unsigned *set,
+                              gm_project_files *files, char *error, size_t error_size) {
+    if (files)
+        memset(files, 0, sizeof *files);
     char dir[4096];
     snprintf(dir, sizeof dir, "%s", file);
     struct stat st;
@@ -501,9 +652,17 @@ int gm_pyproject_load_for_file(const char *file, gm_analysis_options *options, u
         return -1;
     }
     char why[300];
-    int rc = gm_pyproject_parse(text, len, options, set, why, sizeof why);
+    int rc = parse_project(text, len, options, set, files, why, sizeof why);
     free(text);
     if (rc != 0)
         snprintf(error, error_size, "%s: %s", path, why);
+    else if (files) /* gm_pyproject_find gives an absolute path */
+        snprintf(files->root, sizeof files->root, "%.*s", (int)(strrchr(path, '/') - path),
+                 path);
     return rc;
+}
+
+int gm_pyproject_load_for_file(const char *file, gm_analysis_options *options, unsigned *set,
+                               char *error, size_t error_size) {
+    return gm_pyproject_load_project(file, options, set, NULL, error, error_size);
 }

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "server/config/project_files.h"
 #include "server/config/settings.h"
 
 /* Applies the [tool.graphmend] table of text to *options and sets the GM_SET_* bits of the keys
@@ -15,7 +16,9 @@
  * capture-dynamic-output-shape-ops = true, allow-rnn = true, fullgraph = true,
  * nested-graph-breaks = true, reorderable-logging-functions = ["print", "warnings.warn"],
  * ignore-logging-functions = ["logging.Logger.info"], select = ["GM1", "GM401"],
- * ignore = [...]. Returns 0,
+ * ignore = [...], extend-select = [...] (added to select); exclude, extend-exclude and the
+ * [tool.graphmend.per-file-ignores] table are checked here and kept by gm_pyproject_load_project.
+ * Returns 0,
  * or -1 with "line N: what" in error (options and set are then left as they were). */
 int gm_pyproject_parse(const char *text, size_t len, gm_analysis_options *options, unsigned *set,
                        char *error, size_t error_size);
@@ -27,5 +30,10 @@ int gm_pyproject_find(const char *dir, char *path, size_t path_size);
  * Returns 0 (also when there is none), or -1 with "PATH: line N: what" in error. */
 int gm_pyproject_load_for_file(const char *file, gm_analysis_options *options, unsigned *set,
                                char *error, size_t error_size);
+
+/* The same, also filling *files (when not NULL) with the project's exclude patterns and
+ * per-file-ignores, and the pyproject.toml's directory (files->root "" when there is none). */
+int gm_pyproject_load_project(const char *file, gm_analysis_options *options, unsigned *set,
+                              gm_project_files *files, char *error, size_t error_size);
 
 #endif

@@ -12,15 +12,26 @@ from conftest import run_cli
 from samples import (CLEAN, MODEL, MODEL_FINDINGS, NON_ASCII, NON_ASCII_PRINT, PRINT_ONLY,
                      SUPPRESSED, SYNTAX_ERROR)
 
-LINE = re.compile(r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): (?P<code>GM\d{3}) (?P<msg>.+)$")
+LINE = re.compile(r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): (?P<code>GM\d{3}) (\[\*\] )?"
+                  r"(?P<msg>.+)$")
+# The full format (the default, as ruff's): "CODE [*] message", then " --> path:line:col".
+HEADER = re.compile(r"^(?P<code>GM\d{3}) (\[\*\] )?(?P<msg>.+)$")
+ARROW = re.compile(r"^ *--> (?P<path>.+?):(?P<line>\d+):(?P<col>\d+)$")
 
 
 def findings(stdout: bytes):
     out = []
+    header = None
     for line in stdout.decode("utf-8").splitlines():
         m = LINE.match(line)
         if m:
             out.append((m["path"], int(m["line"]), int(m["col"]), m["code"], m["msg"]))
+            continue
+        arrow = ARROW.match(line)
+        if arrow and header:
+            out.append((arrow["path"], int(arrow["line"]), int(arrow["col"]), header["code"],
+                        header["msg"]))
+        header = HEADER.match(line)
     return out
 
 
@@ -427,8 +438,8 @@ def test_ignore_flag_removes_prints(binary, files, tmp_path):
 
 def test_unknown_rule_selector_exits_two(binary, files, tmp_path):
     files("m.py", ITEM_AND_PRINT)
-    proc = run_cli(binary, "check", "--ignore", "GM9", "m.py", cwd=tmp_path)
-    assert proc.returncode == 2 and b"GM9" in proc.stderr, proc
+    proc = run_cli(binary, "check", "--ignore", "GM8", "m.py", cwd=tmp_path)
+    assert proc.returncode == 2 and b"GM8" in proc.stderr, proc
 
 
 def test_malformed_pyproject_is_a_clear_error(binary, files, tmp_path):

@@ -599,6 +599,23 @@ static const gm_rule rules[] = {
                 "for the second input.",
         .severity = GM_SEVERITY_WARNING,
     },
+    {
+        .id = "GM901",
+        .name = "unused-suppression",
+        .registry_id = NULL,
+        .gb_type = NULL,
+        .url = NULL,
+        .summary = "A suppression comment that suppresses nothing",
+        .explanation =
+            "A `# graphmend: ignore[...]` or `# noqa: GM...` comment names a rule that reports "
+            "nothing on its line (or a code that is no rule of graphmend's), so it hides no "
+            "graph break: the break it was written for has gone, or the comment is on the "
+            "wrong line. Like ruff's RUF100, this rule is reported only when selected by a "
+            "selector more specific than `GM` (`GM9`, `GM901`).",
+        .hint = "Remove the comment, or the codes in it that are unused (the fix does).",
+        .severity = GM_SEVERITY_WARNING,
+        .opt_in = true,
+    },
 };
 
 const gm_rule *gm_rules(size_t *count) {

@@ -3,6 +3,7 @@
 #ifndef GM_ANALYSIS_RULES_CATALOGUE_RULE_CATALOGUE_H
 #define GM_ANALYSIS_RULES_CATALOGUE_RULE_CATALOGUE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 typedef enum {
@@ -22,6 +23,9 @@ typedef struct {
     const char *explanation; /* why dynamo breaks here */
     const char *hint;        /* what the user can do */
     gm_severity severity;    /* default */
+    /* selected only by a selector more specific than "GM" (as ruff's RUF100 is off by default):
+     * a rule about the comments rather than about graph breaks */
+    bool opt_in;
 } gm_rule;
 
 /* All rules, in id order. */

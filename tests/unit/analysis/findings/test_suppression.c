@@ -33,6 +33,26 @@ static void parse_comments(void) {
     CHECK(!gm_parse_ignore_comment(c5, strlen(c5), false, &s));
     const char *c6 = "# graphmend: ignore-file";
     CHECK(gm_parse_ignore_comment(c6, strlen(c6), true, &s) && s.all);
+    /* ruff's noqa: bare for every rule; a list's GM codes; other tools' codes are theirs */
+    memset(&s, 0, sizeof s);
+    const char *c7 = "# noqa";
+    CHECK(gm_parse_ignore_comment(c7, strlen(c7), false, &s) && s.all);
+    memset(&s, 0, sizeof s);
+    const char *c8 = "# NOQA: E501, GM401";
+    CHECK(gm_parse_ignore_comment(c8, strlen(c8), false, &s));
+    CHECK(!s.all && gm_rule_set_has(&s, gm401) && !gm_rule_set_has(&s, gm101));
+    memset(&s, 0, sizeof s);
+    const char *c9 = "# noqa: E501";
+    CHECK(!gm_parse_ignore_comment(c9, strlen(c9), false, &s));
+    const char *c10 = "# noqaxyz";
+    CHECK(!gm_parse_ignore_comment(c10, strlen(c10), false, &s));
+    CHECK(!gm_parse_ignore_comment(c7, strlen(c7), true, &s)); /* no file-level noqa */
+    /* prefixes */
+    memset(&s, 0, sizeof s);
+    const char *c11 = "# graphmend: ignore[GM4]";
+    CHECK(gm_parse_ignore_comment(c11, strlen(c11), false, &s));
+    CHECK(gm_rule_set_has(&s, gm401) && gm_rule_set_has(&s, gm_rule_by_id("GM403")) &&
+          !gm_rule_set_has(&s, gm101));
 }
 
 static void line_suppression(void) {
@@ -42,6 +62,13 @@ static void line_suppression(void) {
     AT_EXPECT(HEAD "        print(x)  # graphmend: ignore[GM999]\n", "GM401", 1);
     AT_EXPECT(HEAD "        print(x)  # why: graphmend: ignore[GM401]\n", "GM401", 0);
     AT_EXPECT(HEAD "        print('# graphmend: ignore')\n", "GM401", 1); /* a string */
+    AT_EXPECT(HEAD "        print(x)  # noqa: GM401\n", "GM401", 0);
+    AT_EXPECT(HEAD "        print(x)  # noqa\n", "GM401", 0);
+    AT_EXPECT(HEAD "        print(x)  # noqa: E501\n", "GM401", 1);
+    AT_EXPECT(HEAD "        print(x)  # graphmend: ignore[GM4]\n", "GM401", 0);
+    AT_EXPECT(HEAD "        print(x)  # graphmend: ignore[GM1]\n", "GM401", 1);
+    /* GM901 is opt-in: not reported under the default select ("GM") */
+    AT_EXPECT(HEAD "        y = x  # noqa: GM401\n", "GM901", 0);
     AT_EXPECT(HEAD "        # graphmend: ignore\n        print(x)\n", "GM401", 1);
     {
         const char *src = HEAD "        if x.sum() > 0: print(x)  # graphmend: ignore[GM401]\n";
@@ -145,8 +172,76 @@ static void suppress_fix(void) {
     }
 }
 
+/* With GM901 selected: the unused directive of src is reported with message and its fix turns
+ * src into expected. */
+static void expect_unused(const char *src, const char *message, const char *expected) {
+    gm_analysis_options o;
+    gm_analysis_options_default(&o);
+    const char *ids[] = {"GM4", "GM1", "GM901"};
+    char error[64];
+    CHECK(gm_rule_selectors_set(&o.select, ids, 3, error, sizeof error) == 0);
+    gm_finding_list l = at_analyze_with(src, &o);
+    const gm_finding *f = at_find(&l, "GM901", 0);
+    CHECK(f != NULL);
+    if (f) {
+        CHECK_EQ_STR(f->message, message);
+        const gm_fix *fix = at_fix(f, GM_FIX_KIND_MEND);
+        CHECK(fix != NULL && fix->applicability == GM_FIX_SAFE);
+        char *out = fix ? at_apply(src, fix) : NULL;
+        CHECK(out != NULL);
+        if (out) {
+            CHECK_EQ_STR(out, expected);
+            gm_finding_list again = at_analyze_with(out, &o);
+            CHECK_EQ_INT(at_count(&again, "GM901"), 0);
+            gm_finding_list_free(&again);
+            free(out);
+        }
+    }
+    gm_finding_list_free(&l);
+}
+
+static void unused_suppressions(void) {
+    expect_unused(HEAD "        y = x  # noqa: GM401\n",
+                  "Unused `noqa` directive (unused: `GM401`)", HEAD "        y = x\n");
+    expect_unused(HEAD "        print(x)  # graphmend: ignore[GM401, GM101]\n",
+                  "Unused `graphmend: ignore` directive (unused: `GM101`)",
+                  HEAD "        print(x)  # graphmend: ignore[GM401]\n");
+    expect_unused(HEAD "        y = x  # noqa: E501, GM401\n",
+                  "Unused `noqa` directive (unused: `GM401`)",
+                  HEAD "        y = x  # noqa: E501\n");
+    expect_unused(HEAD "        y = x  # noqa\n", "Unused blanket `noqa` directive",
+                  HEAD "        y = x\n");
+    expect_unused(HEAD "        # graphmend: ignore\n        y = x\n",
+                  "Unused `graphmend: ignore` directive", HEAD "        y = x\n");
+    expect_unused(HEAD "        print(x)  # graphmend: ignore[GM401, GM999]\n",
+                  "Unused `graphmend: ignore` directive (unknown: `GM999`)",
+                  HEAD "        print(x)  # graphmend: ignore[GM401]\n");
+    expect_unused(HEAD "        y = x  # keep this graphmend: ignore[GM4]\n",
+                  "Unused `graphmend: ignore` directive (unused: `GM4`)",
+                  HEAD "        y = x  # keep this\n");
+    /* used ones, and other tools' noqa, are no finding */
+    gm_analysis_options o;
+    gm_analysis_options_default(&o);
+    const char *ids[] = {"GM"};
+    const char *ids_opt[] = {"GM", "GM901"};
+    char error[64];
+    CHECK(gm_rule_selectors_set(&o.select, ids_opt, 2, error, sizeof error) == 0);
+    gm_finding_list l = at_analyze_with(HEAD "        print(x)  # noqa: GM401\n"
+                                            "        y = x  # noqa: E501\n"
+                                            "        print(y)  # noqa\n",
+                                        &o);
+    CHECK_EQ_INT(at_count(&l, "GM901"), 0);
+    CHECK_EQ_INT(at_count(&l, "GM401"), 0);
+    gm_finding_list_free(&l);
+    CHECK(gm_rule_selectors_set(&o.select, ids, 1, error, sizeof error) == 0);
+    l = at_analyze_with(HEAD "        y = x  # noqa: GM401\n", &o);
+    CHECK_EQ_INT(at_count(&l, "GM901"), 0); /* "GM" alone does not select it */
+    gm_finding_list_free(&l);
+}
+
 int main(void) {
     parse_comments();
+    unused_suppressions();
     line_suppression();
     file_suppression();
     suppress_fix();

@@ -1,5 +1,7 @@
 /* The [tool.graphmend] reader of pyproject.toml, and rule gating by the analysis options. */
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "analysis/analyzer.h"
 #include "analysis/syntax/python_parser.h"
@@ -231,7 +233,7 @@ static void rejects_what_it_does_not_know(void) {
         snprintf(text, sizeof text, "%s%s", head, tail);                                           \
         expect_error(text, message);                                                               \
     } while (0)
-    ERR("select = [\"GM9\"]\n", "line 3: select: unknown rule selector \"GM9\"");
+    ERR("select = [\"GM8\"]\n", "line 3: select: unknown rule selector \"GM8\"");
     ERR("colour = \"red\"\n", "line 3: unknown key 'colour'");
     ERR("torch-version = 2.13\n", "line 3: unsupported value");
     ERR("torch-version = \"two\"\n", "line 3: torch-version must be");
@@ -243,7 +245,15 @@ static void rejects_what_it_does_not_know(void) {
     ERR("ignore = [\n\"GM401\",\n]\nx\n", "line 6: expected 'key = value'");
     ERR("select = [\"GM1\"] trailing\n", "line 3: unexpected text");
     ERR("name = \"a\n", "line 3: string not closed");
-    ERR("[tool.graphmend.extra]\n", "line 3: only a plain [tool.graphmend] table");
+    ERR("[tool.graphmend.extra]\n", "line 3: only the [tool.graphmend] and "
+                                     "[tool.graphmend.per-file-ignores] tables");
+    ERR("exclude = \"build\"\n", "line 3: exclude must be an array of glob patterns");
+    ERR("extend-select = [\"GM8\"]\n", "line 3: extend-select: unknown rule selector");
+    ERR("per-file-ignores = 1\n", "line 3: write per-file-ignores as a [tool.graphmend.per-");
+    ERR("[tool.graphmend.per-file-ignores]\n\"t/*\" = \"GM401\"\n",
+        "line 4: per-file-ignores: each glob takes an array of rule ids");
+    ERR("[tool.graphmend.per-file-ignores]\n\"t/*\" = [\"XX\"]\n",
+        "line 4: per-file-ignores: unknown rule selector");
     ERR("[tool]\n[tool.graphmend]\n", "line 4: duplicate [tool.graphmend] table");
     ERR("torch-version = \"1.13\"\n", "line 3: torch-version must be from \"2.0\" to \"2.20\"");
     ERR("training = \"yes\"\n", "line 3: training must be true or false");
@@ -390,8 +400,56 @@ static void defaults_match_readme(void) {
     json_decref(d);
 }
 
+/* exclude, extend-exclude and per-file-ignores are kept for the command line's walk and files;
+ * extend-select adds to select. */
+static void reads_project_files(void) {
+    const char *text = "[tool.graphmend]\n"
+                       "select = [\"GM2\"]\n"
+                       "extend-select = [\"GM401\"]\n"
+                       "exclude = [\"build\"]\n"
+                       "extend-exclude = [\"gen/*\"]\n"
+                       "\n"
+                       "[tool.graphmend.per-file-ignores]\n"
+                       "\"tests/*\" = [\"GM4\", \"GM201\"]  # noisy there\n"
+                       "'__init__.py' = []\n";
+    gm_analysis_options o;
+    gm_analysis_options_default(&o);
+    unsigned set = 0;
+    char error[256] = "";
+    gm_project_files *files = calloc(1, sizeof *files);
+    CHECK_EQ_INT(gm_pyproject_parse(text, strlen(text), &o, &set, error, sizeof error), 0);
+    CHECK(o.select.count == 2 && strcmp(o.select.items[1], "GM401") == 0);
+    char dir[] = "/tmp/gm-project-files-XXXXXX", cwd[4096];
+    CHECK(mkdtemp(dir) != NULL && getcwd(cwd, sizeof cwd) != NULL && chdir(dir) == 0);
+    FILE *f = fopen("pyproject.toml", "w");
+    CHECK(f != NULL);
+    fputs(text, f);
+    fclose(f);
+    gm_analysis_options_default(&o);
+    CHECK_EQ_INT(gm_pyproject_load_project("tests/x.py", &o, &set, files, error, sizeof error), 0);
+    CHECK(files->root[0] == '/');
+    CHECK(files->exclude_count == 2 && strcmp(files->exclude[1], "gen/*") == 0);
+    CHECK(files->per_file_ignore_count == 2 && files->per_file_ignores[0].rules.count == 2);
+    CHECK(gm_project_excludes(files, "build/m.py", NULL));
+    CHECK(gm_project_excludes(files, "pkg/build/m.py", NULL)); /* a directory's name */
+    CHECK(gm_project_excludes(files, "gen/sub/m.py", NULL));   /* `*` crosses `/`, as in ruff */
+    CHECK(!gm_project_excludes(files, "build/m.py", "build")); /* the walk's start is kept */
+    CHECK(!gm_project_excludes(files, "src/m.py", NULL));
+    gm_rule_selectors ignore = {0};
+    gm_project_add_file_ignores(files, "tests/t.py", &ignore);
+    CHECK(ignore.count == 2 && strcmp(ignore.items[0], "GM4") == 0);
+    ignore.count = 0;
+    gm_project_add_file_ignores(files, "src/t.py", &ignore);
+    CHECK(ignore.count == 0);
+    remove("pyproject.toml");
+    CHECK(chdir(cwd) == 0);
+    rmdir(dir);
+    free(files);
+}
+
 int main(void) {
     defaults_match_readme();
+    reads_project_files();
     reads_the_table();
     reads_dynamo_settings();
     reads_region_keys();
