@@ -188,6 +188,28 @@ static void guard_add_test(gm_region *region, guard_text *g, TSNode e, bool nega
     guard_append(g, whole.ptr, whole.len);
 }
 
+static bool is_operator(const gm_syntax *syn, TSNode e, const char *op) {
+    if (!gm_is(e, syn->sym.boolean_operator))
+        return false;
+    TSNode o = gm_child(e, syn->field.operator);
+    return !ts_node_is_null(o) && strcmp(ts_node_type(o), op) == 0;
+}
+
+/* Adds the tests that e, an operand of an `op` chain evaluated before the tensor, comes out as
+ * the chain needs to go on (true for and, false for or): each operand of a nested chain of the
+ * same operator on its own, leaving out those that fold to constants. */
+static void guard_add_operand(gm_region *region, guard_text *g, TSNode e, const char *op) {
+    const gm_syntax *syn = region->stmt->syntax;
+    e = gm_unparen(syn, e);
+    if (is_operator(syn, e, op)) {
+        guard_add_operand(region, g, gm_child(e, syn->field.left), op);
+        guard_add_operand(region, g, gm_child(e, syn->field.right), op);
+        return;
+    }
+    if (gm_value_of(region, e).constant < 0)
+        guard_add_test(region, g, e, strcmp(op, "or") == 0);
+}
+
 /* Whether evaluating e tests a runtime tensor, adding to g the Python tests that must come out
  * as they do for evaluation to get there: the operands before it in `and` (true) and `or`
  * (false) chains, at any depth (`a is None or (not cache.ok and mask.all())`). Operands that
@@ -206,11 +228,7 @@ static bool tensor_reached_when(gm_region *region, TSNode e, guard_text *g, int 
         return true;
     size_t before = g->used;
     bool truncated_before = g->truncated;
-    if (gm_value_of(region, left).constant < 0) {
-        TSNode op = gm_child(e, syn->field.operator);
-        bool is_or = !ts_node_is_null(op) && strcmp(ts_node_type(op), "or") == 0;
-        guard_add_test(region, g, left, is_or);
-    }
+    guard_add_operand(region, g, left, is_operator(syn, e, "or") ? "or" : "and");
     if (tensor_reached_when(region, right, g, depth + 1))
         return true;
     g->used = before; /* no tensor on this side: its tests say nothing */

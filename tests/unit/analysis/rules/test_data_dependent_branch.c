@@ -361,6 +361,15 @@ static void python_guards(void) {
                      "            x = x + 1\n"
                      "        return x\n",
                      "y is not None");
+    /* an `or` before the tensor must be false, at any depth: its tests negated */
+    expect_condition("        if y is None or (not self.cache_ok and (x == 3).any()):\n"
+                     "            x = x + 1\n"
+                     "        return x\n",
+                     "y is not None and not self.cache_ok");
+    expect_condition("        if self.flag or y.ready or (x == 3).any():\n"
+                     "            x = x + 1\n"
+                     "        return x\n",
+                     "not self.flag and not y.ready");
     /* whitespace and line continuations collapse; constants (self.training) are left out */
     expect_condition("        if (y is not None\n                and not self.training\n"
                      "                and (x == 3).any()):\n"
