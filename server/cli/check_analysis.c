@@ -5,17 +5,9 @@
 #include "analysis/analyzer.h"
 #include "analysis/module_facts/module_summary.h"
 
-int gm_cli_analyse_and_index(const char *path, const char *text, size_t len,
-                             const gm_analysis_options *options, gm_workspace_index *workspace,
-                             gm_finding_list *list) {
-    gm_module_summary summary;
-    if (gm_analyze_source_with_summary(text, len, options, NULL, 0, list, &summary) != 0)
-        return -1;
-    if (workspace)
-        gm_workspace_index_update(workspace, path, &summary); /* takes the summary */
-    else
-        gm_module_summary_free(&summary);
-    return 0;
+int gm_cli_analyse(const char *text, size_t len, const gm_analysis_options *options,
+                   gm_finding_list *list, gm_module_summary *summary) {
+    return gm_analyze_source_with_summary(text, len, options, NULL, 0, list, summary);
 }
 
 int gm_cli_reanalyse_with_roots(const char *path, const char *text, size_t len,

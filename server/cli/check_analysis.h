@@ -8,19 +8,21 @@
 #include <stddef.h>
 
 #include "analysis/findings/findings.h"
+#include "analysis/module_facts/module_summary.h"
 #include "analysis/options/analysis_options.h"
 #include "server/workspace/workspace_index.h"
 
-/* Analyses text (of the file at path) as if nothing else called into it, appending the findings
- * to list. When workspace is not NULL, the file's summary from that run replaces what the index
- * knew of path. Returns 0, or -1 when the parser gave up (too large, timed out) or on OOM. */
-int gm_cli_analyse_and_index(const char *path, const char *text, size_t len,
-                             const gm_analysis_options *options, gm_workspace_index *workspace,
-                             gm_finding_list *list);
+/* Analyses text as if nothing else called into it, appending the findings to list and giving
+ * the module's summary (for the workspace index) in *summary. Touches nothing shared: files may
+ * be analysed on several threads at once. Returns 0, or -1 when the parser gave up (too large,
+ * timed out) or on OOM. */
+int gm_cli_analyse(const char *text, size_t len, const gm_analysis_options *options,
+                   gm_finding_list *list, gm_module_summary *summary);
 
 /* After the workspace is solved: when other files' compiled code calls functions of path,
- * analyses text again with them as roots and replaces list's findings. Returns 0 (also when
- * nothing changed), or -1 when the analysis failed (list then keeps its findings). */
+ * analyses text again with them as roots and replaces list's findings. Only reads the
+ * workspace: files may be analysed on several threads at once. Returns 0 (also when nothing
+ * changed), or -1 when the analysis failed (list then keeps its findings). */
 int gm_cli_reanalyse_with_roots(const char *path, const char *text, size_t len,
                                 const gm_analysis_options *options,
                                 const gm_workspace_index *workspace, gm_finding_list *list);

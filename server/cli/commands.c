@@ -12,6 +12,7 @@
 #include "server/cli/cli_options.h"
 #include "server/cli/file_rewrite.h"
 #include "server/cli/file_selection.h"
+#include "server/cli/parallel_each.h"
 #include "server/cli/progress.h"
 #include "server/cli/report.h"
 #include "server/cli/stdin_source.h"
@@ -155,20 +156,33 @@ static int load_source(const char *path, bool from_stdin, const gm_cli_options *
     return 0;
 }
 
-/* Reads and analyses one file into report, as if no other file called into it, and gives the
- * index (when not NULL) its summary. Returns 0, or -1. */
-static int analyse_file(const char *path, bool from_stdin, const gm_cli_options *cli,
-                        gm_workspace_index *workspace, gm_file_report *report,
-                        gm_analysis_options *options) {
-    if (load_source(path, from_stdin, cli, report, options) != 0) {
-        return -1;
-    }
-    if (gm_cli_analyse_and_index(path, report->text, report->len, options, workspace,
-                                 &report->findings) != 0) {
-        fprintf(stderr, "graphmend: could not analyse %s (too large or parse timed out)\n", path);
-        return -1;
-    }
-    return 0;
+/* The files of a check, analysed on every core: the reports (sources read in file order),
+ * their options, and per file the summary of the first analysis and whether each pass failed. */
+typedef struct {
+    gm_file_report *reports;
+    const gm_analysis_options *options;
+    gm_module_summary *summaries;
+    bool *failed;
+    const gm_workspace_index *workspace;
+} check_batch;
+
+static void first_analysis(void *context, size_t i) {
+    check_batch *batch = context;
+    gm_file_report *report = &batch->reports[i];
+    batch->failed[i] = gm_cli_analyse(report->text, report->len, &batch->options[i],
+                                      &report->findings, &batch->summaries[i]) != 0;
+}
+
+static void analysis_with_roots(void *context, size_t i) {
+    check_batch *batch = context;
+    gm_file_report *report = &batch->reports[i];
+    batch->failed[i] = gm_cli_reanalyse_with_roots(report->path, report->text, report->len,
+                                                   &batch->options[i], batch->workspace,
+                                                   &report->findings) != 0;
+}
+
+static void report_unanalysed(const char *path) {
+    fprintf(stderr, "graphmend: could not analyse %s (too large or parse timed out)\n", path);
 }
 
 /* What `check` prints for the analysed reports, to out, in the chosen format. */
@@ -213,31 +227,63 @@ int gm_cli_check(int argc, char **argv) {
     error |= !reports;
     gm_analysis_options *file_analysis = calloc(files.count + 1, sizeof *file_analysis);
     error |= !file_analysis;
-    /* Each file is parsed once: that run indexes it too. Source from stdin is analysed alone. */
+    /* Sources are read in file order (their errors print in that order), then each file is
+     * parsed and analysed once, all on every core; that run's summary indexes it. Source from
+     * stdin is analysed alone. */
     gm_workspace_index *workspace = from_stdin ? NULL : gm_workspace_index_new();
     gm_progress progress;
     gm_progress_start(&progress, "Checking", files.count);
     for (size_t i = 0; reports && file_analysis && i < files.count; i++) {
         gm_progress_update(&progress, i);
-        if (analyse_file(files.paths[i], from_stdin, &options, workspace, &reports[analysed],
-                         &file_analysis[analysed]) != 0) {
+        if (load_source(files.paths[i], from_stdin, &options, &reports[analysed],
+                        &file_analysis[analysed]) != 0) {
             free_report(&reports[analysed]);
             error = true;
             continue;
         }
         analysed++;
     }
-    workspace = complete_workspace(workspace, &files);
+    gm_module_summary *summaries = calloc(analysed + 1, sizeof *summaries);
+    bool *failed = calloc(analysed + 1, sizeof *failed);
+    error |= !summaries || !failed;
+    check_batch batch = {reports, file_analysis, summaries, failed, NULL};
+    unsigned threads = gm_parallel_threads();
+    if (summaries && failed) {
+        gm_parallel_each(analysed, threads, first_analysis, &batch);
+    } else {
+        analysed = 0; /* out of memory: nothing is reported */
+    }
+    size_t kept = 0;
     for (size_t i = 0; i < analysed; i++) {
-        gm_progress_update(&progress, i);
-        gm_file_report *report = &reports[i];
-        if (gm_cli_reanalyse_with_roots(report->path, report->text, report->len, &file_analysis[i],
-                                        workspace, &report->findings) != 0) {
-            fprintf(stderr, "graphmend: could not analyse %s (too large or parse timed out)\n",
-                    report->path);
+        if (failed[i]) {
+            report_unanalysed(reports[i].path);
+            free_report(&reports[i]);
+            error = true;
+            continue;
+        }
+        if (workspace) {
+            gm_workspace_index_update(workspace, reports[i].path, &summaries[i]); /* takes it */
+        } else {
+            gm_module_summary_free(&summaries[i]);
+        }
+        reports[kept] = reports[i];
+        file_analysis[kept++] = file_analysis[i];
+    }
+    analysed = kept;
+    workspace = complete_workspace(workspace, &files);
+    batch.workspace = workspace;
+    if (failed) {
+        memset(failed, 0, analysed * sizeof *failed);
+        gm_parallel_each(analysed, threads, analysis_with_roots, &batch);
+    }
+    for (size_t i = 0; failed && i < analysed; i++) {
+        if (failed[i]) {
+            report_unanalysed(reports[i].path);
             error = true;
         }
     }
+    free(summaries);
+    free(failed);
     gm_progress_finish(&progress);
     fflush(stderr);
     print_check_output(stdout, &options, reports, analysed, error);
