@@ -49,9 +49,7 @@ static const char *applicability_marker(gm_applicability applicability) {
     return "";
 }
 
-/* "Mend GM401 (unsafe): defer print after the graph": menus cut long titles, so the full
- * sentence (fix->title) is left to the hover. */
-static void action_title(const gm_finding *finding, const gm_fix *fix, char *title, size_t size) {
+void gm_fix_action_title(const gm_finding *finding, const gm_fix *fix, char *title, size_t size) {
     if (fix->kind != GM_FIX_KIND_MEND || !fix->label) {
         snprintf(title, size, "%s", fix->title);
         return;
@@ -63,7 +61,7 @@ static void action_title(const gm_finding *finding, const gm_fix *fix, char *tit
 static json_t *quick_fix(gm_server *server, gm_document *doc, const gm_finding *finding,
                          const gm_fix *fix) {
     char title[160];
-    action_title(finding, fix, title, sizeof title);
+    gm_fix_action_title(finding, fix, title, sizeof title);
     json_t *action = json_pack("{s:s,s:s,s:[o],s:o}", "title", title, "kind", "quickfix",
                                "diagnostics", gm_diagnostic_json(server, doc, finding), "edit",
                                gm_workspace_edit_json(server, doc, fix->edits, fix->edit_count));
