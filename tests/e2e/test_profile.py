@@ -367,6 +367,7 @@ def test_lsp_nothing_to_compare_follows_the_unsafe_fixes_setting(servers):
     assert client.notifications("$/progress") == []
     unsafe = servers.session("vscode", config={"graphmend": {"unsafeFixes": True}})
     uri = unsafe.open("model.py", PRINT_MODEL)
+    unsafe.diagnostics(uri)  # the settings, pulled with workspace/configuration, are in
     response = unsafe.client.request("workspace/executeCommand", profile_args(uri), timeout=240)
     assert "error" not in response, response
     assert response["result"]["mends_applied"] >= 1 and response["result"]["unsafe_fixes"]
