@@ -61,6 +61,7 @@ bool gm_fix_auto_applies(const gm_fix *fix, bool unsafe) {
 
 void gm_fix_free(gm_fix *fix) {
     free(fix->title);
+    free(fix->label);
     for (size_t i = 0; i < fix->edit_count; i++)
         free(fix->edits[i].replacement);
     free(fix->edits);
@@ -124,6 +125,7 @@ int gm_finding_copy_shifted(const gm_finding *src, gm_finding *dst, int64_t byte
         df->kind = sf->kind;
         df->applicability = sf->applicability;
         df->title = dup_or_null(sf->title, &failed);
+        df->label = dup_or_null(sf->label, &failed);
         if (sf->edit_count) {
             df->edits = calloc(sf->edit_count, sizeof *df->edits);
             if (!df->edits) {

@@ -47,9 +47,12 @@ typedef enum {
 typedef struct {
     gm_fix_kind kind;
     gm_applicability applicability;
-    char *title;         /* owned, e.g. "Mend graph break: run print only in eager mode" */
+    char *title;         /* owned, the full sentence: "Mend graph break: run the call ..." */
     gm_text_edit *edits; /* owned array, sorted by start_byte, non-overlapping */
     size_t edit_count;
+    /* owned, or NULL (suppressions): a short name of what a mend does, under 40 characters, for
+     * menus that add the rule and the applicability ("defer print after the graph") */
+    char *label;
 } gm_fix;
 
 typedef struct {

@@ -91,7 +91,7 @@ int gm_mend_buffer_store(gm_region *region, TSNode assignment, gm_fix *out) {
     gm_tb_append(&tb, layout.unit, layout.unit_len);
     gm_tb_append_node(&tb, st->text, target);
     gm_tb_appendf(&tb, " = %s", local);
-    return gm_mend_fix_single(out, GM_FIX_SAFE,
+    return gm_mend_fix_single(out, GM_FIX_SAFE, "store the buffer only when converted",
                               "Mend graph break: store the converted buffer only when the "
                               "conversion made a new tensor",
                               ts_node_start_byte(stmt), ts_node_end_byte(stmt), gm_tb_take(&tb));

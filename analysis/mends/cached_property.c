@@ -85,7 +85,7 @@ int gm_mend_cached_property(gm_region *region, TSNode decorated, TSNode decorato
         return 0;
     }
     TSNode expr = ts_node_named_child(decorator, 0);
-    return gm_mend_fix_single(out, GM_FIX_UNSAFE,
+    return gm_mend_fix_single(out, GM_FIX_UNSAFE, "make the cached property a @property",
                               "Mend graph break: make the cached property a plain @property "
                               "(unsafe: computed at every read instead of once)",
                               ts_node_start_byte(expr), ts_node_end_byte(expr), strdup("property"));

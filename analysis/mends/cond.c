@@ -423,7 +423,7 @@ int gm_mend_branch_cond(gm_region *region, const gm_branch_if *branch, gm_fix *o
     free(cond_text);
     bool several = !returns && outputs.count > 1;
     return gm_mend_fix_single(
-        out, GM_FIX_UNSAFE,
+        out, GM_FIX_UNSAFE, "run the branches as torch.cond",
         several ? "Mend graph break: run the branches as torch.cond (unsafe: both branches must "
                   "give tensors of the same shape and dtype, or compiling fails; in training, "
                   "torch 2.13 fails to differentiate outputs whose incoming gradients are one "

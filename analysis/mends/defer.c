@@ -76,13 +76,16 @@ static int deferred(gm_region *region, TSNode call, const char *name, gm_fix *ou
     gm_slice callee_text = gm_node_slice(callee, st->text);
     /* A deferred warning is reported at the compiled function's first line (torch 2.13). */
     bool warning = strcmp(name, "warnings.warn") == 0;
+    char label[48];
+    snprintf(label, sizeof label, "defer %.*s after the graph",
+             (int)(callee_text.len > 20 ? 20 : callee_text.len), callee_text.ptr);
     char title[320];
     snprintf(title, sizeof title,
              "Mend graph break: run the call after the graph (adds %.*s to "
              "torch._dynamo.config.reorderable_logging_functions, for the whole process%s)",
              (int)(callee_text.len > 64 ? 64 : callee_text.len), callee_text.ptr,
              warning ? "; the warning then points at the function's first line" : "");
-    int rc = gm_mend_fix_single(out, GM_FIX_UNSAFE, title, at, at, gm_tb_take(&tb));
+    int rc = gm_mend_fix_single(out, GM_FIX_UNSAFE, label, title, at, at, gm_tb_take(&tb));
     if (rc == 1)
         out->edits[0].after_imports = after_imports;
     return rc;
@@ -148,7 +151,7 @@ static int eager_only(gm_region *region, TSNode call, gm_fix *out) {
     gm_tb_append(&tb, layout.indent.ptr, layout.indent.len);
     gm_tb_append(&tb, layout.unit, layout.unit_len);
     append_indented(st, stmt, &layout, &tb);
-    int rc = gm_mend_fix_single(out, GM_FIX_UNSAFE,
+    int rc = gm_mend_fix_single(out, GM_FIX_UNSAFE, "run the call only in eager mode",
                                 import_torch ? "Mend graph break: run the call only in eager mode "
                                                "(skipped under torch.compile; imports torch)"
                                              : "Mend graph break: run the call only in eager mode "

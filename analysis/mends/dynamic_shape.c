@@ -28,7 +28,8 @@ static int declined_or_setting(gm_region *region, TSNode node, const char *why, 
     if (gm_mend_use_of(region, node, none).kind == GM_USE_BREAKS)
         return 0;
     return gm_mend_setting_suggestion(
-        region, "_dynamo.config.capture_dynamic_output_shape_ops = True", SHAPE_SETTING_TITLE, out);
+        region, "_dynamo.config.capture_dynamic_output_shape_ops = True",
+        "set capture_dynamic_output_shape_ops", SHAPE_SETTING_TITLE, out);
 }
 
 static int decline(gm_region *region, const char *why) {
@@ -96,7 +97,7 @@ static int boolean_mask(gm_region *region, TSNode subscript, gm_fix *out) {
     gm_tb_init(&tb);
     uint32_t start = ts_node_start_byte(subscript), end = ts_node_end_byte(subscript);
     gm_applicability applicability = GM_FIX_SAFE;
-    const char *title;
+    const char *label, *title;
     if (reduction <= 1) {
         bool mean = reduction == 1;
         bool wrap = mean && needs_parentheses(syn, call);
@@ -114,10 +115,12 @@ static int boolean_mask(gm_region *region, TSNode subscript, gm_fix *out) {
             /* the sum of a float16/bfloat16 tensor may overflow where mean() (accumulating
              * in float32) does not, and an integer tensor's mean() raises where this does not */
             applicability = GM_FIX_UNSAFE;
+            label = "average with torch.where and the count";
             title = "Mend graph break: average the masked values with torch.where and the mask's "
                     "count instead of boolean indexing (a float16 sum may overflow where mean() "
                     "does not)";
         } else {
+            label = "sum with torch.where, not indexing";
             title = "Mend graph break: sum the masked values with torch.where instead of boolean "
                     "indexing";
         }
@@ -129,6 +132,7 @@ static int boolean_mask(gm_region *region, TSNode subscript, gm_fix *out) {
         gm_tb_append_node(&tb, st->text, value);
         gm_tb_append_str(&tb, is_max ? ", float(\"-inf\"))" : ", float(\"inf\"))");
         applicability = GM_FIX_UNSAFE;
+        label = is_max ? "take the maximum over torch.where" : "take the minimum over torch.where";
         title = is_max ? "Mend graph break: take the maximum over torch.where(mask, x, -inf) "
                          "(an empty mask gives -inf instead of an error; an integer tensor's "
                          "result becomes floating point)"
@@ -136,7 +140,7 @@ static int boolean_mask(gm_region *region, TSNode subscript, gm_fix *out) {
                          "empty mask gives inf instead of an error; an integer tensor's result "
                          "becomes floating point)";
     }
-    return gm_mend_fix_single(out, applicability, title, start, end, gm_tb_take(&tb));
+    return gm_mend_fix_single(out, applicability, label, title, start, end, gm_tb_take(&tb));
 }
 
 /* The value of expr, or of the one assignment of the name expr is, in the function. */
@@ -217,7 +221,7 @@ static bool integer_value(const char *text, TSNode node, long *value) {
  * argument of call; in a call laid out one argument a line with a trailing comma, as a line of
  * its own before the closing parenthesis. */
 static int add_keyword(gm_region *region, gm_fix *out, gm_applicability applicability,
-                       const char *title, TSNode call, char *value) {
+                       const char *label, const char *title, TSNode call, char *value) {
     const gm_stmt_ctx *st = region->stmt;
     const gm_syntax *syn = st->syntax;
     TSNode args = gm_child(call, syn->field.arguments);
@@ -238,10 +242,10 @@ static int add_keyword(gm_region *region, gm_fix *out, gm_applicability applicab
         gm_tb_appendf(&tb, ",%s", layout.newline);
         free(value);
         uint32_t at = ts_node_start_byte(close) - ts_node_start_point(close).column;
-        return gm_mend_fix_single(out, applicability, title, at, at, gm_tb_take(&tb));
+        return gm_mend_fix_single(out, applicability, label, title, at, at, gm_tb_take(&tb));
     }
     uint32_t at = ts_node_end_byte(last);
-    return gm_mend_fix_single(out, applicability, title, at, at, value);
+    return gm_mend_fix_single(out, applicability, label, title, at, at, value);
 }
 
 /* Whether count is `x.shape[...]`, `x.size(...)` or `len(x)` for x the first argument of
@@ -346,7 +350,8 @@ static int repeat_interleave(gm_region *region, TSNode call, gm_fix *out) {
         gm_tb_free(&tb);
         return decline(region, unknown);
     }
-    return add_keyword(region, out, applicability, title, call, gm_tb_take(&tb));
+    return add_keyword(region, out, applicability, "pass output_size to repeat_interleave", title,
+                       call, gm_tb_take(&tb));
 }
 
 /* F.one_hot(t): num_classes where t is `torch.arange(n)` (n, exact) or an argmax/topk index
@@ -369,7 +374,7 @@ static int one_hot(gm_region *region, TSNode call, gm_fix *out) {
         ts_node_named_child_count(gm_child(def, syn->field.arguments)) == 1 &&
         gm_mend_names_stable(syn, st->text, function, positional(syn, def, 0))) {
         gm_tb_append_node(&tb, st->text, positional(syn, def, 0));
-        return add_keyword(region, out, GM_FIX_SAFE,
+        return add_keyword(region, out, GM_FIX_SAFE, "pass num_classes to one_hot",
                            "Mend graph break: pass num_classes (the length of the arange)", call,
                            gm_tb_take(&tb));
     }
@@ -414,7 +419,7 @@ static int one_hot(gm_region *region, TSNode call, gm_fix *out) {
     }
     gm_tb_append_node(&tb, st->text, gm_unparen(syn, source));
     gm_tb_append_str(&tb, ".shape[-1]");
-    return add_keyword(region, out, GM_FIX_UNSAFE,
+    return add_keyword(region, out, GM_FIX_UNSAFE, "pass num_classes to one_hot",
                        "Mend graph break: pass num_classes (the size of the dimension the indices "
                        "select from; the width no longer depends on the largest index)",
                        call, gm_tb_take(&tb));
@@ -562,7 +567,7 @@ static int masked_copy(gm_region *region, TSNode subscript, gm_fix *out) {
     gm_tb_append_str(&tb, ", ");
     gm_tb_append_node(&tb, st->text, dst);
     gm_tb_append_str(&tb, ")");
-    return gm_mend_fix_single(out, GM_FIX_SAFE,
+    return gm_mend_fix_single(out, GM_FIX_SAFE, "copy under the mask with torch.where",
                               "Mend graph break: copy under the mask with torch.where instead of "
                               "selecting the masked elements",
                               ts_node_start_byte(assignment), ts_node_end_byte(assignment),
@@ -648,7 +653,7 @@ static int masked_scatter_rows(gm_region *region, TSNode subscript, gm_fix *out)
             gm_tb_append_str(&tb, ", ");
             gm_tb_append_node(&tb, text, x);
             gm_tb_append_str(&tb, ")");
-            return gm_mend_fix_single(out, GM_FIX_UNSAFE,
+            return gm_mend_fix_single(out, GM_FIX_UNSAFE, "apply to every row, select with where",
                                       "Mend graph break: apply the function to every row and "
                                       "select the masked rows with torch.where (unsafe: equal when "
                                       "the function works row by row)",
@@ -749,7 +754,7 @@ static int masked_loss(gm_region *region, TSNode subscript, gm_fix *out) {
     gm_tb_append_str(&tb, ", ignore_index=");
     gm_tb_append_node(&tb, st->text, ignored);
     gm_tb_append_str(&tb, ")");
-    return gm_mend_fix_single(out, GM_FIX_SAFE,
+    return gm_mend_fix_single(out, GM_FIX_SAFE, "skip ignored targets with ignore_index",
                               "Mend graph break: skip the ignored targets with ignore_index "
                               "instead of selecting the others",
                               ts_node_start_byte(call), ts_node_end_byte(call), gm_tb_take(&tb));

@@ -109,6 +109,8 @@ int gm_mend_random_decision(gm_region *region, TSNode condition, gm_fix *out) {
     gm_tb_append_node(&tb, st->text, condition);
     gm_tb_append_str(&tb, wrap ? ")" : "");
     return gm_mend_fix_single(out, GM_FIX_UNSAFE,
+                              draw ? "take the random branch in eager only"
+                                   : "drop the value in eager mode only",
                               draw ? "Mend graph break: take the random branch in eager mode only "
                                      "(unsafe: under torch.compile it is never taken, so "
                                      "LayerDrop drops no layer)"

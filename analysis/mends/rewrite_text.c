@@ -209,16 +209,17 @@ bool gm_fresh_name(const char *text, uint32_t len, const char *base, char *out, 
     return false;
 }
 
-int gm_mend_fix_single(gm_fix *fix, gm_applicability applicability, const char *title,
-                       uint32_t start, uint32_t end, char *replacement) {
+int gm_mend_fix_single(gm_fix *fix, gm_applicability applicability, const char *label,
+                       const char *title, uint32_t start, uint32_t end, char *replacement) {
     memset(fix, 0, sizeof *fix);
     fix->kind = GM_FIX_KIND_MEND;
     fix->applicability = applicability;
+    fix->label = strdup(label);
     fix->title = strdup(title);
-    if (!fix->title)
+    if (!fix->label || !fix->title)
         free(replacement);
     /* gm_mend_fix_add_edit frees replacement when it fails */
-    if (!fix->title || gm_mend_fix_add_edit(fix, start, end, replacement) != 0) {
+    if (!fix->label || !fix->title || gm_mend_fix_add_edit(fix, start, end, replacement) != 0) {
         gm_fix_free(fix);
         memset(fix, 0, sizeof *fix);
         return -1;

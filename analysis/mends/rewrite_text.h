@@ -60,9 +60,10 @@ void gm_stmt_layout_of(const char *text, uint32_t len, TSNode stmt, gm_stmt_layo
 bool gm_fresh_name(const char *text, uint32_t len, const char *base, char *out, size_t size);
 
 /* Fills fix with one mend edit replacing [start, end) by replacement (ownership taken; freed
- * on failure). Returns 1, or -1 on OOM. */
-int gm_mend_fix_single(gm_fix *fix, gm_applicability applicability, const char *title,
-                       uint32_t start, uint32_t end, char *replacement);
+ * on failure), labelled label (a short name for menus) and titled title (the full sentence).
+ * Returns 1, or -1 on OOM. */
+int gm_mend_fix_single(gm_fix *fix, gm_applicability applicability, const char *label,
+                       const char *title, uint32_t start, uint32_t end, char *replacement);
 /* Appends one edit to fix, keeping edits sorted by start (ownership of replacement taken).
  * The edits of one fix must not overlap. Returns 0, or -1 on OOM. */
 int gm_mend_fix_add_edit(gm_fix *fix, uint32_t start, uint32_t end, char *replacement);

@@ -157,7 +157,7 @@ static int tolist_of_shape(gm_region *region, TSNode call, TSNode tensor, gm_fix
         gm_tb_append(&tb, st->text + start, end - start);
         gm_tb_append_str(&tb, "]");
     }
-    return gm_mend_fix_single(out, GM_FIX_SAFE,
+    return gm_mend_fix_single(out, GM_FIX_SAFE, "take the list of sizes directly",
                               "Mend graph break: take the list of sizes directly instead of "
                               "reading it back from a tensor",
                               ts_node_start_byte(call), ts_node_end_byte(call), gm_tb_take(&tb));
@@ -221,7 +221,7 @@ static int tolist_only_measured(gm_region *region, TSNode call, TSNode tensor, g
     if (line_end < st->len)
         line_end++; /* the newline */
     char *nothing = strdup("");
-    if (gm_mend_fix_single(out, GM_FIX_SAFE,
+    if (gm_mend_fix_single(out, GM_FIX_SAFE, "take the length from the shape",
                            "Mend graph break: take the length from the tensor's shape instead of "
                            "reading its values into a list",
                            layout.line_start, line_end, nothing) != 1)
@@ -248,6 +248,7 @@ static int declined_or_setting(gm_region *region, const use_summary *sum, const 
     if (!sum->capturable)
         return 0;
     return gm_mend_setting_suggestion(region, "_dynamo.config.capture_scalar_outputs = True",
+                                      "set capture_scalar_outputs",
                                       SCALAR_SETTING_TITLE, out);
 }
 
@@ -316,6 +317,7 @@ int gm_mend_tensor_to_python(gm_region *region, TSNode call, gm_fix *out) {
      * has x's dtype category and device, so promotion and placement match the Python number. */
     bool safe = is_item && sum.same_base && sum.base.len > 0 &&
                 gm_mend_binding_count(syn, st->text, function, sum.base) <= 1;
+    const char *label = "keep the value a 0-d tensor";
     const char *title =
         safe ? "Mend graph break: keep the value a 0-d tensor (`.detach()` instead of `.item()`)"
              : "Mend graph break: keep the value a 0-d tensor (`.detach()`; unlike a Python number "
@@ -323,7 +325,7 @@ int gm_mend_tensor_to_python(gm_region *region, TSNode call, gm_fix *out) {
                "tensor)";
     if (is_item) {
         TSNode attr = gm_child(fn, syn->field.attribute);
-        return gm_mend_fix_single(out, safe ? GM_FIX_SAFE : GM_FIX_UNSAFE, title,
+        return gm_mend_fix_single(out, safe ? GM_FIX_SAFE : GM_FIX_UNSAFE, label, title,
                                   ts_node_start_byte(attr), ts_node_end_byte(attr),
                                   strdup("detach"));
     }
@@ -334,6 +336,6 @@ int gm_mend_tensor_to_python(gm_region *region, TSNode call, gm_fix *out) {
     gm_tb_append_str(&tb, wrap ? "(" : "");
     gm_tb_append_node(&tb, st->text, arg);
     gm_tb_append_str(&tb, wrap ? ").detach()" : ".detach()");
-    return gm_mend_fix_single(out, GM_FIX_UNSAFE, title, ts_node_start_byte(call),
+    return gm_mend_fix_single(out, GM_FIX_UNSAFE, label, title, ts_node_start_byte(call),
                               ts_node_end_byte(call), gm_tb_take(&tb));
 }

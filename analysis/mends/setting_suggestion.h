@@ -7,13 +7,14 @@
 
 #include "analysis/regions/region.h"
 
-/* Writes one display-only fix into out titled title ("Mend graph break: set ...") whose edit
- * inserts config_assignment (the text after `<torch alias>.`: "_dynamo.config.
- * capture_scalar_outputs = True") as a statement of its own after the module's imports (the
- * module runs it before any call of the compiled function), or, when the imports do not come
- * before the statement holding the region, followed by two blank lines just before it. Returns 1, 0 when the file does not import torch as a module, or -1
- * on OOM. Never sets region->mend_declined: the caller's own reason stands. */
-int gm_mend_setting_suggestion(gm_region *region, const char *config_assignment, const char *title,
-                               gm_fix *out);
+/* Writes one display-only fix into out, labelled label and titled title ("Mend graph break:
+ * set ..."), whose edit inserts config_assignment (the text after `<torch alias>.`:
+ * "_dynamo.config.capture_scalar_outputs = True") as a statement of its own after the module's
+ * imports (the module runs it before any call of the compiled function), or, when the imports
+ * do not come before the statement holding the region, followed by two blank lines just before
+ * it. Returns 1, 0 when the file does not import torch as a module, or -1 on OOM. Never sets
+ * region->mend_declined: the caller's own reason stands. */
+int gm_mend_setting_suggestion(gm_region *region, const char *config_assignment, const char *label,
+                               const char *title, gm_fix *out);
 
 #endif

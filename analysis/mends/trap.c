@@ -452,6 +452,6 @@ int gm_mend_validation_guard(gm_region *region, TSNode condition, gm_fix *out) {
                  "Mend graph break: check the condition in the graph with %s._assert_async (a "
                  "failure raises RuntimeError instead of %s, asynchronously on GPU)",
                  alias, exception);
-    return gm_mend_fix_single(out, GM_FIX_UNSAFE, title, ts_node_start_byte(if_stmt),
+    return gm_mend_fix_single(out, GM_FIX_UNSAFE, "check the condition with _assert_async", title, ts_node_start_byte(if_stmt),
                               ts_node_end_byte(if_stmt), gm_tb_take(&tb));
 }

@@ -199,7 +199,7 @@ static int conditional_expression(gm_region *region, TSNode expr, gm_fix *out) {
     free(cond_text);
     (void)syn;
     return gm_mend_fix_single(
-        out, w.effect == GM_EXPR_TOTAL ? GM_FIX_SAFE : GM_FIX_UNSAFE,
+        out, w.effect == GM_EXPR_TOTAL ? GM_FIX_SAFE : GM_FIX_UNSAFE, "select with torch.where",
         gm_where_title(w.effect,
                        "Mend graph break: select with torch.where instead of a conditional "
                        "expression",

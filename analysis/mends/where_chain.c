@@ -447,12 +447,13 @@ static int select_statements(gm_where_ctx *w, const chain *cp, unsigned count, u
         buffers |= stmts[i].buffer.len > 0;
     if (buffers)
         return gm_mend_fix_single(
-            out, GM_FIX_UNSAFE,
+            out, GM_FIX_UNSAFE, "update the buffer in place with copy_",
             "Mend graph break: update the registered buffer in place with copy_ of a "
             "torch.where select (unsafe: the buffer keeps its shape, dtype and persistence)",
             ts_node_start_byte(b->stmt), ts_node_end_byte(b->stmt), gm_tb_take(&tb));
     return gm_mend_fix_single(
         out, w->effect == GM_EXPR_TOTAL ? GM_FIX_SAFE : GM_FIX_UNSAFE,
+        returns ? "return a torch.where select" : "select the branches with torch.where",
         returns ? gm_where_title(
                       w->effect, "Mend graph break: return a torch.where select of the branches",
                       "Mend graph break: return a torch.where select of the branches "

@@ -97,7 +97,7 @@ int gm_where_update(gm_where_ctx *w, gm_fix *out) {
             gm_tb_append_str(&tb, " = ");
             gm_where_append(&tb, w, select_cond, values[i], targets[i]);
         }
-        rc = gm_mend_fix_single(out, applicability, title, ts_node_start_byte(b->stmt),
+        rc = gm_mend_fix_single(out, applicability, "update with a torch.where select", title, ts_node_start_byte(b->stmt),
                                 ts_node_end_byte(b->stmt), gm_tb_take(&tb));
         free(cond_text);
         return rc;
@@ -110,7 +110,7 @@ int gm_where_update(gm_where_ctx *w, gm_fix *out) {
         w->why = "another statement shares a line of the if's body";
         return 0;
     }
-    rc = gm_mend_fix_single(out, applicability, title, static_end, ts_node_end_byte(b->condition),
+    rc = gm_mend_fix_single(out, applicability, "update with a torch.where select", title, static_end, ts_node_end_byte(b->condition),
                             strdup(""));
     if (rc == 1 && hoist) {
         gm_text_builder tb;

@@ -48,7 +48,8 @@ static void print_usage(FILE *out) {
         "compile time, cold-start and steady-state latency and outputs. This executes the\n"
         "code of PATH. The interpreter is --python, else $GRAPHMEND_PYTHON, else python3.\n"
         "--backend aot_eager counts graphs without generating code; --mode reduce-overhead\n"
-        "uses CUDA graphs (launches counted on CUDA). Exit status: 0 profiled, 2 error.\n",
+        "uses CUDA graphs (launches counted on CUDA). When no mend applies at the fix level,\n"
+        "nothing runs. Exit status: 0 profiled (or nothing to compare), 2 error.\n",
         GM_PROFILE_DEFAULT_ENTRY);
 }
 
@@ -237,6 +238,34 @@ static int prepare_texts(const char *path, bool *unsafe, char **text, size_t *le
     return 0;
 }
 
+/* Says that no mend applies, without running anything. Returns 0, or 2 when the file's
+ * settings cannot be read again. */
+static int nothing_to_compare(const char *path, const char *text, size_t len,
+                              const profile_options *options) {
+    gm_analysis_options analysis;
+    memset(&analysis, 0, sizeof analysis);
+    gm_analysis_options_default_with_interpreter(&analysis);
+    unsigned set = 0;
+    char error[600];
+    if (gm_pyproject_load_for_file(path, &analysis, &set, error, sizeof error) != 0) {
+        fprintf(stderr, "graphmend profile: invalid [tool.graphmend] in %s\n", error);
+        return 2;
+    }
+    json_t *answer = gm_profile_nothing_to_compare(path, text, len, &analysis, NULL, 0,
+                                                   options->unsafe_fixes, "--unsafe-fixes");
+    if (options->json) {
+        char *dumped = json_dumps(answer, JSON_INDENT(2) | JSON_SORT_KEYS);
+        if (dumped) {
+            printf("%s\n", dumped);
+            free(dumped);
+        }
+    } else {
+        gm_profile_report_print_text(stdout, answer);
+    }
+    json_decref(answer);
+    return 0;
+}
+
 int gm_cli_profile(int argc, char **argv) {
     profile_options options;
     int status = parse_options(argc, argv, &options);
@@ -253,6 +282,13 @@ int gm_cli_profile(int argc, char **argv) {
     status =
         prepare_texts(absolute, &options.unsafe_fixes, &text, &len, &mended, &mended_len, &applied);
     if (status != 0) {
+        free(text);
+        free(mended);
+        return status;
+    }
+    if (applied == 0) {
+        /* Both arms would run the same code: a difference would be noise only. */
+        status = nothing_to_compare(absolute, text, len, &options);
         free(text);
         free(mended);
         return status;

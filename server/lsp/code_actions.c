@@ -36,9 +36,33 @@ static int range_to_offsets(gm_server *server, gm_document *doc, const gm_lsp_ra
     return (a < 0 || b < 0 || *end < *start) ? -1 : 0;
 }
 
+/* The menu's marker of what applying a mend risks: none for a safe one. */
+static const char *applicability_marker(gm_applicability applicability) {
+    switch (applicability) {
+    case GM_FIX_SAFE:
+        return "";
+    case GM_FIX_UNSAFE:
+        return " (unsafe)";
+    case GM_FIX_DISPLAY_ONLY:
+        return " (setting)"; /* a process-wide dynamo setting, never applied by fix-all */
+    }
+    return "";
+}
+
+void gm_fix_action_title(const gm_finding *finding, const gm_fix *fix, char *title, size_t size) {
+    if (fix->kind != GM_FIX_KIND_MEND || !fix->label) {
+        snprintf(title, size, "%s", fix->title);
+        return;
+    }
+    snprintf(title, size, "Mend %s%s: %s", finding->rule->id,
+             applicability_marker(fix->applicability), fix->label);
+}
+
 static json_t *quick_fix(gm_server *server, gm_document *doc, const gm_finding *finding,
                          const gm_fix *fix) {
-    json_t *action = json_pack("{s:s,s:s,s:[o],s:o}", "title", fix->title, "kind", "quickfix",
+    char title[160];
+    gm_fix_action_title(finding, fix, title, sizeof title);
+    json_t *action = json_pack("{s:s,s:s,s:[o],s:o}", "title", title, "kind", "quickfix",
                                "diagnostics", gm_diagnostic_json(server, doc, finding), "edit",
                                gm_workspace_edit_json(server, doc, fix->edits, fix->edit_count));
     if (fix->kind == GM_FIX_KIND_MEND && fix->applicability == GM_FIX_SAFE) {
@@ -71,8 +95,7 @@ static json_t *fix_all(gm_server *server, gm_document *doc, const gm_finding_lis
         edit_count > 0) {
         action = json_pack(
             "{s:s,s:s,s:o}", "title",
-            options.unsafe_fixes ? "graphmend: mend all graph breaks (unsafe mends too)"
-                                 : "graphmend: mend all safe graph breaks",
+            options.unsafe_fixes ? "Mend all graph breaks (unsafe too)" : "Mend all safe graph breaks",
             "kind", FIX_ALL_KIND, "edit", gm_workspace_edit_json(server, doc, edits, edit_count));
     }
     free(edits);

@@ -1,6 +1,7 @@
 /* textDocument/codeLens: "Profile mended vs original" on the function the profile starts from
  * and on each function where a graph break is predicted, in files that define the profile entry
- * function. The lens only carries the command; nothing runs until the user picks it. */
+ * function. The lens only carries the command; nothing runs until the user picks it. It names
+ * no fix level: the command then mends as the unsafeFixes setting says, as the palette does. */
 #include <string.h>
 
 #include "server/lsp/lsp_internal.h"
@@ -47,10 +48,10 @@ static void add_lens(gm_server *server, gm_document *doc, json_t *lenses, TSNode
     TSNode name = ts_node_child_by_field_name(function, "name", 4);
     uint32_t end = ts_node_is_null(name) ? ts_node_start_byte(function) : ts_node_end_byte(name);
     json_t *lens =
-        json_pack("{s:o,s:{s:s,s:s,s:[s,{s:s,s:s,s:b}]}}", "range",
+        json_pack("{s:o,s:{s:s,s:s,s:[s,{s:s,s:s}]}}", "range",
                   gm_range_json(server, doc, ts_node_start_byte(function), end), "command", "title",
                   LENS_TITLE, "command", GM_PROFILE_COMMAND, "arguments", doc->uri, "entry", entry,
-                  "device", "auto", "unsafeFixes", 1);
+                  "device", "auto");
     if (lens) {
         json_array_append_new(lenses, lens);
     }

@@ -1,4 +1,6 @@
-/* textDocument/hover: the explanation of the finding under the cursor. */
+/* textDocument/hover: for the finding under the cursor, what to do (its mends, or why there is
+ * none and what to do by hand), then why it breaks, then the rule's reference. */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,6 +15,39 @@ static void append(char *buffer, size_t size, size_t *used, const char *format, 
             *used += (size_t)written;
         }
     }
+}
+
+static const char *const MEND_SENTENCE_PREFIX = "Mend graph break: ";
+
+/* One line a mend: its quick-fix title (the rule, the risk, the label), then the full sentence
+ * of what it changes. Returns whether the finding has a mend. */
+static bool append_mends(char *buffer, size_t size, size_t *used, const gm_finding *finding,
+                         bool markdown) {
+    bool mended = false;
+    for (size_t j = 0; j < finding->fix_count; j++) {
+        const gm_fix *fix = &finding->fixes[j];
+        if (fix->kind != GM_FIX_KIND_MEND || !fix->label) {
+            continue;
+        }
+        mended = true;
+        char title[160];
+        gm_fix_action_title(finding, fix, title, sizeof title);
+        const char *sentence = fix->title;
+        size_t prefix = strlen(MEND_SENTENCE_PREFIX);
+        if (strncmp(sentence, MEND_SENTENCE_PREFIX, prefix) == 0) {
+            sentence += prefix;
+        }
+        append(buffer, size, used, markdown ? "**%s.** " : "%s. ", title, "");
+        if (fix->applicability == GM_FIX_UNSAFE) { /* the title says "(unsafe)" already */
+            char capital[2] = {(char)toupper((unsigned char)sentence[0]), '\0'};
+            append(buffer, size, used, "%s%s.\n\n", capital, sentence + (sentence[0] != '\0'));
+        } else {
+            append(buffer, size, used, "%s%s.\n\n",
+                   fix->applicability == GM_FIX_SAFE ? "Safe: " : "Applied only by hand: ",
+                   sentence);
+        }
+    }
+    return mended;
 }
 
 json_t *gm_handle_hover(gm_server *server, json_t *params, int *error_code, char *error,
@@ -32,7 +67,7 @@ json_t *gm_handle_hover(gm_server *server, json_t *params, int *error_code, char
         return json_null(); /* a position outside the text has nothing to explain */
     }
     const gm_finding_list *findings = gm_server_findings(server, doc);
-    char text[4096];
+    char text[8192];
     size_t used = 0;
     const gm_finding *first = NULL;
     bool markdown = server->client.markdown_hover;
@@ -41,42 +76,34 @@ json_t *gm_handle_hover(gm_server *server, json_t *params, int *error_code, char
         if (offset < finding->span.start_byte || offset > finding->span.end_byte) {
             continue;
         }
-        const gm_rule *rule = finding->rule;
         if (!first) {
             first = finding;
         } else {
             append(text, sizeof text, &used, "%s%s", markdown ? "\n\n---\n\n" : "\n\n", "");
         }
-        append(text, sizeof text, &used,
-               markdown ? "**graphmend %s** `%s`\n\n" : "graphmend %s %s\n\n", rule->id,
-               rule->name);
-        append(text, sizeof text, &used, "%s\n\n%s", finding->message, "");
-        append(text, sizeof text, &used, "%s\n\n", rule->explanation, "");
-        append(text, sizeof text, &used, markdown ? "**Fix:** %s\n\n" : "Fix: %s\n\n", rule->hint,
-               "");
-        bool mended = false;
-        for (size_t j = 0; j < finding->fix_count; j++) {
-            const gm_fix *fix = &finding->fixes[j];
-            if (fix->kind == GM_FIX_KIND_MEND) {
-                mended = true;
-                append(text, sizeof text, &used,
-                       markdown ? "**Quick fix** (%s): %s\n\n" : "Quick fix (%s): %s\n\n",
-                       gm_applicability_name(fix->applicability), fix->title);
-            }
-        }
+        /* What to do leads; the editor shows the diagnostic's message already. */
+        bool mended = append_mends(text, sizeof text, &used, finding, markdown);
+        const gm_rule *rule = finding->rule;
         if (!mended) {
             append(text, sizeof text, &used,
-                   markdown ? "**Not mended automatically:** %s\n\n"
-                            : "Not mended automatically: %s\n\n",
+                   markdown ? "**No mend:** %s.\n\n**What you can do:** %s\n\n"
+                            : "No mend: %s.\n\nWhat you can do: %s\n\n",
                    finding->mend_declined ? finding->mend_declined
                                           : "graphmend has no rewrite for this rule",
-                   "");
+                   rule->hint);
+        }
+        append(text, sizeof text, &used,
+               markdown ? "**Why it breaks** (%s `%s`): " : "Why it breaks (%s %s): ", rule->id,
+               rule->name);
+        append(text, sizeof text, &used, "%s. %s\n\n", finding->message, rule->explanation);
+        if (mended) {
+            append(text, sizeof text, &used, markdown ? "**By hand:** %s\n\n" : "By hand: %s\n\n",
+                   rule->hint, "");
         }
         if (rule->registry_id && rule->url) {
             append(text, sizeof text, &used,
                    markdown ? "PyTorch graph-break reference: [%s](%s)"
-                            : "PyTorch graph-break "
-                              "reference: %s %s",
+                            : "PyTorch graph-break reference: %s %s",
                    rule->registry_id, rule->url);
         }
     }

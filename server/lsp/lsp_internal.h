@@ -152,6 +152,9 @@ void gm_handle_did_save(gm_server *, json_t *);
 /* Current findings of a document (analysed on demand; never NULL). */
 const gm_finding_list *gm_server_findings(gm_server *server, gm_document *doc);
 json_t *gm_diagnostic_json(gm_server *server, const gm_document *doc, const gm_finding *finding);
+/* A fix's code-action title, "Mend GM401 (unsafe): defer print after the graph": menus cut long
+ * titles, so the full sentence (fix->title) is left to the hover. */
+void gm_fix_action_title(const gm_finding *finding, const gm_fix *fix, char *title, size_t size);
 /* Appends the diagnostics of doc's findings to writer as a JSON array. */
 void gm_write_diagnostics(gm_server *server, gm_document *doc, gm_json_writer *writer);
 void gm_publish_diagnostics(gm_server *server, gm_document *doc);

@@ -210,6 +210,36 @@ static int prepare_texts(gm_server *server, const char *uri, int unsafe, profile
     return 0;
 }
 
+/* The answer, with its markdown, when no mend applies at the fix level: nothing runs. */
+static json_t *nothing_to_compare(gm_server *server, const char *uri,
+                                  const profile_texts *texts) {
+    gm_analysis_options options;
+    memset(&options, 0, sizeof options);
+    gm_document *doc = gm_document_store_find(&server->documents, uri);
+    if (doc) {
+        gm_server_document_options(server, doc, &options);
+    } else {
+        gm_analysis_options_default_with_interpreter(&options);
+        unsigned set = 0;
+        char problem[600];
+        gm_pyproject_load_for_file(texts->path, &options, &set, problem, sizeof problem);
+    }
+    size_t root_count = 0;
+    uint64_t digest;
+    const char *const *roots =
+        server->workspace
+            ? gm_workspace_index_roots(server->workspace, texts->path, &root_count, &digest)
+            : NULL;
+    json_t *answer =
+        gm_profile_nothing_to_compare(texts->path, texts->text, texts->len, &options, roots,
+                                      root_count, texts->unsafe, "the unsafeFixes setting");
+    char *markdown = gm_profile_report_markdown(answer);
+    json_object_set_new(answer, "markdown", json_string(markdown ? markdown : ""));
+    free(markdown);
+    gm_server_log(server, 3, "profile: %s", json_string_value(json_object_get(answer, "message")));
+    return answer;
+}
+
 /* The options object of the command: {entry, device, python, unsafeFixes, mode, backend,
  * iterations, warmup, timeout}. Returns 0, or -1 with the problem in error. */
 static int read_options(const json_t *options, gm_profile_request *request, int *unsafe,
@@ -341,6 +371,11 @@ json_t *gm_handle_execute_command(gm_server *server, json_t *params, int *error_
         free_texts(&texts);
         *error_code = GM_RPC_REQUEST_FAILED;
         return NULL;
+    }
+    if (texts.applied == 0) {
+        json_t *answer = nothing_to_compare(server, json_string_value(uri), &texts);
+        free_texts(&texts);
+        return answer;
     }
     request.display_path = texts.path;
     request.original_text = texts.text;

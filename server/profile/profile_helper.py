@@ -295,6 +295,42 @@ def timed_calls(torch, fn, inputs, device, count):
     return times
 
 
+# At least this many timed calls, so that the spread is known; more, in rounds, while the
+# interquartile range is wider than SPREAD_WANTED of the median, for at most STEADY_CAP_S.
+MIN_STEADY_CALLS = 5
+SPREAD_WANTED = 0.10
+MAX_ROUNDS = 8
+STEADY_CAP_S = 20.0
+
+
+def quartiles(times):
+    q1, _, q3 = statistics.quantiles(times, n=4, method="inclusive")
+    return q1, q3
+
+
+def steady_times(torch, fn, inputs, device, args, progress):
+    per_round = max(MIN_STEADY_CALLS, args.iterations)
+    progress("timing (%d calls)" % per_round)
+    started = time.perf_counter()
+    times = timed_calls(torch, fn, inputs, device, per_round)
+    for _ in range(MAX_ROUNDS - 1):
+        q1, q3 = quartiles(times)
+        if q3 - q1 <= SPREAD_WANTED * statistics.median(times):
+            break
+        if time.perf_counter() - started > STEADY_CAP_S:
+            break
+        progress("timing: spread large, %d more calls" % per_round)
+        times += timed_calls(torch, fn, inputs, device, per_round)
+    return sorted(times)
+
+
+def steady_summary(times):
+    q1, q3 = quartiles(times)
+    return {"steady_ms": statistics.median(times), "steady_p90_ms": percentile(times, 0.9),
+            "steady_q1_ms": q1, "steady_q3_ms": q3, "steady_min_ms": times[0],
+            "steady_max_ms": times[-1], "steady_calls": len(times)}
+
+
 def count_cudagraph_launches(torch, compiled, inputs, calls):
     """cudaGraphLaunch calls per model call, seen by the profiler over a few steady calls."""
     from torch.profiler import ProfilerActivity, profile
@@ -360,13 +396,9 @@ def measure(torch, args, progress):
         progress("warm-up (%d calls)" % args.warmup)
         run_user(lambda: timed_calls(torch, compiled, inputs, device, args.warmup), args,
                  "the compiled model")
-        progress("timing (%d calls)" % args.iterations)
-        times = sorted(run_user(lambda: timed_calls(torch, compiled, inputs, device,
-                                                    max(1, args.iterations)),
-                                args, "the compiled model"))
-        result["steady_ms"] = statistics.median(times)
-        result["steady_p90_ms"] = percentile(times, 0.9)
-        result["steady_min_ms"] = times[0]
+        times = run_user(lambda: steady_times(torch, compiled, inputs, device, args, progress),
+                         args, "the compiled model")
+        result.update(steady_summary(times))
 
         if device == "cuda":
             result["peak_memory_mb"] = torch.cuda.max_memory_allocated() / 2**20

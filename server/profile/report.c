@@ -5,14 +5,78 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/analyzer.h"
+
 #define BAR_WIDTH 40
 
 /* The measurements copied from each arm's helper result, in the order the report shows them. */
 static const char *const arm_keys[] = {
-    "graphs",          "breaks",         "break_reasons", "compile_s", "cold_ms",
-    "steady_ms",       "steady_p90_ms",  "steady_min_ms", "eager_ms",  "cudagraph_launches",
+    "graphs",         "breaks",        "break_reasons", "compile_s",     "cold_ms",
+    "steady_ms",      "steady_p90_ms", "steady_q1_ms",  "steady_q3_ms",  "steady_min_ms",
+    "steady_max_ms",  "steady_calls",  "eager_ms",      "cudagraph_launches",
     "cudagraph_skips", "peak_memory_mb",
 };
+
+/* A ratio from one loaded run can say "600x faster" of two equal arms: the verdict is a speed-up
+ * only when the arms' interquartile ranges are apart. */
+static json_t *steady_comparison(const json_t *original, const json_t *mended) {
+    const json_t *a_q1 = json_object_get(original, "steady_q1_ms");
+    const json_t *a_q3 = json_object_get(original, "steady_q3_ms");
+    const json_t *b_q1 = json_object_get(mended, "steady_q1_ms");
+    const json_t *b_q3 = json_object_get(mended, "steady_q3_ms");
+    double a = json_number_value(json_object_get(original, "steady_ms"));
+    double b = json_number_value(json_object_get(mended, "steady_ms"));
+    if (!json_is_number(a_q1) || !json_is_number(a_q3) || !json_is_number(b_q1) ||
+        !json_is_number(b_q3) || !(a > 0) || !(b > 0)) {
+        return NULL;
+    }
+    bool overlap = json_number_value(a_q1) <= json_number_value(b_q3) &&
+                   json_number_value(b_q1) <= json_number_value(a_q3);
+    if (overlap) {
+        return json_pack("{s:s}", "verdict", "within noise");
+    }
+    return json_pack("{s:s,s:f}", "verdict", a > b ? "faster" : "slower", "ratio", a / b);
+}
+
+json_t *gm_profile_nothing_to_compare(const char *file, const char *text, size_t len,
+                                      const gm_analysis_options *options,
+                                      const char *const *roots, size_t root_count, bool unsafe,
+                                      const char *unsafe_hint) {
+    gm_finding_list findings;
+    gm_finding_list_init(&findings);
+    size_t count = 0, unsafe_mendable = 0;
+    if (gm_analyze_source_with_roots(text, len, options, roots, root_count, &findings) == 0) {
+        for (size_t i = 0; i < findings.count; i++) {
+            const gm_finding *finding = &findings.items[i];
+            if (finding->suppressed) {
+                continue;
+            }
+            count++;
+            for (size_t j = 0; j < finding->fix_count; j++) {
+                if (gm_fix_auto_applies(&finding->fixes[j], true)) {
+                    unsafe_mendable++;
+                    break;
+                }
+            }
+        }
+    }
+    gm_finding_list_free(&findings);
+    char message[1200];
+    int n = snprintf(message, sizeof message,
+                     "nothing to compare: no mend applies to %.800s at this fix level (%zu finding%s, "
+                     "none mendable",
+                     file, count, count == 1 ? "" : "s");
+    if (!unsafe && unsafe_mendable > 0 && n > 0 && (size_t)n < sizeof message) {
+        snprintf(message + n, sizeof message - (size_t)n,
+                 " by a safe mend; %zu by an unsafe one, with %s)", unsafe_mendable, unsafe_hint);
+    } else if (n > 0 && (size_t)n < sizeof message) {
+        snprintf(message + n, sizeof message - (size_t)n, ")");
+    }
+    return json_pack("{s:b,s:b,s:s,s:s,s:I,s:I,s:I,s:b}", "ok", 1, "nothing_to_compare", 1,
+                     "message", message, "file", file, "findings", (json_int_t)count,
+                     "unsafe_mendable", (json_int_t)unsafe_mendable, "mends_applied",
+                     (json_int_t)0, "unsafe_fixes", unsafe);
+}
 
 static json_t *arm_summary(json_t *arm) {
     json_t *summary = json_object();
@@ -47,6 +111,11 @@ json_t *gm_profile_report_build(const gm_profile_report_info *info, json_t *orig
     }
     json_object_set_new(report, "original", arm_summary(original));
     json_object_set_new(report, "mended", arm_summary(mended));
+    json_t *comparison = steady_comparison(json_object_get(report, "original"),
+                                           json_object_get(report, "mended"));
+    if (comparison) {
+        json_object_set_new(report, "steady_comparison", comparison);
+    }
     json_object_set_new(report, "outputs_match",
                         json_boolean(json_is_true(json_object_get(mended, "outputs_match"))));
     return report;
@@ -105,6 +174,9 @@ static const table_row rows[] = {
     {"cold start, first call (ms)", "cold_ms", false},
     {"steady state, median (ms)", "steady_ms", false},
     {"steady state, p90 (ms)", "steady_p90_ms", false},
+    {"steady state, q1 (ms)", "steady_q1_ms", false},
+    {"steady state, q3 (ms)", "steady_q3_ms", false},
+    {"steady state, timed calls", "steady_calls", true},
     {"eager, median (ms)", "eager_ms", false},
     {"CUDA-graph launches per call", "cudagraph_launches", false},
     {"peak GPU memory (MiB)", "peak_memory_mb", false},
@@ -186,8 +258,10 @@ static void render_bar(text_buffer *out, const char *name, double value, double 
     append(out, "  %-8s |%s %s\n", name, bar, number);
 }
 
-static void render_bars(text_buffer *out, const json_t *original, const json_t *mended,
-                        bool markdown) {
+static void render_bars(text_buffer *out, const json_t *report, bool markdown) {
+    const json_t *original = json_object_get(report, "original");
+    const json_t *mended = json_object_get(report, "mended");
+    const json_t *comparison = json_object_get(report, "steady_comparison");
     static const struct {
         const char *label, *key;
     } charts[] = {
@@ -202,9 +276,16 @@ static void render_bars(text_buffer *out, const json_t *original, const json_t *
         double largest = a > b ? a : b;
         bool integer = strcmp(charts[i].key, "graphs") == 0;
         append(out, "%s", charts[i].label);
-        if (a > 0 && b > 0 && !integer) {
-            append(out, ": mended is %.2fx %s", a >= b ? a / b : b / a,
-                   a >= b ? "faster" : "slower");
+        /* Only the steady state has a spread; one cold call an arm gives no verdict. */
+        if (strcmp(charts[i].key, "steady_ms") == 0 && comparison) {
+            const char *verdict = string_or(comparison, "verdict", "within noise");
+            double ratio = json_number_value(json_object_get(comparison, "ratio"));
+            if (strcmp(verdict, "within noise") == 0 || !(ratio > 0)) {
+                append(out, ": within noise (the arms' interquartile ranges overlap)");
+            } else {
+                append(out, ": mended is %.2fx %s (interquartile ranges apart)",
+                       ratio >= 1 ? ratio : 1 / ratio, verdict);
+            }
         }
         append(out, "\n");
         render_bar(out, "original", a, largest, integer);
@@ -231,6 +312,11 @@ static void render_reasons(text_buffer *out, const char *arm_name, const json_t 
 
 static char *render(const json_t *report, bool markdown) {
     text_buffer out = {0};
+    if (json_is_true(json_object_get(report, "nothing_to_compare"))) {
+        append(&out, markdown ? "**graphmend profile**: %s\n" : "graphmend profile: %s\n",
+               string_or(report, "message", "nothing to compare"));
+        return out.failed ? (free(out.data), NULL) : out.data;
+    }
     const json_t *original = json_object_get(report, "original");
     const json_t *mended = json_object_get(report, "mended");
     render_header(&out, report, markdown);
@@ -238,7 +324,7 @@ static char *render(const json_t *report, bool markdown) {
     bool match = json_is_true(json_object_get(report, "outputs_match"));
     append(&out, markdown ? "\nOutputs of the two arms match: **%s**\n" : "\noutputs match: %s\n",
            match ? "yes" : "no (the mends changed what the model computes)");
-    render_bars(&out, original, mended, markdown);
+    render_bars(&out, report, markdown);
     render_reasons(&out, "original", original, markdown);
     render_reasons(&out, "mended", mended, markdown);
     if (out.failed) {

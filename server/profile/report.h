@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "analysis/options/analysis_options.h"
+
 typedef struct {
     const char *file;
     const char *entry;
@@ -21,10 +23,24 @@ typedef struct {
  *  "unsafe_fixes",
  *  "fallback" (only when auto fell back to the CPU), "original": {...}, "mended": {...},
  *  "outputs_match"}, each arm with graphs, breaks, break_reasons, compile_s, cold_ms, steady_ms,
- * steady_p90_ms (and eager_ms, cudagraph_launches, peak_memory_mb when measured). Returns a new
+ * steady_p90_ms, the spread of the steady calls (steady_q1_ms, steady_q3_ms, steady_min_ms,
+ * steady_max_ms, steady_calls) (and eager_ms, cudagraph_launches, peak_memory_mb when measured). Returns a new
  * reference. */
+/* "steady_comparison": {"verdict": "within noise", "faster" or "slower", "ratio" (original
+ * median / mended median, only when the arms' interquartile ranges do not overlap)} is added
+ * when both arms measured their spread. */
 json_t *gm_profile_report_build(const gm_profile_report_info *info, json_t *original,
                                 json_t *mended);
+
+/* The answer when no mend applies to text at the chosen fix level (unsafe or safe only), given
+ * instead of running the arms: {"ok": true, "nothing_to_compare": true, "message": "nothing to
+ * compare: no mend applies to FILE at this fix level (N findings, none mendable)", "file",
+ * "findings", "unsafe_mendable", "mends_applied": 0, "unsafe_fixes"}. unsafe_hint names how to
+ * ask for unsafe mends ("--unsafe-fixes"), for when some would apply. Returns a new reference. */
+json_t *gm_profile_nothing_to_compare(const char *file, const char *text, size_t len,
+                                      const gm_analysis_options *options,
+                                      const char *const *roots, size_t root_count, bool unsafe,
+                                      const char *unsafe_hint);
 
 /* A table and bar charts of the two arms, for a terminal. */
 void gm_profile_report_print_text(FILE *out, const json_t *report);

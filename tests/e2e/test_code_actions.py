@@ -1,6 +1,8 @@
 """Quick fixes and fix-all: inline edits that, applied by the client, make findings go away."""
 
 import ast
+import pathlib
+import re
 
 import pytest
 
@@ -39,7 +41,7 @@ def test_print_quickfixes(session):
     actions = session.code_actions(uri, d["range"], [d])
     assert actions and all(a["kind"] == "quickfix" for a in actions), actions
     suppress = titled(actions, "Suppress GM401 on this line")
-    mend = titled(actions, "Mend graph break: run the call only in eager mode")
+    mend = titled(actions, "Mend GM401 (unsafe): run the call only in eager mode")
     assert not mend.get("isPreferred", False)  # unsafe: never preferred
     for action in (suppress, mend):
         assert "command" not in action or "edit" in action
@@ -49,7 +51,7 @@ def test_print_quickfixes(session):
 
 
 @pytest.mark.parametrize("title", ["Suppress GM401 on this line",
-                                   "Mend graph break: run the call only in eager mode"])
+                                   "Mend GM401 (unsafe): run the call only in eager mode"])
 def test_applying_a_print_quickfix_removes_that_diagnostic(session, title):
     uri = session.open("model.py", MODEL)
     diagnostics = session.diagnostics(uri)
@@ -84,7 +86,7 @@ def test_actions_without_context_diagnostics(session):
     [d] = session.diagnostics(uri)
     actions = session.code_actions(uri, d["range"], [])
     titled(actions, "Suppress GM401 on this line")
-    titled(actions, "Mend graph break: run the call only in eager mode")
+    titled(actions, "Mend GM401 (unsafe): run the call only in eager mode")
 
 
 def test_actions_for_a_cursor_inside_the_range(session):
@@ -115,7 +117,7 @@ def test_suppress_after_non_ascii_text(session):
 
 
 @pytest.mark.parametrize("title", ["Suppress GM401 on this line",
-                                   "Mend graph break: run the call only in eager mode"])
+                                   "Mend GM401 (unsafe): run the call only in eager mode"])
 def test_quickfix_with_non_ascii_text(session, title):
     uri = session.open("nonascii.py", NON_ASCII_STMT)
     [d] = session.diagnostics(uri)
@@ -169,8 +171,44 @@ def test_fix_all_takes_unsafe_mends_with_the_unsafe_fixes_setting(servers, clien
     uri = session.open("print.py", PRINT_ONLY)
     d = session.diagnostics(uri)[0]
     [action] = session.code_actions(uri, d["range"], [], only=["source.fixAll.graphmend"])
-    assert action["title"] == "graphmend: mend all graph breaks (unsafe mends too)"
+    assert action["title"] == "Mend all graph breaks (unsafe too)"
     session.apply_action(uri, action)
     text = session.text(uri)
     assert text != PRINT_ONLY
     ast.parse(text)
+
+
+MEND_FIXTURES = sorted((pathlib.Path(__file__).parents[1] / "mend").glob("*/*.in.py"))
+SETTING_SUGGESTED = '''\
+import torch
+
+
+@torch.compile
+def used_experts(expert_ids, weights):
+    used = torch.unique(expert_ids)
+    return weights[used].sum() * 2
+'''
+MEND_TITLE = re.compile(r"Mend (GM\d{3})( \((unsafe|setting)\))?: \S.*")
+
+
+def test_quickfix_titles_are_short_and_say_rule_and_risk(servers):
+    """Menus cut long titles: each names the rule and marks an unsafe mend, under 60 characters;
+    the full sentence is the hover's."""
+    session = servers.session("vscode")
+    seen = set()
+    texts = [(f.name, f.read_text()) for f in MEND_FIXTURES] + [("setting", SETTING_SUGGESTED)]
+    for number, (name, text) in enumerate(texts):
+        uri = session.open(f"fixture_{number}.py", text)
+        for d in session.diagnostics(uri):
+            for action in session.code_actions(uri, d["range"], [d], only=["quickfix"]):
+                title = action["title"]
+                assert len(title) <= 60, (name, title)
+                if not title.startswith("Mend "):
+                    continue
+                match = MEND_TITLE.fullmatch(title)
+                assert match, (name, title)
+                assert match[1] == action["diagnostics"][0]["code"], (name, action)
+                # the server prefers exactly the safe mends: those without a marker
+                assert action.get("isPreferred", False) == (match[2] is None), (name, action)
+                seen.add(match[3])
+    assert {None, "unsafe", "setting"} <= seen, seen

@@ -2,8 +2,8 @@
 
 import re
 
-from lsp_client import position_of
-from samples import MODEL, NON_ASCII, NON_ASCII_PRINT
+from lsp_client import position_of, range_of
+from samples import MODEL, NON_ASCII, NON_ASCII_PRINT, PRINT_ONLY
 
 
 def hover(session, uri, pos):
@@ -88,8 +88,49 @@ def test_hover_names_each_mend_or_why_there_is_none(session):
         start = d["range"]["start"]
         value = hover(session, uri, start)["contents"]["value"]
         actions = session.code_actions(uri, d["range"], [d])
-        mends = [a["title"] for a in actions if a["title"].startswith("Mend graph break")]
+        mends = [a["title"] for a in actions
+                 if a["title"].startswith("Mend " + d["code"]) and a["diagnostics"][0] == d]
         for title in mends:
             assert title in value, (title, value)
         if not mends:
-            assert "Not mended automatically" in value, value
+            assert "No mend:" in value, value
+
+
+def paragraphs(value):
+    return [p for p in value.split("\n\n") if p.strip()]
+
+
+def test_hover_leads_with_the_mend_then_why(session):
+    """The first thing read is what to do: the quick fix (its rule and risk, and in full what it
+    changes), not the diagnostic's message, which the editor shows already; then why it breaks,
+    then the reference."""
+    uri = session.open("print.py", PRINT_ONLY)
+    [d] = session.diagnostics(uri)
+    value = hover(session, uri, d["range"]["start"])["contents"]["value"]
+    mends = [a for a in session.code_actions(uri, d["range"], [d], only=["quickfix"])
+             if a["title"].startswith("Mend ")]
+    assert len(mends) >= 2, mends  # defer after the graph, or run only in eager mode
+    mend = mends[0]
+    lead = paragraphs(value)[0]
+    for other, paragraph in zip(mends, paragraphs(value)):
+        assert paragraph.startswith(f"**{other['title']}.** "), value
+    assert mend["title"].startswith("Mend GM401 (unsafe): "), mend
+    assert "reorderable_logging_functions" in lead, lead  # in full, what it changes
+    assert d["message"] not in lead, value
+    assert value.index("**Why it breaks**") > value.index(mend["title"]), value
+    assert d["message"] in value, value  # below, with the explanation
+    assert value.index("graph-break reference") > value.index("**Why it breaks**"), value
+
+
+def test_hover_without_a_mend_leads_with_the_reason_and_what_to_do(session):
+    uri = session.open("model.py", MODEL)
+    loop = [d for d in session.diagnostics(uri)
+            if d["range"] == range_of(MODEL, "y.max() > 1", session.encoding)]
+    assert loop, "the while loop's GM101"
+    actions = session.code_actions(uri, loop[0]["range"], loop, only=["quickfix"])
+    assert not [a for a in actions if a["title"].startswith("Mend ")], actions
+    value = hover(session, uri, loop[0]["range"]["start"])["contents"]["value"]
+    lead = paragraphs(value)
+    assert lead[0].startswith("**No mend:** "), value
+    assert lead[1].startswith("**What you can do:** "), value
+    assert lead[2].startswith("**Why it breaks** (GM101"), value

@@ -42,13 +42,25 @@ PRINT_MODEL = textwrap.dedent("""\
         return Net().eval(), (torch.randn(2, 8),)
     """)
 
+# A break a safe mend removes: appended to the models of the failure tests, since a file where
+# no mend applies is not run at all.
+SAFELY_MENDABLE = textwrap.dedent("""\
+
+
+    @torch.compile
+    def double_when_positive(x: torch.Tensor) -> torch.Tensor:
+        if x.sum() > 0:
+            x = x * 2
+        return x
+    """)
+
 NO_ENTRY = textwrap.dedent("""\
     import torch
 
 
     def forward(x):
         return x + 1
-    """)
+    """) + SAFELY_MENDABLE
 
 RAISES = textwrap.dedent("""\
     import torch
@@ -56,7 +68,7 @@ RAISES = textwrap.dedent("""\
 
     def graphmend_profile_entry():
         raise ValueError("boom from the entry")
-    """)
+    """) + SAFELY_MENDABLE
 
 SLOW = textwrap.dedent("""\
     import time
@@ -67,7 +79,7 @@ SLOW = textwrap.dedent("""\
     def graphmend_profile_entry():
         time.sleep(300)
         return (lambda x: x + 1), (torch.ones(2),)
-    """)
+    """) + SAFELY_MENDABLE
 
 
 @pytest.fixture
@@ -126,15 +138,57 @@ def test_cli_json_inductor_print_model(binary, model):
     assert not (path.parent / "__pycache__").exists()
 
 
-def test_cli_safe_fixes_only_keeps_print(binary, model):
-    """Without --unsafe-fixes the print stays: both arms have the same graphs today."""
+def test_cli_nothing_to_compare_without_a_mend(binary, model):
+    """Without --unsafe-fixes no mend applies to the print: both arms would run the same code, so
+    nothing runs and the answer says so."""
     path = model(PRINT_MODEL)
-    proc = profile(binary, path, "--output-format", "json", *FAST)
+    start = time.monotonic()
+    proc = profile(binary, path, *FAST, timeout=60)
+    assert proc.returncode == 0, proc.stderr.decode()
+    out = proc.stdout.decode()
+    assert (f"nothing to compare: no mend applies to {path} at this fix level (1 finding, none "
+            "mendable by a safe mend; 1 by an unsafe one, with --unsafe-fixes)") in out, out
+    assert b"original arm" not in proc.stderr and "steady" not in out, proc.stderr
+    assert time.monotonic() - start < 20
+    proc = profile(binary, path, "--output-format", "json", *FAST, timeout=60)
+    assert proc.returncode == 0
+    answer = json.loads(proc.stdout)
+    assert answer["ok"] is True and answer["nothing_to_compare"] is True
+    assert answer["findings"] == 1 and answer["mends_applied"] == 0, answer
+    clean = model(NO_ENTRY.replace(SAFELY_MENDABLE, ""), name="clean.py")
+    proc = profile(binary, clean, *FAST, timeout=60)
+    assert proc.returncode == 0
+    assert "(0 findings, none mendable)" in proc.stdout.decode(), proc.stdout
+
+
+def test_cli_steady_state_spread_and_verdict(binary, model):
+    """At least 5 timed calls an arm (here 3 asked), their median and interquartile range; a
+    ratio only when the ranges are apart, else "within noise"."""
+    path = model(PRINT_MODEL)
+    proc = profile(binary, path, "--output-format", "json", "--unsafe-fixes", *FAST)
     assert proc.returncode == 0, proc.stderr.decode()
     report = json.loads(proc.stdout)
-    check_report(report)
-    assert report["mended"]["graphs"] <= report["original"]["graphs"]
-    assert report["outputs_match"] is True
+    for arm in ("original", "mended"):
+        a = report[arm]
+        assert a["steady_calls"] >= 5, a
+        assert a["steady_min_ms"] <= a["steady_q1_ms"] <= a["steady_ms"] <= a["steady_q3_ms"] \
+            <= a["steady_max_ms"], a
+    o, m = report["original"], report["mended"]
+    apart = o["steady_q3_ms"] < m["steady_q1_ms"] or m["steady_q3_ms"] < o["steady_q1_ms"]
+    comparison = report["steady_comparison"]
+    if apart:
+        assert comparison["verdict"] in ("faster", "slower")
+        assert comparison["ratio"] == pytest.approx(o["steady_ms"] / m["steady_ms"])
+    else:
+        assert comparison == {"verdict": "within noise"}
+    text = profile(binary, path, "--unsafe-fixes", *FAST).stdout.decode()
+    assert "steady state, q1 (ms)" in text and "steady state, q3 (ms)" in text
+    assert "cold start (ms)\n" in text  # one cold call an arm: no verdict
+    steady_line = [line for line in text.splitlines()
+                   if line.startswith("steady state, median (ms):")]
+    assert len(steady_line) == 1, text
+    assert ("within noise" in steady_line[0]) != ("x faster" in steady_line[0]
+                                                  or "x slower" in steady_line[0]), text
 
 
 def test_cli_text_output(binary, model):
@@ -168,14 +222,15 @@ def test_cli_no_torch(binary, model):
     if probe.returncode == 0:
         pytest.skip(f"{python} has torch: no interpreter without it here")
     path = model(PRINT_MODEL)
-    proc = run_cli(binary, "profile", str(path), "--python", python, timeout=60)
+    proc = run_cli(binary, "profile", str(path), "--python", python, "--unsafe-fixes", timeout=60)
     assert proc.returncode == 2
     assert b"torch cannot be imported" in proc.stderr, proc.stderr
 
 
 def test_cli_no_interpreter(binary, model):
     path = model(PRINT_MODEL)
-    proc = run_cli(binary, "profile", str(path), "--python", "/nonexistent/python", timeout=30)
+    proc = run_cli(binary, "profile", str(path), "--python", "/nonexistent/python",
+                   "--unsafe-fixes", timeout=30)
     assert proc.returncode == 2
     assert b"cannot start the Python interpreter" in proc.stderr, proc.stderr
 
@@ -264,6 +319,8 @@ def test_lsp_capabilities_and_code_lens(servers):
         assert lens["command"]["command"] == "graphmend.profile"
         assert lens["command"]["title"] == "Profile mended vs original"
         assert lens["command"]["arguments"][0] == uri
+        # no fix level of its own: the command follows unsafeFixes, as the palette does
+        assert "unsafeFixes" not in lens["command"]["arguments"][1]
     # No entry function: no lens, and nothing runs.
     other = session.open("plain.py", NO_ENTRY)
     assert session.client.result("textDocument/codeLens", {"textDocument": {"uri": other}}) == []
@@ -293,6 +350,27 @@ def test_lsp_profile_with_progress(servers):
     assert any("mended arm" in v.get("message", "") for v in values)
     # The server stays responsive: the document is still analysed afterwards.
     assert client.barrier()["error"]["code"] == -32601
+
+
+def test_lsp_nothing_to_compare_follows_the_unsafe_fixes_setting(servers):
+    """The command (from the lens or the palette) mends at the level of unsafeFixes: off, no mend
+    applies to the print and nothing runs; on, both arms run."""
+    session = servers.session("vscode")
+    uri = session.open("model.py", PRINT_MODEL)
+    client = session.client
+    response = client.request("workspace/executeCommand", profile_args(uri), timeout=60)
+    answer = response["result"]
+    assert answer["nothing_to_compare"] is True and answer["mends_applied"] == 0, answer
+    assert "nothing to compare: no mend applies to" in answer["markdown"]
+    assert "the unsafeFixes setting" in answer["message"]
+    assert children_of(client.proc.pid) == []
+    assert client.notifications("$/progress") == []
+    unsafe = servers.session("vscode", config={"graphmend": {"unsafeFixes": True}})
+    uri = unsafe.open("model.py", PRINT_MODEL)
+    unsafe.diagnostics(uri)  # the settings, pulled with workspace/configuration, are in
+    response = unsafe.client.request("workspace/executeCommand", profile_args(uri), timeout=240)
+    assert "error" not in response, response
+    assert response["result"]["mends_applied"] >= 1 and response["result"]["unsafe_fixes"]
 
 
 def test_lsp_profile_failure_is_a_clear_error(servers, tmp_path):
@@ -329,7 +407,7 @@ def test_lsp_cancel_kills_the_child(servers):
     # The server answers other requests while the profile runs.
     assert client.barrier()["error"]["code"] == -32601
     lenses = client.result("textDocument/codeLens", {"textDocument": {"uri": uri}})
-    assert [lens["range"]["start"]["line"] for lens in lenses] == [5]
+    assert [lens["range"]["start"]["line"] for lens in lenses][0] == 5
     start = time.monotonic()
     client.notify("$/cancelRequest", {"id": request_id})
     response = client.wait_response(request_id, timeout=30)

@@ -1,6 +1,6 @@
 """Real editors as clients, headless: Neovim (its built-in LSP client) and Emacs (eglot, through
 flymake and eglot-code-actions) load the README's set-up snippets, show graphmend's diagnostics
-at the lines `graphmend check` predicts, offer "Mend graph break", and apply it; the buffer text
+at the lines `graphmend check` predicts, offer "Mend GM...", and apply it; the buffer text
 afterwards must equal the original with that mend's edits applied."""
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ def check_result(result: dict, project: Path) -> None:
     assert sorted({d["line"] for d in result["diagnostics"]}) == sorted(
         {f["location"]["row"] for f in findings})
     target = next(f for f in findings if f["location"]["row"] == MEND_LINE)
-    assert any(t.startswith("Mend graph break") for t in result["actions"])
+    assert any(t.startswith("Mend GM") for t in result["actions"])
     expected = mended_text(SAMPLE, target["fix"])
     assert expected != SAMPLE
     assert result["text"].rstrip("\n") == expected.rstrip("\n")

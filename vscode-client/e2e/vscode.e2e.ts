@@ -400,16 +400,16 @@ async function main(): Promise<void> {
     await page.mouse.move(5, 5);
     await page.keyboard.press('Escape');
 
-    /* Apply "Mend graph break" from the quick-fix menu. */
+    /* Apply "Mend GMxxx: ..." from the quick-fix menu (short titles: rule, risk, label). */
     await goToLine(page, target.location.row, target.location.column);
     await page.keyboard.press('Control+.');
-    const title = target.fix?.message ?? '';
-    const item = page.locator('.action-widget .monaco-list-row', { hasText: 'Mend graph break' });
+    const title = `Mend ${target.code}`;
+    const item = page.locator('.action-widget .monaco-list-row', { hasText: title });
     await item.first().waitFor({ timeout: 15000 });
     const offered = await page.locator('.action-widget .monaco-list-row').allInnerTexts();
     log(`quick fixes offered: ${offered.map((s) => s.trim()).join(' | ')}`);
     await shot(page, 'quick-fix-menu');
-    await page.locator('.action-widget .monaco-list-row', { hasText: title.slice(0, 40) }).first().click();
+    await page.locator('.action-widget .monaco-list-row', { hasText: title }).first().click();
     await page.waitForTimeout(1000);
     await shot(page, 'mended');
     await page.keyboard.press('Control+S');

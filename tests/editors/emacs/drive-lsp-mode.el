@@ -1,6 +1,6 @@
 ;;; drive-lsp-mode.el --- batch Emacs + lsp-mode driver for tests/editors/test_editors.py  -*- lexical-binding: t -*-
 ;; Loads the README's lsp-mode set-up (graphmend-lsp-mode.el), opens GM_FILE, waits for
-;; graphmend's diagnostics, runs the "Mend graph break: ..." code action on the diagnostic at
+;; graphmend's diagnostics, runs the "Mend GM...: ..." code action on the diagnostic at
 ;; line GM_LINE, and writes what it saw to GM_OUT as JSON.
 (load (expand-file-name "driver-common.el" (file-name-directory load-file-name)) nil t)
 (setq lsp-auto-guess-root t lsp-enable-snippet nil lsp-diagnostics-provider :flymake
@@ -27,10 +27,10 @@
         (back-to-indentation)
         (let* ((actions (lsp-code-actions-at-point "quickfix"))
                (titles (mapcar #'lsp:code-action-title actions))
-               (mend (seq-find (lambda (a) (string-prefix-p "Mend graph break" (lsp:code-action-title a)))
+               (mend (seq-find (lambda (a) (string-prefix-p "Mend GM" (lsp:code-action-title a)))
                                actions)))
           (push (cons 'actions titles) gm-out)
-          (unless mend (error "no \"Mend graph break\" action in %S" titles))
+          (unless mend (error "no \"Mend GM...\" action in %S" titles))
           (lsp-execute-code-action mend))
         (push (cons 'text (buffer-substring-no-properties (point-min) (point-max))) gm-out))
       (gm-finish))

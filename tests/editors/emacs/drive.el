@@ -1,7 +1,7 @@
 ;;; drive.el --- batch Emacs test driver for tests/editors/test_editors.py  -*- lexical-binding: t -*-
 ;; Loads the README's set-up (graphmend-eglot.el), opens GM_FILE, waits for flymake to show
 ;; graphmend's diagnostics, runs `eglot-code-actions' on the diagnostic at line GM_LINE choosing
-;; the "Mend graph break: ..." action, and writes what it saw to GM_OUT as JSON.
+;; the "Mend GM...: ..." action, and writes what it saw to GM_OUT as JSON.
 (load (expand-file-name "driver-common.el" (file-name-directory load-file-name)) nil t)
 (setq eglot-sync-connect 10 eglot-autoshutdown t)
 (condition-case err
@@ -28,8 +28,8 @@
                      (lambda (_prompt collection &rest _)
                        (let ((titles (mapcar (lambda (c) (if (consp c) (car c) c)) collection)))
                          (setq offered titles)
-                         (or (seq-find (lambda (title) (string-prefix-p "Mend graph break" title)) titles)
-                             (error "no \"Mend graph break\" action in %S" titles))))))
+                         (or (seq-find (lambda (title) (string-prefix-p "Mend GM" title)) titles)
+                             (error "no \"Mend GM...\" action in %S" titles))))))
             ;; a keyboard event, so eglot asks with completing-read rather than a popup menu
             (let ((last-nonmenu-event ?\r))
               (eglot-code-actions (flymake-diagnostic-beg target) (flymake-diagnostic-end target)

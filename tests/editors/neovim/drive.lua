@@ -1,7 +1,7 @@
 -- Headless Neovim test driver (tests/editors/test_neovim.py): loads the README's set-up
 -- (graphmend.lua), opens $GM_FILE, waits for graphmend's diagnostics, asks for the code
 -- actions on the diagnostic at line $GM_LINE (1-based), applies the one titled
--- "Mend graph break: ...", and writes what it saw to $GM_OUT as JSON.
+-- "Mend GM...: ...", and writes what it saw to $GM_OUT as JSON.
 local out = { diagnostics = {}, actions = {}, applied = nil, error = nil }
 
 local function finish()
@@ -48,13 +48,13 @@ local ok, err = pcall(function()
   for _, response in pairs(responses or {}) do
     for _, action in ipairs(response.result or {}) do
       table.insert(out.actions, action.title)
-      if not chosen and action.title:find('^Mend graph break') then
+      if not chosen and action.title:find('^Mend GM') then
         chosen = action
       end
     end
   end
   if not chosen then
-    error('no "Mend graph break" action')
+    error('no "Mend GM..." action')
   end
   vim.lsp.util.apply_workspace_edit(chosen.edit, 'utf-16')
   out.applied = chosen.title

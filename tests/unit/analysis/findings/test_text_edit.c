@@ -50,11 +50,11 @@ static void collect(void) {
     gm_text_edit c[] = {edit(0, 2, "c"), edit(20, 20, "c2")};
     gm_text_edit d[] = {edit(12, 12, "d")}; /* insertion touching a's end */
     gm_text_edit e[] = {edit(13, 15, "e")}; /* next to a: fine */
-    gm_fix fa = {GM_FIX_KIND_MEND, GM_FIX_SAFE, "a", a, 1};
-    gm_fix fb = {GM_FIX_KIND_MEND, GM_FIX_SAFE, "b", b, 1};
-    gm_fix fc = {GM_FIX_KIND_MEND, GM_FIX_SAFE, "c", c, 2};
-    gm_fix fd = {GM_FIX_KIND_MEND, GM_FIX_SAFE, "d", d, 1};
-    gm_fix fe = {GM_FIX_KIND_MEND, GM_FIX_SAFE, "e", e, 1};
+    gm_fix fa = {GM_FIX_KIND_MEND, GM_FIX_SAFE, "a", a, 1, NULL};
+    gm_fix fb = {GM_FIX_KIND_MEND, GM_FIX_SAFE, "b", b, 1, NULL};
+    gm_fix fc = {GM_FIX_KIND_MEND, GM_FIX_SAFE, "c", c, 2, NULL};
+    gm_fix fd = {GM_FIX_KIND_MEND, GM_FIX_SAFE, "d", d, 1, NULL};
+    gm_fix fe = {GM_FIX_KIND_MEND, GM_FIX_SAFE, "e", e, 1, NULL};
     const gm_fix *fixes[] = {&fa, &fb, &fc, &fd, &fe};
     gm_text_edit *out;
     size_t count, taken;
@@ -78,9 +78,9 @@ static void collect(void) {
     gm_text_edit s1[] = {edit(0, 0, "setting\n"), edit(10, 12, "x")};
     gm_text_edit s2[] = {edit(0, 0, "setting\n"), edit(20, 22, "y")};
     gm_text_edit s3[] = {edit(0, 0, "other\n"), edit(30, 32, "z")};
-    gm_fix fs1 = {GM_FIX_KIND_MEND, GM_FIX_SAFE, "s1", s1, 2};
-    gm_fix fs2 = {GM_FIX_KIND_MEND, GM_FIX_SAFE, "s2", s2, 2};
-    gm_fix fs3 = {GM_FIX_KIND_MEND, GM_FIX_SAFE, "s3", s3, 2};
+    gm_fix fs1 = {GM_FIX_KIND_MEND, GM_FIX_SAFE, "s1", s1, 2, NULL};
+    gm_fix fs2 = {GM_FIX_KIND_MEND, GM_FIX_SAFE, "s2", s2, 2, NULL};
+    gm_fix fs3 = {GM_FIX_KIND_MEND, GM_FIX_SAFE, "s3", s3, 2, NULL};
     const gm_fix *sharing[] = {&fs1, &fs2, &fs3};
     CHECK_EQ_INT(gm_collect_non_overlapping(sharing, 3, &out, &count, &taken), 0);
     CHECK_EQ_INT(taken, 2);

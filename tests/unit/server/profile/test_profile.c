@@ -54,10 +54,12 @@ static void builds_and_renders_the_report(void) {
             "profiled on the CPU\",\"graphs\":3,\"breaks\":2,\"break_reasons\":[{\"reason\":"
             "\"Failed to trace builtin operator\",\"location\":\"m.py:7\"}],\"compile_s\":1.5,"
             "\"cold_ms\":1500.0,\"steady_ms\":2.0,\"steady_p90_ms\":2.5,\"eager_ms\":3.0,"
+            "\"steady_q1_ms\":1.9,\"steady_q3_ms\":2.1,"
             "\"iterations\":3}");
     json_t *mended = arm("{\"ok\":true,\"device\":\"cpu\",\"torch\":\"2.13.0\",\"graphs\":1,"
                          "\"breaks\":0,\"break_reasons\":[],\"compile_s\":0.5,\"cold_ms\":500.0,"
-                         "\"steady_ms\":1.0,\"steady_p90_ms\":1.25,\"outputs_match\":true}");
+                         "\"steady_ms\":1.0,\"steady_p90_ms\":1.25,\"outputs_match\":true,"
+                         "\"steady_q1_ms\":0.9,\"steady_q3_ms\":1.1}");
     gm_profile_report_info info = {"m.py", "graphmend_profile_entry", "default", "inductor", 1,
                                    true};
     json_t *report = gm_profile_report_build(&info, original, mended);
@@ -74,8 +76,20 @@ static void builds_and_renders_the_report(void) {
     char *markdown = gm_profile_report_markdown(report);
     CHECK(markdown && strstr(markdown, "| graphs | 3 | 1 |"));
     CHECK(markdown && strstr(markdown, "```text"));
-    CHECK(markdown && strstr(markdown, "mended is 3.00x faster"));
+    /* the steady ranges are apart: a ratio; one cold call an arm: none */
+    CHECK(markdown && strstr(markdown, "mended is 2.00x faster (interquartile ranges apart)"));
+    CHECK(markdown && !strstr(markdown, "3.00x"));
     free(markdown);
+    json_object_set_new(mended, "steady_q3_ms", json_real(1.95));
+    json_t *close = gm_profile_report_build(&info, original, mended);
+    CHECK_EQ_STR(json_string_value(json_object_get(json_object_get(close, "steady_comparison"),
+                                                   "verdict")),
+                 "within noise");
+    CHECK(json_object_get(json_object_get(close, "steady_comparison"), "ratio") == NULL);
+    markdown = gm_profile_report_markdown(close);
+    CHECK(markdown && strstr(markdown, "within noise") && !strstr(markdown, "x faster"));
+    free(markdown);
+    json_decref(close);
 
     char *text = NULL;
     size_t size = 0;
