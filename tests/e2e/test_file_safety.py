@@ -4,7 +4,6 @@ workspace, and what `graphmend fix` keeps of the files it rewrites (mode, links,
 import os
 import pathlib
 import stat
-import time
 
 import pytest
 
@@ -70,9 +69,8 @@ def reported(stdout: bytes):
 
 def test_check_survives_symlink_loops(binary, tmp_path):
     loop_tree(tmp_path / "d")
-    started = time.monotonic()
+    # the walk used to run past 60 s; run_cli fails the test when the timeout passes
     proc = run_cli(binary, "check", "--output-format", "concise", "d", cwd=tmp_path, timeout=20)
-    assert time.monotonic() - started < 5
     assert proc.returncode == 1, proc
     assert reported(proc.stdout) == ["d/model.py"] * len(MODEL_FINDINGS), proc.stdout
 
@@ -95,7 +93,7 @@ def test_check_reports_a_file_reached_twice_once(binary, tmp_path):
 def workspace_session(binary, tmp_path, folder):
     client = LspClient([binary, "serve"], cwd=str(tmp_path))
     params = init_params_for("vscode", folder)
-    client.result("initialize", params, timeout=5)
+    client.result("initialize", params, timeout=20)
     client.notify("initialized", {})
     return client
 
@@ -120,9 +118,9 @@ def peak_memory_kib(pid):
 
 def finish(client):
     try:
-        client.request("shutdown", None, timeout=3)
+        client.request("shutdown", None, timeout=10)
         client.notify("exit")
-        client.proc.wait(3)
+        client.proc.wait(10)
     finally:
         client.kill()
 
@@ -147,7 +145,7 @@ def test_server_answers_after_opening_a_fifo_outside_the_folders(server_in, tmp_
     client = server_in(tmp_path / "ws")
     uri = (tmp_path / "out" / "fifo.py").as_uri()
     did_open(client, uri)
-    hover(client, uri, timeout=3)
+    hover(client, uri, timeout=10)
     finish(client)
 
 
@@ -165,7 +163,7 @@ def test_server_answers_after_opening_dev_zero(server_in, tmp_path):
     (tmp_path / "ws").mkdir()
     client = server_in(tmp_path / "ws")
     did_open(client, "file:///dev/zero")
-    hover(client, "file:///dev/zero", timeout=3)
+    hover(client, "file:///dev/zero", timeout=10)
     assert peak_memory_kib(client.proc.pid) < 200 * 1024
     finish(client)
 
@@ -182,18 +180,50 @@ def test_server_answers_with_symlink_loops_in_the_folder(server_in, tmp_path):
     client = server_in(ws)
     uri = (tmp_path / "out" / "model.py").as_uri()
     did_open(client, uri)
-    hover(client, uri, timeout=3)
+    hover(client, uri, timeout=10)
     finish(client)
 
 
-def test_server_answers_promptly_with_the_root_as_folder(server_in, tmp_path):
+def test_server_answers_with_the_root_as_folder(server_in, tmp_path):
     client = server_in(pathlib.Path("/"))
-    started = time.monotonic()
     uri = (tmp_path / "model.py").as_uri()
     (tmp_path / "model.py").write_text(MODEL, encoding="utf-8")
     did_open(client, uri)
-    hover(client, uri, timeout=5)
-    assert time.monotonic() - started < 2
+    hover(client, uri, timeout=30)
+    finish(client)
+
+
+def indexed_before(client, response_id) -> bool:
+    """Whether the server said its folder index was complete before it answered response_id."""
+    for message in list(client.received):
+        if message.get("id") == response_id and "method" not in message:
+            return False
+        if (message.get("method") == "window/logMessage" and
+                "Python files indexed" in message["params"]["message"]):
+            return True
+    return False
+
+
+def test_server_answers_while_it_indexes_a_large_folder(server_in, tmp_path):
+    # thousands of modules: indexing them takes seconds, in slices between which requests are
+    # answered (a walk in one go held every request until it was done)
+    module = "import torch\n\n" + "".join(
+        f"def f{i}(x):\n    y = x * {i}\n    return torch.relu(y) + y.sum()\n\n"
+        for i in range(40))
+    workspace = tmp_path / "ws"
+    for d in range(60):
+        package = workspace / f"pkg{d}"
+        package.mkdir(parents=True)
+        for f in range(50):
+            (package / f"m{f}.py").write_text(module, encoding="utf-8")
+    client = server_in(workspace)
+    uri = (tmp_path / "model.py").as_uri()
+    (tmp_path / "model.py").write_text(MODEL, encoding="utf-8")
+    did_open(client, uri)
+    request_id = client.send_request("textDocument/hover", {
+        "textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}})
+    client.wait_response(request_id, timeout=60)
+    assert not indexed_before(client, request_id), "the hover waited for the whole folder index"
     finish(client)
 
 
