@@ -35,6 +35,7 @@ typedef struct gm_document {
     /* Cross-file state (workspace.c): whether the workspace index has this file, and the
      * digest of the external roots its findings were computed with. */
     bool workspace_known;
+    bool imports_pending; /* outside the folders: load its imports after its first analysis */
     uint64_t external_digest;
     struct gm_document *next;
 } gm_document;

@@ -171,12 +171,10 @@ void gm_workspace_before_analysis(gm_server *server, gm_document *doc) {
         return;
     }
     if (!doc->workspace_known && !in_folders(server, path)) {
-        /* A file the folders do not cover: its imports come from next to it. */
-        gm_analysis_options options;
-        gm_analysis_options_default(&options);
-        if (gm_workspace_index_add_file(index, path, &options) == 0 &&
-            gm_workspace_index_load_imports(index, &options, GM_WORKSPACE_MAX_FILES) == 0)
-            gm_workspace_index_solve(index);
+        /* A file the folders do not cover: its imports come from next to it, loaded once this
+         * analysis has given its summary (gm_workspace_after_analysis): one parse, not a
+         * summary from disk first. */
+        doc->imports_pending = true;
     }
     doc->workspace_known = true;
     size_t count;
@@ -196,6 +194,13 @@ bool gm_workspace_after_analysis(gm_server *server, gm_document *doc) {
         return false;
     }
     int changed = gm_workspace_index_update(index, path, &summary);
+    if (doc->imports_pending) {
+        doc->imports_pending = false;
+        gm_analysis_options options;
+        gm_analysis_options_default(&options);
+        if (gm_workspace_index_load_imports(index, &options, GM_WORKSPACE_MAX_FILES) == 0)
+            changed = 1; /* solve with the modules it imports */
+    }
     bool own = false;
     if (changed == 1 && gm_workspace_index_solve(index) == 0) {
         reanalyse_entered_documents(server, doc);

@@ -5,7 +5,7 @@ and on the command line, and editing the caller updates the helper's diagnostics
 import json
 import pathlib
 
-from conftest import run_cli
+from conftest import init_params_for, run_cli
 from lsp_client import range_of
 
 HELPERS = """\
@@ -221,3 +221,20 @@ def test_module_base_in_another_file(servers, push_client_name, tmp_path):
     session.change(layers, [{"range": rng, "text": "object"}])
     after = session.diagnostics_until(net, lambda d: len(d) == 0, since=mark)
     assert after == []
+
+
+def test_file_outside_the_folders_reads_the_imports_of_its_buffer(servers, push_client_name,
+                                                                    tmp_path):
+    # A file outside the workspace folders whose buffer imports what the saved file does not:
+    # its index entry comes from the buffer's analysis (one parse, no summary read from disk
+    # first), and the modules the buffer imports from next to it are loaded then, so Net is a
+    # Module through Block and its forward compiled.
+    (tmp_path / "ws").mkdir()
+    scripts = tmp_path / "scripts"
+    scripts.mkdir()
+    (scripts / "layers.py").write_text(LAYERS)
+    (scripts / "net.py").write_text("class Net:\n    pass\n")
+    params = init_params_for(push_client_name, tmp_path / "ws")
+    session = servers.session(params=params)
+    net = session.open("scripts/net.py", NET, write_file=False)
+    assert codes_and_lines(indexed_diagnostics(session, net, [("GM401", 5)])) == [("GM401", 5)]
