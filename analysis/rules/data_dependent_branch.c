@@ -268,8 +268,33 @@ static void numpy_branch(gm_region *region, TSNode condition, const char *constr
     gm_emit_finding(region, gm_rule_by_id("GM101"), condition, message, NULL, 0);
 }
 
+/* The construct as the user wrote it, so that findings differ at a glance: `if
+ * probs.isnan().any()`, `... if mask.any() else ...`, `flag and ...`; the condition's
+ * whitespace collapsed and a long one cut. The bare construct when it has no such form. */
+static void describe_construct(gm_region *region, TSNode condition, const char *construct,
+                               char *out, size_t cap) {
+    char shown[72];
+    guard_text g = {shown, sizeof shown - 4, 0, false};
+    gm_slice text = gm_node_slice(condition, region->stmt->text);
+    guard_append(&g, text.ptr, text.len);
+    memcpy(shown + g.used, g.truncated ? "..." : "", g.truncated ? 4 : 1);
+    if (strcmp(construct, "if") == 0 || strcmp(construct, "elif") == 0 ||
+        strcmp(construct, "while") == 0)
+        snprintf(out, cap, "%s %s", construct, shown);
+    else if (strcmp(construct, "conditional expression") == 0)
+        snprintf(out, cap, "... if %s else ...", shown);
+    else if (strcmp(construct, "and") == 0 || strcmp(construct, "or") == 0)
+        snprintf(out, cap, "%s %s ...", shown, construct);
+    else if (strncmp(construct, "assert", 6) == 0)
+        snprintf(out, cap, "assert %s, <message>", shown);
+    else
+        snprintf(out, cap, "%s", construct);
+}
+
 void gm_rule_data_dependent_branch(gm_region *region, TSNode condition, gm_value value,
-                                   const char *construct) {
+                                   const char *kind) {
+    char construct[160];
+    describe_construct(region, condition, kind, construct, sizeof construct);
     /* `list(t.size()) == [n, m]` with a tensor n breaks at the comparison itself */
     if (value.kind != GM_KIND_TENSOR && gm_rule_sequence_comparison(region, condition))
         return;

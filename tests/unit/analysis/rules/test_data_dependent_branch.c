@@ -177,7 +177,7 @@ static void negatives(void) {
 
 static void spans_and_consequences(void) {
     expect_span("        if x.sum() > 0:\n            pass\n", "x.sum() > 0",
-                "`if` on a tensor value: torch.compile breaks the graph here");
+                "`if x.sum() > 0` on a tensor value: torch.compile breaks the graph here");
     expect_span("        if x.sum() > 0:\n            pass\n", "x.sum() > 0", "separate graphs");
     /* A while's own test breaks and resumes (torch 2.13: three graphs); its body is the loop. */
     expect_span(
@@ -195,10 +195,17 @@ static void spans_and_consequences(void) {
         "        with make_ctx() as fh:\n            if x.sum() > 0:\n                pass\n",
         "x.sum() > 0", "inside try/with");
     expect_span("        z = 3 if x.sum() > 0 else 4\n", "x.sum() > 0",
-                "`conditional expression` on a tensor value");
+                "`... if x.sum() > 0 else ...` on a tensor value");
     expect_span(
         "        if y is None:\n            pass\n        elif x.mean():\n            pass\n",
-        "x.mean()", "`elif` on a tensor value");
+        "x.mean()", "`elif x.mean()` on a tensor value");
+    /* a long condition is cut, its whitespace collapsed */
+    expect_span("        if (x.sum() > 0 and x.mean() > 1 and x.max() > 2\n"
+                "                and x.min() > 3 and x.std() > 4):\n            pass\n",
+                "x.sum() > 0 and x.mean() > 1 and x.max() > 2\n                and x.min() > 3 "
+                "and x.std() > 4",
+                "`if x.sum() > 0 and x.mean() > 1 and x.max() > 2 and x.min() > 3 an...` on a "
+                "tensor value");
     /* No consequence suffix: torch context managers are resumable; a for's else is not the loop. */
     const char *plain[] = {
         "        with torch.no_grad():\n            if x.sum() > 0:\n                pass\n",
