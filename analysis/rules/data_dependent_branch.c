@@ -274,10 +274,7 @@ static void numpy_branch(gm_region *region, TSNode condition, const char *constr
 static void describe_construct(gm_region *region, TSNode condition, const char *construct,
                                char *out, size_t cap) {
     char shown[72];
-    guard_text g = {shown, sizeof shown - 4, 0, false};
-    gm_slice text = gm_node_slice(condition, region->stmt->text);
-    guard_append(&g, text.ptr, text.len);
-    memcpy(shown + g.used, g.truncated ? "..." : "", g.truncated ? 4 : 1);
+    gm_node_shown(condition, region->stmt->text, shown, sizeof shown);
     if (strcmp(construct, "if") == 0 || strcmp(construct, "elif") == 0 ||
         strcmp(construct, "while") == 0)
         snprintf(out, cap, "%s %s", construct, shown);

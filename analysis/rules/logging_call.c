@@ -84,11 +84,15 @@ static bool receiver_of_method_call(const gm_stmt_ctx *st, TSNode call) {
 static void emit_logger_method(gm_region *region, TSNode call, const char *method) {
     const gm_stmt_ctx *st = region->stmt;
     char logger_name[48]; /* "logging.Logger.<method>": what ignore_logging_functions names */
-    char text[320];
+    char text[400], shown[72], plain[200];
     snprintf(logger_name, sizeof logger_name, "logging.Logger.%s", method);
     const char *config = gm_options_ignore_config_name(st->options);
-    const char *message = "`logging.Logger` method call: torch.compile does not support Logger "
-                          "methods and breaks the graph here";
+    gm_node_shown(call, st->text, shown, sizeof shown);
+    snprintf(plain, sizeof plain,
+             "`%s`: torch.compile does not support `logging.Logger` methods and breaks the graph "
+             "here",
+             shown);
+    const char *message = plain;
     if (config) {
         snprintf(text, sizeof text,
                  "%s (adding %s to torch._dynamo.config.%s drops the call "

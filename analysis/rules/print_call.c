@@ -5,6 +5,7 @@
  * the call instead (gm_emit_logging_call). A print in the body of
  * `if logger.isEnabledFor(logging.DEBUG):` is not reported: dynamo breaks at the test and the
  * body does not run. */
+#include <stdio.h>
 #include <string.h>
 
 #include "analysis/logging_calls/logger_bindings.h"
@@ -56,8 +57,12 @@ void gm_rule_print_call(gm_region *region, TSNode call) {
         region->stmt->oom = true;
         return;
     }
-    gm_emit_logging_call(region, gm_rule_by_id("GM401"), call, "print",
-                         "`print()` call: torch.compile cannot trace this builtin and breaks the "
-                         "graph here; the code before and after runs as separate graphs",
-                         mends, (size_t)count);
+    char shown[72], message[200];
+    gm_node_shown(call, region->stmt->text, shown, sizeof shown);
+    snprintf(message, sizeof message,
+             "`%s`: torch.compile cannot trace the builtin print and breaks the graph here; the "
+             "code before and after runs as separate graphs",
+             shown);
+    gm_emit_logging_call(region, gm_rule_by_id("GM401"), call, "print", message, mends,
+                         (size_t)count);
 }

@@ -306,3 +306,25 @@ TSNode gm_parameter_annotation(const gm_syntax *syn, const char *text, TSNode fn
     }
     return (TSNode){0};
 }
+
+void gm_node_shown(TSNode node, const char *text, char *out, size_t cap) {
+    gm_slice s = gm_node_slice(node, text);
+    size_t used = 0;
+    bool space = false, cut = false;
+    for (uint32_t k = 0; k < s.len; k++) {
+        char c = s.ptr[k];
+        if (c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\\') {
+            space = used > 0;
+            continue;
+        }
+        if (used + (space ? 2 : 1) + 4 > cap) {
+            cut = true;
+            break;
+        }
+        if (space && out[used - 1] != '(' && out[used - 1] != '[' && c != ')' && c != ']')
+            out[used++] = ' ';
+        space = false;
+        out[used++] = c;
+    }
+    memcpy(out + used, cut ? "..." : "", cut ? 4 : 1);
+}

@@ -222,4 +222,8 @@ TSNode gm_parameter_annotation(const gm_syntax *syn, const char *text, TSNode fn
 /* Whether a parameter of the function_definition fn binds name. */
 bool gm_parameters_bind_name(const gm_syntax *syn, const char *text, TSNode fn, gm_slice name);
 
+/* The source of node as a message shows it: whitespace runs (and line continuations)
+ * collapsed to one space, cut with "..." when longer than cap allows (cap >= 8). */
+void gm_node_shown(TSNode node, const char *text, char *out, size_t cap);
+
 #endif

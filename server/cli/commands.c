@@ -127,6 +127,12 @@ static int add_stdin_path(gm_path_list *files, const gm_cli_options *options) {
     return name ? gm_path_list_push(files, name) : -1;
 }
 
+/* The paths to work on: stdin's name, or the files the command line selects. Returns 0, or -1
+ * (files then holds what could be selected; gm_cli_select_files has said why). */
+static int collect_paths(const gm_cli_options *options, bool from_stdin, gm_path_list *files) {
+    return from_stdin ? add_stdin_path(files, options) : gm_cli_select_files(options, files);
+}
+
 /* Reads the source of path (stdin when from_stdin) into report (text owned by the report) and
  * its options. Returns 0, or -1 after printing why. */
 static int load_source(const char *path, bool from_stdin, const gm_cli_options *cli,
@@ -216,12 +222,7 @@ int gm_cli_check(int argc, char **argv) {
     }
     bool from_stdin = reads_stdin(&options);
     gm_path_list files = {0};
-    bool error = false;
-    if (from_stdin) {
-        error = add_stdin_path(&files, &options) != 0;
-    } else {
-        error = gm_cli_select_files(&options, &files) != 0;
-    }
+    bool error = collect_paths(&options, from_stdin, &files) != 0;
     gm_file_report *reports = calloc(files.count + 1, sizeof *reports);
     size_t analysed = 0;
     error |= !reports;
@@ -368,12 +369,7 @@ int gm_cli_fix(int argc, char **argv) {
     }
     bool from_stdin = reads_stdin(&options);
     gm_path_list files = {0};
-    bool error = false;
-    if (from_stdin) {
-        error = add_stdin_path(&files, &options) != 0;
-    } else {
-        error = gm_cli_select_files(&options, &files) != 0;
-    }
+    bool error = collect_paths(&options, from_stdin, &files) != 0;
     gm_file_report *left = calloc(files.count + 1, sizeof *left);
     gm_file_report *before = calloc(files.count + 1, sizeof *before);
     size_t done = 0, mended = 0;

@@ -158,6 +158,27 @@ static void free_texts(profile_texts *texts) {
     free(texts->path);
 }
 
+/* The document's analysis options (its settings when it is open, else its pyproject.toml) and
+ * the functions of it that other files' compiled code calls (root_count of them). */
+static const char *const *profile_options(gm_server *server, const char *uri, const char *path,
+                                          gm_analysis_options *options, size_t *root_count) {
+    memset(options, 0, sizeof *options); /* the defaults leave fields they do not know alone */
+    gm_document *doc = gm_document_store_find(&server->documents, uri);
+    if (doc) {
+        gm_server_document_options(server, doc, options);
+    } else {
+        gm_analysis_options_default_with_interpreter(options);
+        unsigned set = 0;
+        char problem[600];
+        gm_pyproject_load_for_file(path, options, &set, problem, sizeof problem);
+    }
+    uint64_t digest;
+    *root_count = 0;
+    return server->workspace
+               ? gm_workspace_index_roots(server->workspace, path, root_count, &digest)
+               : NULL;
+}
+
 /* The document's text (the editor's buffer when it is open, else the file) and its mended copy,
  * with unsafe mends when unsafe > 0, or when it is < 0 and the settings say unsafeFixes.
  * Returns 0, or -1 with the problem in error. */
@@ -169,8 +190,6 @@ static int prepare_texts(gm_server *server, const char *uri, int unsafe, profile
         snprintf(error, error_size, "%.200s is not a file: URI", uri);
         return -1;
     }
-    gm_analysis_options options;
-    memset(&options, 0, sizeof options); /* the defaults leave fields they do not know alone */
     gm_document *doc = gm_document_store_find(&server->documents, uri);
     if (doc) {
         texts->text = malloc(doc->len + 1);
@@ -179,7 +198,6 @@ static int prepare_texts(gm_server *server, const char *uri, int unsafe, profile
             texts->text[doc->len] = '\0';
         }
         texts->len = doc->len;
-        gm_server_document_options(server, doc, &options);
     } else {
         texts->text = gm_read_file(texts->path, &texts->len);
         if (!texts->text) {
@@ -187,17 +205,10 @@ static int prepare_texts(gm_server *server, const char *uri, int unsafe, profile
                      gm_read_file_error(errno));
             return -1;
         }
-        gm_analysis_options_default_with_interpreter(&options);
-        unsigned set = 0;
-        char problem[600];
-        gm_pyproject_load_for_file(texts->path, &options, &set, problem, sizeof problem);
     }
-    size_t root_count = 0;
-    uint64_t digest;
-    const char *const *roots =
-        server->workspace
-            ? gm_workspace_index_roots(server->workspace, texts->path, &root_count, &digest)
-            : NULL;
+    gm_analysis_options options;
+    size_t root_count;
+    const char *const *roots = profile_options(server, uri, texts->path, &options, &root_count);
     texts->unsafe = unsafe < 0 ? options.unsafe_fixes : unsafe > 0;
     texts->mended = texts->text
                         ? gm_mend_text(texts->text, texts->len, texts->unsafe, &options, roots,
@@ -214,22 +225,8 @@ static int prepare_texts(gm_server *server, const char *uri, int unsafe, profile
 static json_t *nothing_to_compare(gm_server *server, const char *uri,
                                   const profile_texts *texts) {
     gm_analysis_options options;
-    memset(&options, 0, sizeof options);
-    gm_document *doc = gm_document_store_find(&server->documents, uri);
-    if (doc) {
-        gm_server_document_options(server, doc, &options);
-    } else {
-        gm_analysis_options_default_with_interpreter(&options);
-        unsigned set = 0;
-        char problem[600];
-        gm_pyproject_load_for_file(texts->path, &options, &set, problem, sizeof problem);
-    }
-    size_t root_count = 0;
-    uint64_t digest;
-    const char *const *roots =
-        server->workspace
-            ? gm_workspace_index_roots(server->workspace, texts->path, &root_count, &digest)
-            : NULL;
+    size_t root_count;
+    const char *const *roots = profile_options(server, uri, texts->path, &options, &root_count);
     json_t *answer =
         gm_profile_nothing_to_compare(texts->path, texts->text, texts->len, &options, roots,
                                       root_count, texts->unsafe, "the unsafeFixes setting");

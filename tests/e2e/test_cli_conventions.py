@@ -133,7 +133,7 @@ def test_full_is_the_default_format(binary, files, tmp_path):
     proc = run_cli(binary, "check", "p.py", cwd=tmp_path)
     out = proc.stdout.decode()
     assert out.startswith(
-        "GM401 `print()` call: torch.compile cannot trace this builtin and breaks the graph "
+        "GM401 `print(y)`: torch.compile cannot trace the builtin print and breaks the graph "
         "here; the code before and after runs as separate graphs\n"
         " --> p.py:7:5\n"
         "  |\n"
@@ -147,7 +147,7 @@ def test_full_is_the_default_format(binary, files, tmp_path):
     text = run_cli(binary, "check", "--output-format", "text", "p.py", cwd=tmp_path)
     concise = run_cli(binary, "check", "--output-format", "concise", "p.py", cwd=tmp_path)
     assert text.stdout == concise.stdout
-    assert lines(concise.stdout)[0].startswith("p.py:7:5: GM401 `print()` call")
+    assert lines(concise.stdout)[0].startswith("p.py:7:5: GM401 `print(y)`: ")
 
 
 def test_github_format(binary, files, tmp_path):
@@ -156,7 +156,7 @@ def test_github_format(binary, files, tmp_path):
     assert proc.returncode == 1
     [line] = lines(proc.stdout)
     assert re.fullmatch(r"::error title=graphmend \(GM401\),file=p\.py,line=7,col=5,endLine=7,"
-                        r"endColumn=13::p\.py:7:5: GM401 `print\(\)` call: .+", line), line
+                        r"endColumn=13::p\.py:7:5: GM401 `print\(y\)`: .+", line), line
 
 
 def test_gitlab_format(binary, files, tmp_path):

@@ -204,7 +204,7 @@ static void spans_and_consequences(void) {
                 "                and x.min() > 3 and x.std() > 4):\n            pass\n",
                 "x.sum() > 0 and x.mean() > 1 and x.max() > 2\n                and x.min() > 3 "
                 "and x.std() > 4",
-                "`if x.sum() > 0 and x.mean() > 1 and x.max() > 2 and x.min() > 3 an...` on a "
+                "`if x.sum() > 0 and x.mean() > 1 and x.max() > 2 and x.min() > 3 and x.s...` on a "
                 "tensor value");
     /* No consequence suffix: torch context managers are resumable; a for's else is not the loop. */
     const char *plain[] = {
