@@ -38,14 +38,20 @@ void gm_module_index_free(gm_module_index *index) {
     memset(index, 0, sizeof *index);
 }
 
-static int key_order(const void *pa, const void *pb) {
-    const gm_keyed_class *a = pa, *b = pb;
-    size_t n = a->key.len < b->key.len ? a->key.len : b->key.len;
-    int c = memcmp(a->key.ptr, b->key.ptr, n);
+static int slice_order(gm_slice a, gm_slice b) {
+    size_t n = a.len < b.len ? a.len : b.len;
+    int c = memcmp(a.ptr, b.ptr, n);
     if (c != 0)
         return c;
-    if (a->key.len != b->key.len)
-        return a->key.len < b->key.len ? -1 : 1;
+    return a.len < b.len ? -1 : a.len > b.len;
+}
+
+/* By key, then file order. */
+static int key_order(const void *pa, const void *pb) {
+    const gm_keyed_class *a = pa, *b = pb;
+    int c = slice_order(a->key, b->key);
+    if (c != 0)
+        return c;
     uint32_t sa = ts_node_start_byte(a->node), sb = ts_node_start_byte(b->node);
     return sa < sb ? -1 : sa > sb;
 }
@@ -139,14 +145,6 @@ static void build(gm_module_index *index) {
     sort_keyed(index->functions, index->function_count);
     sort_keyed(index->by_name, index->name_count);
     sort_keyed(index->by_base, index->base_count);
-}
-
-static int slice_order(gm_slice a, gm_slice b) {
-    size_t n = a.len < b.len ? a.len : b.len;
-    int c = memcmp(a.ptr, b.ptr, n);
-    if (c != 0)
-        return c;
-    return a.len < b.len ? -1 : a.len > b.len;
 }
 
 static uint32_t equal_range(const gm_keyed_class *items, uint32_t count, gm_slice key,

@@ -116,23 +116,12 @@ typedef struct {
 } guard_text;
 
 static void guard_append(guard_text *g, const char *text, size_t len) {
-    bool space = false;
-    for (size_t k = 0; k < len && !g->truncated; k++) {
-        char c = text[k];
-        if (c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\\') {
-            space = true;
-            continue;
-        }
-        if (g->used + (space ? 2 : 1) + 4 >= g->cap) {
-            g->truncated = true;
-            break;
-        }
-        if (space && g->used > 0 && g->out[g->used - 1] != '(' && g->out[g->used - 1] != '[' &&
-            c != ')' && c != ']')
-            g->out[g->used++] = ' ';
-        space = false;
-        g->out[g->used++] = c;
-    }
+    if (g->truncated)
+        return;
+    size_t room = g->cap > g->used + 4 ? g->cap - g->used - 4 : 0;
+    bool cut;
+    g->used += gm_collapse_whitespace((gm_slice){text, (uint32_t)len}, g->out + g->used, room, &cut);
+    g->truncated = cut;
 }
 
 /* Appends text as it is (separators). */

@@ -307,24 +307,31 @@ TSNode gm_parameter_annotation(const gm_syntax *syn, const char *text, TSNode fn
     return (TSNode){0};
 }
 
-void gm_node_shown(TSNode node, const char *text, char *out, size_t cap) {
-    gm_slice s = gm_node_slice(node, text);
+size_t gm_collapse_whitespace(gm_slice s, char *out, size_t room, bool *cut) {
     size_t used = 0;
-    bool space = false, cut = false;
+    bool space = false;
+    *cut = false;
     for (uint32_t k = 0; k < s.len; k++) {
         char c = s.ptr[k];
         if (c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\\') {
             space = used > 0;
             continue;
         }
-        if (used + (space ? 2 : 1) + 4 > cap) {
-            cut = true;
+        bool gap = space && out[used - 1] != '(' && out[used - 1] != '[' && c != ')' && c != ']';
+        if (used + (gap ? 2 : 1) > room) {
+            *cut = true;
             break;
         }
-        if (space && out[used - 1] != '(' && out[used - 1] != '[' && c != ')' && c != ']')
+        if (gap)
             out[used++] = ' ';
         space = false;
         out[used++] = c;
     }
+    return used;
+}
+
+void gm_node_shown(TSNode node, const char *text, char *out, size_t cap) {
+    bool cut;
+    size_t used = gm_collapse_whitespace(gm_node_slice(node, text), out, cap - 4, &cut);
     memcpy(out + used, cut ? "..." : "", cut ? 4 : 1);
 }

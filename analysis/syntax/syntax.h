@@ -222,8 +222,13 @@ TSNode gm_parameter_annotation(const gm_syntax *syn, const char *text, TSNode fn
 /* Whether a parameter of the function_definition fn binds name. */
 bool gm_parameters_bind_name(const gm_syntax *syn, const char *text, TSNode fn, gm_slice name);
 
-/* The source of node as a message shows it: whitespace runs (and line continuations)
- * collapsed to one space, cut with "..." when longer than cap allows (cap >= 8). */
+/* Copies text into out with whitespace runs (and line continuations) collapsed to one space
+ * (none after an opening or before a closing bracket, none leading), at most room bytes and no
+ * NUL; returns the bytes written, and sets *cut when not all of it fit. */
+size_t gm_collapse_whitespace(gm_slice text, char *out, size_t room, bool *cut);
+
+/* The source of node as a message shows it: whitespace collapsed (gm_collapse_whitespace), cut
+ * with "..." when longer than cap allows (cap >= 8). */
 void gm_node_shown(TSNode node, const char *text, char *out, size_t cap);
 
 #endif

@@ -273,28 +273,17 @@ static void walk_uses(use_walk *w, TSNode n, int depth) {
     }
 }
 
-/* Whether the function only ever tests the parameter's truth (and passes it on by keyword):
- * with a default of None, True or False, what a flag is used for (`output_attentions: Optional[torch.Tensor] = None`, then
- * `(out, w) if output_attentions else (out,)`), not a tensor, whatever the annotation says. */
-static bool used_as_flag_only(gm_region *region, gm_slice name) {
-    TSNode body = gm_child(region->site.function, syn_of(region)->field.body);
-    if (ts_node_is_null(body))
-        return false;
+/* How the function's body uses the parameter: truth tests (and keyword passes) only say it is
+ * a flag (`output_attentions: Optional[torch.Tensor] = None`, then `(out, w) if
+ * output_attentions else (out,)`); an attribute torch.Tensor does not have
+ * (`past_key_values.get_seq_length()`) says it is some other object. Either outweighs a tensor
+ * annotation. */
+static use_walk parameter_uses(gm_region *region, gm_slice name) {
     use_walk w = {region, name, 0, 0, 0};
-    walk_uses(&w, body, 0);
-    return w.tests > 0 && w.other_uses == 0;
-}
-
-/* Whether the function reads an attribute torch.Tensor does not have on the parameter
- * (`past_key_values.get_seq_length()` where it is annotated `torch.Tensor | None`): the
- * annotation is wrong, and the value is some other object. */
-static bool used_with_foreign_attribute(gm_region *region, gm_slice name) {
     TSNode body = gm_child(region->site.function, syn_of(region)->field.body);
-    if (ts_node_is_null(body))
-        return false;
-    use_walk w = {region, name, 0, 0, 0};
-    walk_uses(&w, body, 0);
-    return w.foreign_attributes > 0;
+    if (!ts_node_is_null(body))
+        walk_uses(&w, body, 0);
+    return w;
 }
 
 static bool is_static_annotation(gm_region *r, TSNode type) {
@@ -346,10 +335,11 @@ void gm_kinds_seed_parameters(gm_region *region) {
                               : (TSNode){0};
             bool flag_default = gm_is(dflt, syn->sym.none) || gm_is(dflt, syn->sym.true_literal) ||
                                 gm_is(dflt, syn->sym.false_literal);
-            if (!boolean && flag_default && used_as_flag_only(region, text))
-                continue; /* the code's own evidence outweighs the annotation */
-            if (used_with_foreign_attribute(region, text))
-                continue;
+            use_walk uses = parameter_uses(region, text);
+            if (!boolean && flag_default && uses.tests > 0 && uses.other_uses == 0)
+                continue; /* used as a flag only: the code's evidence outweighs the annotation */
+            if (uses.foreign_attributes > 0)
+                continue; /* some other object's attribute is read */
             gm_vk_env_set(region, text, GM_KIND_TENSOR);
             gm_vk_mark_set(region, text, boolean ? GM_MARK_MASK : GM_MARK_ANNOTATED);
         } else if (is_static_annotation(region, type))

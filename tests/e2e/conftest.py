@@ -118,6 +118,17 @@ def session(servers, client_name) -> Session:
     return servers.session(client_name)
 
 
+@pytest.fixture
+def files(tmp_path):
+    """Writes a file (and its folders) under tmp_path: files("pkg/m.py", text) -> its path."""
+    def write(name, text):
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        return path
+    return write
+
+
 def run_cli(binary: str, *args: str, cwd=None, stdin_data: bytes | None = None,
             timeout: float = 10) -> subprocess.CompletedProcess:
     return subprocess.run([binary, *args], cwd=cwd, input=stdin_data, capture_output=True,

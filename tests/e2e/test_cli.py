@@ -53,16 +53,6 @@ def same_file(printed, path):
     return os.path.realpath(printed) == os.path.realpath(path)
 
 
-@pytest.fixture
-def files(tmp_path):
-    def write(name, text):
-        path = tmp_path / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        return path
-    return write
-
-
 def test_check_text_output(binary, files, tmp_path):
     path = files("model.py", MODEL)
     proc = run_cli(binary, "check", "model.py", cwd=tmp_path)

@@ -7,7 +7,6 @@ import pty
 import re
 import subprocess
 
-import pytest
 
 from conftest import run_cli
 from samples import CLEAN, MODEL, MODEL_FINDINGS, PRINT_ONLY
@@ -15,16 +14,6 @@ from samples import CLEAN, MODEL, MODEL_FINDINGS, PRINT_ONLY
 # In MODEL: the `if x.sum() > 0:` break has a safe mend, the prints only unsafe ones and the
 # `while` none.
 MODEL_FIXABLE, MODEL_UNSAFE = 1, 2
-
-
-@pytest.fixture
-def files(tmp_path):
-    def write(name, text):
-        path = tmp_path / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        return path
-    return write
 
 
 def lines(stream: bytes):
