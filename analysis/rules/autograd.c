@@ -4,8 +4,10 @@
  * `requires_grad_()` on a tensor that comes from outside: a parameter of the function, an
  * attribute of self, a global; on a tensor made inside it is traced), GM704 requires-grad-store
  * (GB0206, `t.requires_grad = ...`), GM705 factory-requires-grad (GB0225, `torch.zeros(...,
- * requires_grad=True)` and the other factories) and GM706 retain-grad (GB0108,
- * `t.retain_grad()`: dynamo cannot resume after it and skips the function). */
+ * requires_grad=True)` and the other factories), GM706 retain-grad (GB0108,
+ * `t.retain_grad()`: dynamo cannot resume after it and skips the function) and GM708
+ * inplace-view-on-input (GB0148, `self.weight.detach_()`, `x.unsqueeze_(0)`: an op tagged
+ * inplace_view on a tensor with a source, logged by the graph_breaks log but not by explain). */
 #include <stdio.h>
 #include <string.h>
 
@@ -143,6 +145,20 @@ static void apply_with_repeated_input(gm_region *region, TSNode call, TSNode obj
     gm_emit_finding(region, gm_rule_by_id("GM707"), call, message, NULL, 0);
 }
 
+/* Tensor methods whose aten op carries the inplace_view tag (torch 2.13, first overload, as
+ * dynamo checks it), sorted. */
+static const char *const inplace_view_methods[] = {
+    "as_strided_", "detach_", "resize_",    "resize_as_", "set_",       "squeeze_",
+    "swapaxes_",   "swapdims_", "t_",       "transpose_", "unsqueeze_",
+};
+
+static bool is_inplace_view_method(const gm_stmt_ctx *st, TSNode method) {
+    for (size_t i = 0; i < sizeof inplace_view_methods / sizeof inplace_view_methods[0]; i++)
+        if (gm_node_text_is(method, st->text, inplace_view_methods[i]))
+            return true;
+    return false;
+}
+
 static void method_call(gm_region *region, TSNode call, TSNode fn) {
     const gm_stmt_ctx *st = region->stmt;
     const gm_syntax *syn = st->syntax;
@@ -170,6 +186,19 @@ static void method_call(gm_region *region, TSNode call, TSNode fn) {
                         "torch.compile cannot change whether an input needs gradients while "
                         "tracing and breaks the graph here",
                         NULL, 0);
+    } else if (is_inplace_view_method(st, method)) {
+        if (!comes_from_outside(region, obj) || gm_value_of(region, obj).kind == GM_KIND_STATIC)
+            return;
+        gm_slice shown = gm_node_slice(fn, st->text);
+        char message[400];
+        snprintf(message, sizeof message,
+                 "`%.*s()` changes a tensor's view in place, and the tensor comes from outside "
+                 "the compiled code (an argument, parameter, buffer or global): torch.compile "
+                 "cannot trace that and breaks the graph here",
+                 (int)(shown.len > 64 ? 64 : shown.len), shown.ptr);
+        region->mend_declined = "graphmend has no rewrite for this construct; use the "
+                                "out-of-place op and keep its result (`w = w.detach()`)";
+        gm_emit_finding(region, gm_rule_by_id("GM708"), call, message, NULL, 0);
     } else if (gm_node_text_is(method, st->text, "retain_grad")) {
         if (is_self(region, obj))
             return;

@@ -59,6 +59,10 @@ void gm_rule_tensor_to_python(gm_region *region, TSNode call);
  * the region. */
 void gm_rule_logging_call(gm_region *region, TSNode call);
 
+/* GM511 (a NumPy function torch._numpy lacks) and GM202 (np.random.choice, a NumPy random draw
+ * of one number): a call whose callee resolves to name; false when name is not a numpy one. */
+bool gm_rule_numpy_call(gm_region *region, TSNode call, TSNode callee, const char *name);
+
 /* GM301 (nonzero, argwhere, unique, masked_select, bincount, one-argument where,
  * repeat_interleave with tensor repeats) and GM302 (one_hot without num_classes): every call in
  * the region. */

@@ -455,6 +455,22 @@ void gm_rule_tensor_as_int_call(gm_region *region, TSNode call) {
     emit(region, "GM202", call, message, no_int_rewrite);
 }
 
+/* The innermost for statement of the region's function whose body holds node, or a null
+ * node. */
+static TSNode enclosing_for_body(const gm_region *region, TSNode node) {
+    const gm_syntax *syn = syn_of(region);
+    TSNode child = node;
+    for (TSNode n = ts_node_parent(node); !ts_node_is_null(n); n = ts_node_parent(n)) {
+        if (ts_node_eq(n, region->site.function) || gm_is(n, syn->sym.function_definition) ||
+            gm_is(n, syn->sym.class_definition))
+            break;
+        if (gm_is(n, syn->sym.for_statement) && ts_node_eq(gm_child(n, syn->field.body), child))
+            return n;
+        child = n;
+    }
+    return (TSNode){0};
+}
+
 void gm_rule_tensor_as_int_subscript(gm_region *region, TSNode subscript) {
     const gm_syntax *syn = syn_of(region);
     uint32_t count = ts_node_named_child_count(subscript);
@@ -472,6 +488,15 @@ void gm_rule_tensor_as_int_subscript(gm_region *region, TSNode subscript) {
                  "(capture_scalar_outputs is off) and breaks the graph here; it cannot resume "
                  "after it, so the whole function runs eagerly",
                  no_int_rewrite);
+            /* Inside a for loop dynamo compiles up to the last point it can resume from, the
+             * loop's header, and reports a second break there (explain: step_unsupported;
+             * torch 2.13, unlike a `.item()` call in the loop, which skips the frame cleanly) */
+            TSNode loop = enclosing_for_body(region, subscript);
+            if (!ts_node_is_null(loop) && region->loop_depth > region->comprehension_frame_depth)
+                emit(region, "GM202", gm_child(loop, syn->field.left),
+                     "a tensor slice bound inside this loop breaks the graph where torch.compile "
+                     "cannot resume: it compiles the function up to this line",
+                     no_int_rewrite);
             gm_region_skip_frame(region, "GM202");
             return;
         }

@@ -10,11 +10,8 @@
  *   condition (unlike the assert statement, it converts it to a Python bool); `torch.equal`,
  *   `torch.allclose` and the `t.equal(o)`, `t.allclose(o)` methods, which return a Python bool
  *   computed from the data; `v in t` (Tensor.__contains__ calls Tensor.item(); dynamo cannot
- *   resume after it, so the function runs eagerly);
- * - GM202 (GB0033) also for a NumPy random draw of one number (`np.random.uniform(0, 1)`,
- *   `np.random.rand()`, no `size`): dynamo runs the functions torch._numpy implements on
- *   tensors, and a draw without a size returns a NumPy scalar, read from the tensor's data
- *   (aten._local_scalar_dense), used or not. With a size the draw stays an array in the graph. */
+ *   resume after it, so the function runs eagerly).
+ * Calls of NumPy functions go to numpy_call.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,64 +109,6 @@ static void emit(gm_region *region, const char *rule, TSNode call, const char *m
     gm_emit_finding(region, gm_rule_by_id(rule), call, message, NULL, 0);
 }
 
-/* numpy.random functions torch._numpy implements, with the position of `size` (-1: every
- * positional argument is a dimension, as in rand(2, 3)). */
-static const struct {
-    const char *name;
-    int size_position;
-} numpy_draws[] = {
-    {"numpy.random.random", 0}, {"numpy.random.random_sample", 0}, {"numpy.random.sample", 0},
-    {"numpy.random.rand", -1},  {"numpy.random.randn", -1},        {"numpy.random.uniform", 2},
-    {"numpy.random.normal", 2}, {"numpy.random.randint", 2},       {"numpy.random.choice", 1},
-};
-
-/* Whether call passes a size: the keyword, the positional slot, or (position -1) any
- * positional argument; a splat may hold one, so it counts as a size. */
-static bool passes_size(const gm_stmt_ctx *st, TSNode call, int position) {
-    const gm_syntax *syn = st->syntax;
-    TSNode args = gm_child(call, syn->field.arguments);
-    if (!gm_is(args, syn->sym.argument_list))
-        return true; /* a generator argument: not a plain draw */
-    int positional = 0;
-    for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
-        TSNode a = ts_node_named_child(args, i);
-        if (gm_is(a, syn->sym.comment))
-            continue;
-        if (gm_is(a, syn->sym.keyword_argument)) {
-            if (gm_node_text_is(gm_child(a, syn->field.name), st->text, "size"))
-                return true;
-            continue;
-        }
-        if (gm_is(a, syn->sym.list_splat) || gm_is(a, syn->sym.dictionary_splat))
-            return true;
-        positional++;
-    }
-    return position < 0 ? positional > 0 : positional > position;
-}
-
-/* GM202 for a NumPy random draw of one number; true when fn names a numpy.random function. */
-static bool numpy_scalar_draw(gm_region *region, TSNode call, TSNode fn, const char *name) {
-    for (size_t i = 0; i < sizeof numpy_draws / sizeof numpy_draws[0]; i++) {
-        if (strcmp(name, numpy_draws[i].name) != 0)
-            continue;
-        if (passes_size(region->stmt, call, numpy_draws[i].size_position))
-            return true;
-        gm_slice written = gm_node_slice(fn, region->stmt->text);
-        char message[400];
-        snprintf(message, sizeof message,
-                 "`%.*s()` draws one number: torch.compile runs NumPy on tensors and reads the "
-                 "draw back from the tensor's data as a Python number, which it cannot trace, "
-                 "so it breaks the graph here (whether the number is used or not); "
-                 "`torch.rand(())` keeps the draw in the graph",
-                 (int)(written.len > 48 ? 48 : written.len), written.ptr);
-        emit(region, "GM202", call, message,
-             "torch.rand draws from torch's generator, not NumPy's, so the numbers differ: the "
-             "rewrite is left to you");
-        return true;
-    }
-    return strncmp(name, "numpy.random.", 13) == 0;
-}
-
 /* A comparison whose operators are all ordering or equality (not in / is), with an operand
  * that is not known to be a Python value. */
 static bool elementwise_comparison(gm_region *region, TSNode n) {
@@ -243,7 +182,7 @@ void gm_rule_tensor_data_call(gm_region *region, TSNode call, TSNode fn) {
         }
         /* `from math import sqrt` (also `as root`), `from numpy.random import uniform` */
         bool imported = imported_name(region, fn, name, sizeof name);
-        if (imported && numpy_scalar_draw(region, call, fn, name))
+        if (imported && gm_rule_numpy_call(region, call, fn, name))
             return;
         if (!imported || strncmp(name, "math.", 5) != 0 ||
             strchr(name + 5, '.') ||
@@ -256,7 +195,7 @@ void gm_rule_tensor_data_call(gm_region *region, TSNode call, TSNode fn) {
             return;
         gm_slice a = gm_node_slice(attr, st->text);
         if (imported_name(region, fn, name, sizeof name) &&
-            numpy_scalar_draw(region, call, fn, name))
+            gm_rule_numpy_call(region, call, fn, name))
             return;
         bool equal = gm_slice_is(a, "equal") || gm_slice_is(a, "allclose");
         if (gm_slice_is(a, "_check_tensor_all") || gm_slice_is(a, "_check_tensor_all_with")) {

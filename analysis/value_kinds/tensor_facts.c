@@ -70,9 +70,15 @@ static bool is_mask(gm_region *r, TSNode n, int depth) {
         if (strcmp(t, "&") != 0 && strcmp(t, "|") != 0 && strcmp(t, "^") != 0)
             return false;
         TSNode left = gm_child(n, syn->field.left), right = gm_child(n, syn->field.right);
+        /* `a | b` of two tensors is taken for a mask even when neither is known to be one
+         * (`image_mask | video_mask` of annotated parameters): integer bitwise arithmetic is
+         * not what code indexes or branches with */
+        bool lt = gm_value_of(r, left).kind == GM_KIND_TENSOR;
+        bool rt = gm_value_of(r, right).kind == GM_KIND_TENSOR;
+        if (lt && rt)
+            return true;
         bool lm = is_mask(r, left, depth + 1), rm = is_mask(r, right, depth + 1);
-        return (lm && rm) || (lm && gm_value_of(r, right).kind == GM_KIND_TENSOR) ||
-               (rm && gm_value_of(r, left).kind == GM_KIND_TENSOR);
+        return (lm && rm) || (lm && rt) || (rm && lt);
     }
     if (gm_is(n, syn->sym.call)) {
         TSNode fn = gm_unparen(syn, gm_child(n, syn->field.function));

@@ -333,6 +333,25 @@ static const gm_rule rules[] = {
         .severity = GM_SEVERITY_WARNING,
     },
     {
+        .id = "GM511",
+        .name = "numpy-unsupported-call",
+        .registry_id = "GB0294",
+        .gb_type = "attempted to trace numpy function unsupported by PyTorch",
+        .url = GM_GB_URL("0294"),
+        .summary = "Call of a NumPy function torch._numpy does not implement in a compiled region",
+        .explanation = "TorchDynamo runs NumPy code on tensors through torch._numpy, which "
+                       "implements most of numpy, numpy.random, numpy.linalg and numpy.fft but "
+                       "not all: `np.isin`, the `nan*` reductions, `np.digitize`, `np.interp`, "
+                       "`np.random.permutation` and the random distributions other than "
+                       "uniform, normal, randint and choice are missing. A call of one ends the "
+                       "graph, runs in Python and what follows is traced as a new graph, "
+                       "whatever the arguments are, Python constants included.",
+        .hint = "Use the torch function (torch.isin, torch.nanmean, torch.bucketize, "
+                "torch.randperm, torch.distributions), or call it outside the compiled code "
+                "and pass the result in.",
+        .severity = GM_SEVERITY_WARNING,
+    },
+    {
         .id = "GM601",
         .name = "class-in-region",
         .registry_id = "GB8977",
@@ -597,6 +616,26 @@ static const gm_rule rules[] = {
                        "torch.no_grad() it is traced.",
         .hint = "Pass the tensor once and use it twice inside the Function, or pass a clone "
                 "for the second input.",
+        .severity = GM_SEVERITY_WARNING,
+    },
+    {
+        .id = "GM708",
+        .name = "inplace-view-on-input",
+        .registry_id = "GB0148",
+        .gb_type = "Unsupported function call (delayed)",
+        .url = GM_GB_URL("0148"),
+        .summary = "An in-place view op (`t_()`, `unsqueeze_()`, `detach_()`, ...) on an input, "
+                   "parameter, buffer or global",
+        .explanation = "Ops that change a tensor's metadata in place (`detach_`, `t_`, "
+                       "`transpose_`, `squeeze_`, `unsqueeze_`, `swapdims_`, `as_strided_`, "
+                       "`resize_`, `set_`) cannot be traced on a tensor the compiled code "
+                       "received: an argument, a module's parameter or buffer, a global, or the "
+                       "result of a call that broke the graph just before (it enters the "
+                       "resumed graph as an input). TorchDynamo ends the graph at the call, "
+                       "runs it in Python and traces what follows as a new graph. On a tensor "
+                       "made inside the compiled code it is traced.",
+        .hint = "Use the out-of-place op and keep the result (`w = w.t()`, `x = x.unsqueeze(0)`, "
+                "`w = w.detach()`), or change the tensor before calling the compiled code.",
         .severity = GM_SEVERITY_WARNING,
     },
     {

@@ -85,7 +85,7 @@ def _compute_mask_indices(
         num_masked_span = compute_num_masked_span(input_length)
 
         # get random indices to mask
-        spec_aug_mask_idx = np.random.choice(  # expect: GM201
+        spec_aug_mask_idx = np.random.choice(  # expect: GM202
             np.arange(input_length - (mask_length - 1)), num_masked_span, replace=False
         )
 

@@ -18,7 +18,7 @@ class SinusoidalPositionalEmbedding(nn.Embedding):
         # in forward put the weights on the correct dtype and device of the param
         weight = weight.to(dtype=self.weight.dtype, device=self.weight.device)
         self.weight = nn.Parameter(weight)  # expect: GM602
-        self.weight.detach_()  # expect: GM703
+        self.weight.detach_()  # expect: GM708
         self.weight.requires_grad = False  # expect: GM704
 
     @staticmethod

@@ -1,8 +1,8 @@
 """`for start, end in zip(starts, ends)` over tensors made in the graph: each name is a 0-d
 tensor selected in the graph, and slicing with it reads its value (Pixtral's
-generate_block_attention_mask). zip over Python lists of ints stays traced. Dynamo also
-reports the `for` line (step_unsupported: it cannot resume inside a loop over an iterator), which
-graphmend does not (known_gaps.txt)."""
+generate_block_attention_mask). zip over Python lists of ints stays traced. Dynamo cannot resume
+after a slice bound's break inside a loop: it compiles up to the loop's header and reports that
+line too (explain: step_unsupported)."""
 import torch
 from torch import nn
 

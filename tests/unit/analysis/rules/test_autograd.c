@@ -101,6 +101,7 @@ static void catalogue(void) {
         {"GM701", "backward-call", "GB0123"},          {"GM702", "autograd-grad", "GB9186"},
         {"GM703", "requires-grad-in-place", "GB0125"}, {"GM704", "requires-grad-store", "GB0206"},
         {"GM705", "factory-requires-grad", "GB0225"},  {"GM706", "retain-grad", "GB0108"},
+        {"GM708", "inplace-view-on-input", "GB0148"},
     };
     for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
         const gm_rule *r = gm_rule_by_id(ids[i][0]);
@@ -146,7 +147,20 @@ static void apply_with_repeated_input(void) {
     gm_finding_list_free(&l);
 }
 
+/* GM708: an in-place view op on a tensor from outside breaks; on one made inside it traces, and
+ * so do the out-of-place ops and other in-place ones. */
+static void inplace_view_on_input(void) {
+    expect_body("    x.unsqueeze_(0)\n    return x\n", "GM708", 1);
+    expect_body("    W.t_()\n    w.detach_()\n    return x\n", "GM708", 2);
+    AT_EXPECT("import torch\nfrom torch import nn\nclass M(nn.Module):\n"
+              "    def forward(self, x):\n        self.weight.transpose_(0, 1)\n        return x\n",
+              "GM708", 1);
+    expect_body("    h = x * 2\n    h.unsqueeze_(0)\n    return h\n", "GM708", 0);
+    expect_body("    y = x.unsqueeze(0)\n    x.add_(1)\n    return w.t()\n", "GM708", 0);
+}
+
 int main(void) {
+    inplace_view_on_input();
     apply_with_repeated_input();
     backward_and_grad();
     requires_grad();

@@ -72,6 +72,11 @@ static void mask_forms(void) {
     expect_body("    y = x[(x > 0) & (x < 1)]\n", "GM301", 1);
     expect_body("    a = x > 0\n    b = x < 1\n    y = x[a & b]\n    z = x[a | b]\n", "GM301", 2);
     expect_body("    keep = x > 0\n    y = x[:, keep]\n", "GM301", 1);
+    /* `a | b` of two tensors indexes as a mask, even when neither is known to be one; a
+     * tensor with a Python value is arithmetic */
+    expect_body("    m = x[..., 0] | r[..., 0]\n    y = x[m]\n", "GM301", 1);
+    expect_body("    y = x[x | r]\n", "GM301", 1);
+    expect_body("    y = x[r | n]\n", "GM301", 0);
     expect_body("    y = x[0, x[0] > 0]\n", "GM301", 1);
     expect_body("    y = torch.isnan(x)\n    z = x[y]\n", "GM301", 1);
     /* a plain store through a mask traces; an augmented one reads y[mask] first */

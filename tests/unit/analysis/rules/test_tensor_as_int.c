@@ -113,6 +113,11 @@ static void slice_bounds(void) {
                 "GM202", 0);
     expect_body("    y = x[: len(x)]\n    z = x[: x.size(0) - 1]\n", "GM202", 0);
     expect_body("    y = x[: t] if not torch.compiler.is_compiling() else x\n", "GM202", 0);
+    /* inside a for loop dynamo also reports the loop's header, where it stops compiling; a
+     * `.item()` in a loop does not make it (the frame is skipped cleanly) */
+    expect_body("    for i in range(2):\n        y = x[:t]\n", "GM202", 2);
+    expect_body("    for a, c in zip(t, t):\n        x[a:c] = 0\n", "GM202", 2);
+    expect_body("    for i in range(2):\n        y = t.sum().item()\n", "GM202", 0);
     /* the frame is skipped: later breaks of the function are not reported */
     expect_body("    y = x[:t]\n    print(y)\n    z = x.sum().item()\n", "GM401", 0);
     expect_body("    y = x[:t]\n    print(y)\n    z = x.sum().item()\n", "GM201", 0);
