@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/findings/suppression.h"
+#include "analysis/value_kinds/value_kinds.h"
 
 static void fixes_free(gm_fix *fixes, size_t count) {
     for (size_t i = 0; i < count; i++)
@@ -147,4 +148,13 @@ void gm_emit_logging_call(gm_region *region, const gm_rule *rule, TSNode call, c
              "separate graphs",
              name);
     gm_emit_finding(region, rule, call, text, fixes, count);
+}
+
+void gm_tensor_operand_note(gm_region *region, TSNode operand, char *out, size_t cap) {
+    char because[200];
+    if (cap == 0)
+        return;
+    out[0] = '\0';
+    if (gm_kinds_tensor_because(region, operand, because, sizeof because))
+        snprintf(out, cap, " (%s)", because);
 }

@@ -24,4 +24,12 @@ void gm_emit_finding(gm_region *region, const gm_rule *rule, TSNode node, const 
 void gm_emit_logging_call(gm_region *region, const gm_rule *rule, TSNode call, const char *name,
                           const char *message, gm_fix *fixes, size_t count);
 
+/* The room a message gives the construct it names as written (gm_node_shown). */
+#define GM_SHOWN_SIZE 72
+
+/* " (`x` is a tensor because it is passed to `torch.tanh`)", why the analysis takes operand for
+ * a tensor (gm_kinds_tensor_because), for a message to add after the construct it names; "" when
+ * no name of operand has a recorded reason. */
+void gm_tensor_operand_note(gm_region *region, TSNode operand, char *out, size_t cap);
+
 #endif
