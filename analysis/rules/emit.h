@@ -24,6 +24,13 @@ void gm_emit_finding(gm_region *region, const gm_rule *rule, TSNode node, const 
 void gm_emit_logging_call(gm_region *region, const gm_rule *rule, TSNode call, const char *name,
                           const char *message, gm_fix *fixes, size_t count);
 
+/* gm_emit_finding with the construct message names first, in backquotes, by its generic name
+ * ("`open()` call: ...", "`Tensor.backward()` call: ...") shown as written at node instead
+ * ("`open(path, "w")` call: ..."), so that the Problems panel tells findings apart. A message
+ * that does not start with a backquoted name is emitted as it is. */
+void gm_emit_finding_as_written(gm_region *region, const gm_rule *rule, TSNode node,
+                                const char *message, gm_fix *fixes, size_t count);
+
 /* The room a message gives the construct it names as written (gm_node_shown). */
 #define GM_SHOWN_SIZE 72
 
