@@ -403,15 +403,25 @@ async function main(): Promise<void> {
     log(`hover: ${hoverText.replace(/\s+/g, ' ').slice(0, 300)}`);
     assert.ok(hoverText.includes(target.code), 'the hover names the rule');
     assert.ok(hoverText.length > 60, 'the hover explains');
-    /* What to do leads: the short title of the mend ("Mend GM401 (unsafe): defer print after the
-     * graph"), then why it breaks with the finding's own message, then the reference. */
-    const hoverLead = hoverText.split('\n').map((l) => l.trim()).find((l) => l.length > 0) ?? '';
+    /* VS Code shows the diagnostic itself first (its message and "graphmend(GM401)"); in
+     * graphmend's own hover below it, what to do leads: the short title of the mend ("Mend GM401
+     * (unsafe): defer print after the graph"), then why it breaks with the finding's own message,
+     * then the reference. */
+    const hoverLines = hoverText.split('\n').map((l) => l.trim()).filter((l) => l.length > 0);
+    const ownStart = hoverLines.findIndex((l) => /^(Mend GM|No mend|Why it breaks)/.test(l));
+    assert.ok(ownStart >= 0, 'graphmend\'s hover is shown');
+    assert.ok(hoverLines.slice(0, ownStart).join(' ').includes(target.message.slice(0, 40)),
+      'above it, VS Code\'s own row for the diagnostic');
+    const hoverLead = hoverLines[ownStart];
     log(`hover lead: ${hoverLead.slice(0, 160)}`);
     assert.match(hoverLead, new RegExp(`^Mend ${target.code}( \\((unsafe|setting)\\))?: .{3,60}\\. `),
       'the hover leads with the mend\'s short title');
-    const why = hoverText.indexOf('Why it breaks');
-    assert.ok(why > hoverText.indexOf(`Mend ${target.code}`), 'why it breaks comes after the fix');
-    assert.ok(hoverText.includes(target.message.slice(0, 40)), 'the hover carries the finding\'s message');
+    const own = hoverLines.slice(ownStart).join('\n');
+    const why = own.indexOf('Why it breaks');
+    assert.ok(why > own.indexOf(`Mend ${target.code}`), 'why it breaks comes after the fix');
+    /* markdown renders the message's `code` spans without their backquotes */
+    const rendered = target.message.replace(/`/g, '').slice(0, 40);
+    assert.ok(own.slice(why).includes(rendered), 'why it breaks carries the finding\'s message');
     await page.mouse.move(5, 5);
     await page.keyboard.press('Escape');
 
