@@ -55,9 +55,24 @@ typedef struct {
     int constant;
 } gm_value;
 
+/* Why the analysis takes a name for a tensor, for messages that say it ("`x` is a tensor
+ * because it is annotated `torch.Tensor`"); the binding keeps the source it points at. */
+typedef enum {
+    GM_BECAUSE_NONE = 0,
+    GM_BECAUSE_ANNOTATED,     /* a parameter annotated as a tensor: the annotation */
+    GM_BECAUSE_PASSED_TO,     /* a parameter passed first to a torch function: the callee */
+    GM_BECAUSE_TENSOR_METHOD, /* a tensor-only method is called on it: the method's name */
+    GM_BECAUSE_ASSIGNED,      /* assigned a tensor: the right side */
+    GM_BECAUSE_RETURNED,      /* an element of a tuple a function of the file returns: the call */
+    GM_BECAUSE_ITERATED,      /* an element of a `for` over a tensor: the iterable */
+    GM_BECAUSE_CALLERS_PASS,  /* a parameter every caller in the file passes a tensor */
+} gm_tensor_because;
+
 typedef struct {
     gm_slice name;
     gm_kind kind;
+    gm_tensor_because because;          /* why a tensor (GM_BECAUSE_NONE: not said) */
+    uint32_t evidence_start, evidence_end; /* the source bytes the reason points at */
 } gm_binding;
 
 typedef struct {

@@ -142,7 +142,7 @@ static void apply_with_repeated_input(gm_region *region, TSNode call, TSNode obj
              st->options->training ? "" : "when `torch.is_grad_enabled()` holds, ");
     if (!st->options->training)
         region->only_when_condition = "torch.is_grad_enabled()";
-    gm_emit_finding(region, gm_rule_by_id("GM707"), call, message, NULL, 0);
+    gm_emit_finding_as_written(region, gm_rule_by_id("GM707"), call, message, NULL, 0);
 }
 
 /* Tensor methods whose aten op carries the inplace_view tag (torch 2.13, first overload, as
@@ -173,7 +173,7 @@ static void method_call(gm_region *region, TSNode call, TSNode fn) {
     } else if (gm_node_text_is(method, st->text, "backward")) {
         if (st->options->torch_version >= 214 || is_self(region, obj) || names_class(st, head))
             return;
-        gm_emit_finding(region, gm_rule_by_id("GM701"), call,
+        gm_emit_finding_as_written(region, gm_rule_by_id("GM701"), call,
                         "`Tensor.backward()` call: torch.compile does not trace the backward "
                         "pass on this PyTorch (trace_autograd_ops is off) and breaks the graph "
                         "here",
@@ -181,7 +181,7 @@ static void method_call(gm_region *region, TSNode call, TSNode fn) {
     } else if (gm_node_text_is(method, st->text, "requires_grad_")) {
         if (!comes_from_outside(region, obj))
             return;
-        gm_emit_finding(region, gm_rule_by_id("GM703"), call,
+        gm_emit_finding_as_written(region, gm_rule_by_id("GM703"), call,
                         "`requires_grad_()` on a tensor from outside the compiled code: "
                         "torch.compile cannot change whether an input needs gradients while "
                         "tracing and breaks the graph here",
@@ -202,7 +202,7 @@ static void method_call(gm_region *region, TSNode call, TSNode fn) {
     } else if (gm_node_text_is(method, st->text, "retain_grad")) {
         if (is_self(region, obj))
             return;
-        gm_emit_finding(region, gm_rule_by_id("GM706"), call,
+        gm_emit_finding_as_written(region, gm_rule_by_id("GM706"), call,
                         "`retain_grad()` call: torch.compile cannot retain gradients of "
                         "intermediates and cannot resume after this break, so the whole "
                         "function runs eagerly",
@@ -229,7 +229,7 @@ void gm_rule_autograd_call(gm_region *region, TSNode call) {
     if (!gm_symbols_resolve(st->symbols, syn, st->text, target, name, sizeof name))
         return;
     if (strcmp(name, "torch.autograd.grad") == 0) {
-        gm_emit_finding(region, gm_rule_by_id("GM702"), call,
+        gm_emit_finding_as_written(region, gm_rule_by_id("GM702"), call,
                         "`torch.autograd.grad()` call: torch.compile does not trace autograd "
                         "calls (trace_autograd_ops is off) and breaks the graph here",
                         NULL, 0);
@@ -264,7 +264,7 @@ void gm_rule_autograd_call(gm_region *region, TSNode call) {
                  name, condition, condition);
         region->only_when_condition = condition;
     }
-    gm_emit_finding(region, gm_rule_by_id("GM705"), call, message, NULL, 0);
+    gm_emit_finding_as_written(region, gm_rule_by_id("GM705"), call, message, NULL, 0);
 }
 
 void gm_rule_autograd_store(gm_region *region, TSNode target) {
@@ -277,8 +277,11 @@ void gm_rule_autograd_store(gm_region *region, TSNode target) {
     TSNode obj = gm_unparen(syn, gm_child(target, syn->field.object));
     if (is_self(region, obj))
         return; /* a module attribute named requires_grad, not a tensor's */
-    gm_emit_finding(region, gm_rule_by_id("GM704"), target,
-                    "`.requires_grad = ...` on a tensor: torch.compile cannot change whether a "
-                    "tensor needs gradients while tracing and breaks the graph here",
-                    NULL, 0);
+    char shown[GM_SHOWN_SIZE], message[320];
+    gm_node_shown(target, st->text, shown, sizeof shown);
+    snprintf(message, sizeof message,
+             "`%s = ...` on a tensor: torch.compile cannot change whether a tensor needs "
+             "gradients while tracing and breaks the graph here",
+             shown);
+    gm_emit_finding(region, gm_rule_by_id("GM704"), target, message, NULL, 0);
 }

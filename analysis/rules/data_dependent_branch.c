@@ -290,7 +290,8 @@ void gm_rule_data_dependent_branch(gm_region *region, TSNode condition, gm_value
     }
     if (!is_runtime_tensor(value))
         return;
-    char message[640], dtypes[64], shown[128], guard[128];
+    char message[800], dtypes[64], shown[128], guard[128], because[160];
+    gm_tensor_operand_note(region, condition, because, sizeof because);
     if (guarding_dtypes(region, condition, dtypes, sizeof dtypes)) {
         size_t at = 0; /* "float16,bfloat16" -> "float16 or bfloat16" */
         for (const char *c = dtypes; *c && at + 4 < sizeof shown; c++) {
@@ -303,25 +304,25 @@ void gm_rule_data_dependent_branch(gm_region *region, TSNode condition, gm_value
         }
         shown[at] = '\0';
         snprintf(message, sizeof message,
-                 "`%s` on a tensor value, behind a dtype test: when the value is %s, "
+                 "`%s` on a tensor value%s, behind a dtype test: when the value is %s, "
                  "torch.compile breaks the graph here (data-dependent branching) and the code "
                  "before and after runs as separate graphs; in other dtypes `and` stops at the "
                  "dtype test and nothing breaks",
-                 construct, shown);
+                 construct, because, shown);
         region->only_when_dtypes = dtypes;
     } else if (guarding_condition(region, condition, guard, sizeof guard)) {
         snprintf(message, sizeof message,
-                 "`%s` on a tensor value, behind a Python test: when `%s` holds, torch.compile "
+                 "`%s` on a tensor value%s, behind a Python test: when `%s` holds, torch.compile "
                  "breaks the graph here (data-dependent branching) and the code before and after "
                  "runs as separate graphs; otherwise Python's `and`/`or` stops before the "
                  "tensor and nothing breaks",
-                 construct, guard);
+                 construct, because, guard);
         region->only_when_condition = guard;
     } else {
         snprintf(message, sizeof message,
-                 "`%s` on a tensor value: torch.compile breaks the graph here (data-dependent "
+                 "`%s` on a tensor value%s: torch.compile breaks the graph here (data-dependent "
                  "branching); the code before and after runs as separate graphs",
-                 construct);
+                 construct, because);
     }
     gm_fix mends[GM_MENDS_MAX];
     int count = gm_mend_data_dependent_branch(region, condition, mends);
@@ -346,20 +347,28 @@ void gm_rule_data_dependent_guard(gm_region *region, TSNode condition, gm_value 
         region->stmt->oom = true;
         return;
     }
-    gm_emit_finding(region, gm_rule_by_id("GM103"), condition,
-                    "validation guard `if not ...: raise` on a tensor value: torch.compile breaks "
-                    "the graph here (data-dependent branching); the code before and after runs "
-                    "as separate graphs",
-                    mends, (size_t)count);
+    char shown[GM_SHOWN_SIZE], because[160], message[560];
+    gm_node_shown(condition, region->stmt->text, shown, sizeof shown);
+    gm_tensor_operand_note(region, condition, because, sizeof because);
+    snprintf(message, sizeof message,
+             "validation guard `if not %s: raise` on a tensor value%s: torch.compile breaks the "
+             "graph here (data-dependent branching); the code before and after runs as separate "
+             "graphs",
+             shown, because);
+    gm_emit_finding(region, gm_rule_by_id("GM103"), condition, message, mends, (size_t)count);
 }
 
 void gm_rule_tensor_not(gm_region *region, TSNode not_operator, gm_value operand) {
     if (!is_runtime_tensor(operand))
         return;
-    gm_emit_finding(region, gm_rule_by_id("GM104"), not_operator,
-                    "`not` on a tensor value: torch.compile needs the tensor's data and breaks "
-                    "the graph here; it cannot resume after it, so the whole function runs "
-                    "eagerly",
-                    NULL, 0);
+    char shown[GM_SHOWN_SIZE], because[160], message[560];
+    gm_node_shown(not_operator, region->stmt->text, shown, sizeof shown);
+    gm_tensor_operand_note(region, gm_child(not_operator, region->stmt->syntax->field.argument),
+                           because, sizeof because);
+    snprintf(message, sizeof message,
+             "`%s` on a tensor value%s: torch.compile needs the tensor's data and breaks the graph "
+             "here; it cannot resume after it, so the whole function runs eagerly",
+             shown, because);
+    gm_emit_finding(region, gm_rule_by_id("GM104"), not_operator, message, NULL, 0);
     gm_region_skip_frame(region, "GM104");
 }

@@ -118,25 +118,19 @@ void gm_rule_dynamic_shape_call(gm_region *region, TSNode call) {
     if (gm_is(fn, syn->sym.attribute)) {
         TSNode attr = gm_child(fn, syn->field.attribute);
         TSNode object = gm_child(fn, syn->field.object);
-        if (!ts_node_is_null(attr) && is_tensor(region, object)) {
-            if (gm_node_text_is(attr, st->text, "nonzero")) {
-                emit_301(region, call,
-                         "`.nonzero()` on a tensor: its output shape depends on the data, so "
-                         "torch.compile breaks the graph here (dynamic shape operator)");
-                return;
-            }
-            if (gm_node_text_is(attr, st->text, "unique")) {
-                emit_301(region, call,
-                         "`.unique()` on a tensor: its output shape depends on the data, so "
-                         "torch.compile breaks the graph here (dynamic shape operator)");
-                return;
-            }
-            if (gm_node_text_is(attr, st->text, "unique_consecutive")) {
-                emit_301(region, call,
-                         "`.unique_consecutive()` on a tensor: its output shape depends on the "
-                         "data, so torch.compile breaks the graph here (dynamic shape operator)");
-                return;
-            }
+        if (!ts_node_is_null(attr) && is_tensor(region, object) &&
+            (gm_node_text_is(attr, st->text, "nonzero") ||
+             gm_node_text_is(attr, st->text, "unique") ||
+             gm_node_text_is(attr, st->text, "unique_consecutive"))) {
+            char shown[GM_SHOWN_SIZE], because[160], message[480];
+            gm_node_shown(call, st->text, shown, sizeof shown);
+            gm_tensor_operand_note(region, object, because, sizeof because);
+            snprintf(message, sizeof message,
+                     "`%s` on a tensor%s: its output shape depends on the data, so "
+                     "torch.compile breaks the graph here (dynamic shape operator)",
+                     shown, because);
+            emit_301(region, call, message);
+            return;
         }
     }
     TSNode head = gm_chain_head(syn, fn);
@@ -145,45 +139,36 @@ void gm_rule_dynamic_shape_call(gm_region *region, TSNode call) {
     char name[GM_NAME_MAX];
     if (!gm_symbols_resolve(st->symbols, syn, st->text, fn, name, sizeof name))
         return;
-    const char *message = NULL;
-    if (strcmp(name, "torch.nonzero") == 0)
-        message = "`torch.nonzero()`: its output shape depends on the data, so torch.compile "
-                  "breaks the graph here (dynamic shape operator)";
-    else if (strcmp(name, "torch.argwhere") == 0)
-        message = "`torch.argwhere()`: its output shape depends on the data, so torch.compile "
-                  "breaks the graph here (dynamic shape operator)";
-    else if (strcmp(name, "torch.unique") == 0)
-        message = "`torch.unique()`: its output shape depends on the data, so torch.compile "
-                  "breaks the graph here (dynamic shape operator)";
-    else if (strcmp(name, "torch.unique_consecutive") == 0)
-        message = "`torch.unique_consecutive()`: its output shape depends on the data, so "
-                  "torch.compile breaks the graph here (dynamic shape operator)";
-    else if (strcmp(name, "torch.masked_select") == 0)
-        message = "`torch.masked_select()`: its output shape depends on the data, so "
-                  "torch.compile breaks the graph here (dynamic shape operator)";
-    else if (strcmp(name, "torch.bincount") == 0)
-        message = "`torch.bincount()`: its output shape depends on the data, so torch.compile "
-                  "breaks the graph here (dynamic shape operator)";
+    /* each names the call as written (one %s) */
+    const char *format = NULL;
+    if (strcmp(name, "torch.nonzero") == 0 || strcmp(name, "torch.argwhere") == 0 ||
+        strcmp(name, "torch.unique") == 0 || strcmp(name, "torch.unique_consecutive") == 0 ||
+        strcmp(name, "torch.masked_select") == 0 || strcmp(name, "torch.bincount") == 0)
+        format = "`%s`: its output shape depends on the data, so torch.compile breaks the graph "
+                 "here (dynamic shape operator)";
     else if (strcmp(name, "torch.where") == 0 && a.positional == 1 && !a.has_keyword[0] &&
              ts_node_named_child_count(gm_child(call, syn->field.arguments)) == 1)
-        message = "one-argument `torch.where(cond)`: it returns the indices of true elements, "
-                  "whose count depends on the data, so torch.compile breaks the graph here "
-                  "(dynamic shape operator)";
+        format = "one-argument `%s`: it returns the indices of true elements, whose count "
+                 "depends on the data, so torch.compile breaks the graph here (dynamic shape "
+                 "operator)";
     else if (strcmp(name, "torch.repeat_interleave") == 0 && !a.has_keyword[0] &&
              is_tensor(region, a.has_keyword[2] ? a.repeats_kw : a.second))
-        message = "`torch.repeat_interleave()` with tensor repeats and no `output_size`: its "
-                  "output length depends on the data, so torch.compile breaks the graph here "
-                  "(dynamic shape operator)";
+        format = "`%s` with tensor repeats and no `output_size`: its output length depends on "
+                 "the data, so torch.compile breaks the graph here (dynamic shape operator)";
     else if (strcmp(name, "torch.nn.functional.one_hot") == 0 &&
              ((!a.has_keyword[1] && a.positional == 1) ||
               (a.has_keyword[1] && a.positional == 1 && is_minus_one(region, a.num_classes_kw)) ||
-              (!a.has_keyword[1] && a.positional == 2 && is_minus_one(region, a.second)))) {
-        emit(region, "GM302", call,
-             "`one_hot()` without `num_classes`: the number of classes is read from the data, "
-             "so torch.compile breaks the graph here");
+              (!a.has_keyword[1] && a.positional == 2 && is_minus_one(region, a.second))))
+        format = "`%s` without `num_classes`: the number of classes is read from the data, so "
+                 "torch.compile breaks the graph here";
+    if (!format)
         return;
-    }
-    if (message)
+    char shown[GM_SHOWN_SIZE], message[400];
+    gm_node_shown(call, st->text, shown, sizeof shown);
+    snprintf(message, sizeof message, format, shown);
+    if (strcmp(name, "torch.nn.functional.one_hot") == 0)
+        emit(region, "GM302", call, message);
+    else
         emit_301(region, call, message);
 }
 
@@ -235,11 +220,13 @@ void gm_rule_boolean_mask(gm_region *region, TSNode subscript) {
     TSNode value = ts_node_named_child(subscript, 0);
     /* a mask among the indices (`x[mask]`, `x[:, mask]`, verified on torch 2.13) */
     bool masked = false;
+    TSNode mask = {0};
     for (uint32_t i = 1; i < count && !masked; i++) {
         TSNode index = gm_unparen(syn, ts_node_named_child(subscript, i));
         if (gm_is(index, syn->sym.comment))
             continue;
         masked = gm_kinds_is_mask(region, index) || compares_itself(region, value, index);
+        mask = index;
     }
     /* what a boolean tensor indexes is a tensor (a list or a number cannot be indexed by one;
      * a NumPy array is traced as a tensor): only values known to be Python ones are left out */
@@ -247,7 +234,12 @@ void gm_rule_boolean_mask(gm_region *region, TSNode subscript) {
     if (!masked || kind == GM_KIND_STATIC || kind == GM_KIND_SCALAR ||
         gm_in_dead_operand(region, subscript))
         return;
-    emit_301(region, subscript,
-             "boolean-mask indexing `x[mask]`: the result's length depends on how many elements "
-             "are true, so torch.compile breaks the graph here (dynamic shape operator)");
+    char shown[GM_SHOWN_SIZE], because[160], message[560];
+    gm_node_shown(subscript, region->stmt->text, shown, sizeof shown);
+    gm_tensor_operand_note(region, mask, because, sizeof because);
+    snprintf(message, sizeof message,
+             "boolean-mask indexing `%s`%s: the result's length depends on how many elements "
+             "are true, so torch.compile breaks the graph here (dynamic shape operator)",
+             shown, because);
+    emit_301(region, subscript, message);
 }

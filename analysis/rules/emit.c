@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/findings/suppression.h"
+#include "analysis/value_kinds/value_kinds.h"
 
 static void fixes_free(gm_fix *fixes, size_t count) {
     for (size_t i = 0; i < count; i++)
@@ -135,7 +136,7 @@ void gm_emit_logging_call(gm_region *region, const gm_rule *rule, TSNode call, c
         return;
     }
     if (outcome == GM_LOG_BREAKS) {
-        gm_emit_finding(region, rule, call, message, fixes, count);
+        gm_emit_finding_as_written(region, rule, call, message, fixes, count);
         return;
     }
     char text[512];
@@ -146,5 +147,27 @@ void gm_emit_logging_call(gm_region *region, const gm_rule *rule, TSNode call, c
              "function that can't actually be reordered\"); the code before and after runs as "
              "separate graphs",
              name);
-    gm_emit_finding(region, rule, call, text, fixes, count);
+    gm_emit_finding_as_written(region, rule, call, text, fixes, count);
+}
+
+void gm_tensor_operand_note(gm_region *region, TSNode operand, char *out, size_t cap) {
+    char because[200];
+    if (cap == 0)
+        return;
+    out[0] = '\0';
+    if (gm_kinds_tensor_because(region, operand, because, sizeof because))
+        snprintf(out, cap, " (%s)", because);
+}
+
+void gm_emit_finding_as_written(gm_region *region, const gm_rule *rule, TSNode node,
+                                const char *message, gm_fix *fixes, size_t count) {
+    const char *close = message[0] == '`' ? strchr(message + 1, '`') : NULL;
+    if (!close) {
+        gm_emit_finding(region, rule, node, message, fixes, count);
+        return;
+    }
+    char shown[GM_SHOWN_SIZE], named[1024];
+    gm_node_shown(node, region->stmt->text, shown, sizeof shown);
+    snprintf(named, sizeof named, "`%s%s", shown, close);
+    gm_emit_finding(region, rule, node, named, fixes, count);
 }

@@ -24,4 +24,19 @@ void gm_emit_finding(gm_region *region, const gm_rule *rule, TSNode node, const 
 void gm_emit_logging_call(gm_region *region, const gm_rule *rule, TSNode call, const char *name,
                           const char *message, gm_fix *fixes, size_t count);
 
+/* gm_emit_finding with the construct message names first, in backquotes, by its generic name
+ * ("`open()` call: ...", "`Tensor.backward()` call: ...") shown as written at node instead
+ * ("`open(path, "w")` call: ..."), so that the Problems panel tells findings apart. A message
+ * that does not start with a backquoted name is emitted as it is. */
+void gm_emit_finding_as_written(gm_region *region, const gm_rule *rule, TSNode node,
+                                const char *message, gm_fix *fixes, size_t count);
+
+/* The room a message gives the construct it names as written (gm_node_shown). */
+#define GM_SHOWN_SIZE 72
+
+/* " (`x` is a tensor because it is passed to `torch.tanh`)", why the analysis takes operand for
+ * a tensor (gm_kinds_tensor_because), for a message to add after the construct it names; "" when
+ * no name of operand has a recorded reason. */
+void gm_tensor_operand_note(gm_region *region, TSNode operand, char *out, size_t cap);
+
 #endif

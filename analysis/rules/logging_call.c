@@ -160,7 +160,7 @@ void gm_rule_logging_call(gm_region *region, TSNode call) {
             return;
         }
         gm_emit_logging_call(region, gm_rule_by_id("GM402"), call, name,
-                             "`logging` module function call: torch.compile does not trace the "
+                             "`logging.function()` call: torch.compile does not trace the "
                              "logging module and breaks the graph here",
                              mends, (size_t)count);
         return;
@@ -174,7 +174,7 @@ void gm_rule_logging_call(gm_region *region, TSNode call) {
             return;
         region->mend_declined = "the logger is created in compiled code; create it at module "
                                 "level instead";
-        gm_emit_finding(region, gm_rule_by_id("GM402"), call,
+        gm_emit_finding_as_written(region, gm_rule_by_id("GM402"), call,
                         "`logging.getLogger()` call: torch.compile cannot trace the logging "
                         "module's logger registry and breaks the graph here",
                         NULL, 0);

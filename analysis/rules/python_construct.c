@@ -6,6 +6,7 @@
  * `self.rnn = nn.LSTM(...)` (or GRU, RNN): torch 2.13 skips the whole function; GM605
  * generator-send-on-argument (GB0253) for `.send()`/`.throw()` on a generator the function
  * receives as a parameter (one it creates is traced). */
+#include <stdio.h>
 #include <string.h>
 
 #include "analysis/module_facts/symbols.h"
@@ -13,10 +14,14 @@
 #include "analysis/rules/rules.h"
 
 void gm_rule_class_in_region(gm_region *region, TSNode class_definition) {
-    gm_emit_finding(region, gm_rule_by_id("GM601"), class_definition,
-                    "class definition: torch.compile cannot trace `__build_class__` and breaks "
-                    "the graph here",
-                    NULL, 0);
+    char name[GM_SHOWN_SIZE], message[320];
+    gm_node_shown(gm_child(class_definition, region->stmt->syntax->field.name), region->stmt->text,
+                  name, sizeof name);
+    snprintf(message, sizeof message,
+             "class definition `class %s`: torch.compile cannot trace `__build_class__` and "
+             "breaks the graph here",
+             name);
+    gm_emit_finding(region, gm_rule_by_id("GM601"), class_definition, message, NULL, 0);
 }
 
 /* Whether name is one of the function's own parameters. */
@@ -182,7 +187,7 @@ static void emit_subclass_rnn_call(gm_region *region, TSNode call, gm_slice attr
              "resume after this break, so the whole function runs eagerly",
              self_len, region->self_name.ptr, attr_len, attr.ptr, sub_len, sub.ptr, condition);
     region->only_when_condition = condition;
-    gm_emit_finding(region, gm_rule_by_id("GM604"), call, message, NULL, 0);
+    gm_emit_finding_as_written(region, gm_rule_by_id("GM604"), call, message, NULL, 0);
     /* when the condition holds the function runs eagerly from here, so a later recurrent call
      * is never traced; when it does not, none breaks */
     gm_name_set_clear(&region->rnn_subclass_attributes);
@@ -198,10 +203,10 @@ void gm_rule_python_construct_call(gm_region *region, TSNode call) {
         gm_slice_eq(gm_node_slice(receiver, st->text), region->self_name)) {
         gm_slice attr = gm_node_slice(gm_child(fn, syn->field.attribute), st->text);
         if (is_rnn_attribute(region, attr)) { /* scans the subclasses too */
-            gm_emit_finding(region, gm_rule_by_id("GM604"), call,
-                            "call of an nn.LSTM/GRU/RNN module: torch.compile does not trace "
-                            "recurrent modules and cannot resume after this break, so the whole "
-                            "function runs eagerly",
+            gm_emit_finding_as_written(region, gm_rule_by_id("GM604"), call,
+                            "`self.rnn()` calls an nn.LSTM/GRU/RNN module: torch.compile does "
+                            "not trace recurrent modules and cannot resume after this break, so "
+                            "the whole function runs eagerly",
                             NULL, 0);
             gm_region_skip_frame(region, "GM604");
         } else if (gm_name_set_has(&region->rnn_subclass_attributes, attr)) {
@@ -217,8 +222,8 @@ void gm_rule_python_construct_call(gm_region *region, TSNode call) {
             gm_is(obj, syn->sym.identifier) &&
             !gm_slice_eq(gm_node_slice(obj, st->text), region->self_name) &&
             is_parameter(syn, st->text, region->site.function, gm_node_slice(obj, st->text))) {
-            gm_emit_finding(region, gm_rule_by_id("GM605"), call,
-                            "`send()`/`throw()` on a generator passed in: torch.compile cannot "
+            gm_emit_finding_as_written(region, gm_rule_by_id("GM605"), call,
+                            "`gen.send()` on a generator passed in: torch.compile cannot "
                             "drive a generator it did not create and breaks the graph here",
                             NULL, 0);
             return;
@@ -234,7 +239,7 @@ void gm_rule_python_construct_call(gm_region *region, TSNode call) {
         TSNode it = ts_node_named_child(args, 0);
         if (gm_is(it, syn->sym.identifier) &&
             is_parameter(syn, st->text, region->site.function, gm_node_slice(it, st->text)))
-            gm_emit_finding(region, gm_rule_by_id("GM603"), call,
+            gm_emit_finding_as_written(region, gm_rule_by_id("GM603"), call,
                             "`next()` on an iterator passed in: torch.compile cannot step an "
                             "iterator it did not create and breaks the graph here",
                             NULL, 0);
@@ -247,7 +252,7 @@ void gm_rule_python_construct_call(gm_region *region, TSNode call) {
         return;
     if (strcmp(name, "torch.nn.Parameter") == 0 ||
         strcmp(name, "torch.nn.parameter.Parameter") == 0)
-        gm_emit_finding(region, gm_rule_by_id("GM602"), call,
+        gm_emit_finding_as_written(region, gm_rule_by_id("GM602"), call,
                         "`nn.Parameter(...)` created in compiled code: torch.compile cannot "
                         "construct a parameter while tracing and breaks the graph here",
                         NULL, 0);

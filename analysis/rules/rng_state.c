@@ -75,7 +75,7 @@ void gm_rule_rng_state_call(gm_region *region, TSNode call) {
     const gm_stmt_ctx *st = region->stmt;
     const gm_syntax *syn = st->syntax;
     if (is_generator_ctor(st, call)) {
-        gm_emit_finding(region, gm_rule_by_id("GM509"), call,
+        gm_emit_finding_as_written(region, gm_rule_by_id("GM509"), call,
                         "`torch.Generator()` created in compiled code: torch.compile cannot "
                         "create this opaque object while tracing and breaks the graph here",
                         NULL, 0);
@@ -99,5 +99,5 @@ void gm_rule_rng_state_call(gm_region *region, TSNode call) {
              "`torch.Generator.%.*s()` call: torch.compile cannot trace stateful RNG "
              "operations on a generator and breaks the graph here",
              (int)(m.len > 64 ? 64 : m.len), m.ptr);
-    gm_emit_finding(region, gm_rule_by_id("GM508"), call, message, NULL, 0);
+    gm_emit_finding_as_written(region, gm_rule_by_id("GM508"), call, message, NULL, 0);
 }

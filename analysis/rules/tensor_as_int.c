@@ -369,10 +369,15 @@ static bool is_tensor_sequence_comparison(gm_region *r, TSNode n) {
 }
 
 static void emit_sequence(gm_region *r, TSNode comparison) {
-    emit(r, "GM101", comparison,
-         "comparison of a list or tuple holding a tensor: torch.compile compares element by "
-         "element, gets a tensor instead of a bool and breaks the graph here "
-         "(list_richcompare_nonconst)",
+    char shown[GM_SHOWN_SIZE], because[160], message[560];
+    gm_node_shown(comparison, text_of(r), shown, sizeof shown);
+    gm_tensor_operand_note(r, comparison, because, sizeof because);
+    snprintf(message, sizeof message,
+             "comparison `%s` of a list or tuple holding a tensor%s: torch.compile compares "
+             "element by element, gets a tensor instead of a bool and breaks the graph here "
+             "(list_richcompare_nonconst)",
+             shown, because);
+    emit(r, "GM101", comparison, message,
          "compare the sizes that are ints and check the tensor element with a tensor "
          "operation (`torch._assert_async(n == m)`), or drop the check under compile");
 }
@@ -446,12 +451,14 @@ void gm_rule_tensor_as_int_call(gm_region *region, TSNode call) {
     /* the receiver of a method last: it may take a look at the callers */
     if (!ts_node_is_null(receiver) && !is_tensor(region, receiver))
         return;
-    char message[320];
+    char shown[GM_SHOWN_SIZE], because[160], message[560];
+    gm_node_shown(call, st->text, shown, sizeof shown);
+    gm_tensor_operand_note(region, gm_child(call, syn->field.arguments), because, sizeof because);
     snprintf(message, sizeof message,
-             "a tensor computed in the graph passed to `%.*s()` where an int is needed: "
+             "`%s` is passed a tensor computed in the graph where an int is needed%s: "
              "torch.compile reads its value (Tensor.item(), data-dependent) and breaks the graph "
              "here",
-             (int)method.len, method.ptr);
+             shown, because);
     emit(region, "GM202", call, message, no_int_rewrite);
 }
 
@@ -483,11 +490,17 @@ void gm_rule_tensor_as_int_subscript(gm_region *region, TSNode subscript) {
             if (!is_firm_tensor(region, ts_node_named_child(index, k), 0) ||
                 in_dead_operand(region, subscript))
                 continue;
-            emit(region, "GM202", subscript,
-                 "a tensor as a slice bound: torch.compile reads its value with Tensor.item() "
-                 "(capture_scalar_outputs is off) and breaks the graph here; it cannot resume "
-                 "after it, so the whole function runs eagerly",
-                 no_int_rewrite);
+            TSNode bound = ts_node_named_child(index, k);
+            char shown[GM_SHOWN_SIZE], shown_bound[GM_SHOWN_SIZE], because[160], message[640];
+            gm_node_shown(subscript, text_of(region), shown, sizeof shown);
+            gm_node_shown(bound, text_of(region), shown_bound, sizeof shown_bound);
+            gm_tensor_operand_note(region, bound, because, sizeof because);
+            snprintf(message, sizeof message,
+                     "`%s` has a tensor as a slice bound, `%s`%s: torch.compile reads its value "
+                     "with Tensor.item() (capture_scalar_outputs is off) and breaks the graph "
+                     "here; it cannot resume after it, so the whole function runs eagerly",
+                     shown, shown_bound, because);
+            emit(region, "GM202", subscript, message, no_int_rewrite);
             /* Inside a for loop dynamo compiles up to the last point it can resume from, the
              * loop's header, and reports a second break there (explain: step_unsupported;
              * torch 2.13, unlike a `.item()` call in the loop, which skips the frame cleanly) */
@@ -508,9 +521,13 @@ void gm_rule_tensor_as_int_subscript(gm_region *region, TSNode subscript) {
         if (strcmp(ts_node_type(index), "slice") == 0 || !is_zero_dim_made(region, index, 0) ||
             gm_kinds_is_mask(region, index) || in_dead_operand(region, subscript))
             continue;
-        emit(region, "GM202", subscript,
-             "indexing with a 0-d tensor computed in the graph: torch.compile reads its value "
-             "(Tensor.item(), data-dependent) and breaks the graph here",
+        char shown[GM_SHOWN_SIZE], message[400];
+        gm_node_shown(subscript, text_of(region), shown, sizeof shown);
+        snprintf(message, sizeof message,
+                 "`%s` indexes with a 0-d tensor computed in the graph: torch.compile reads its "
+                 "value (Tensor.item(), data-dependent) and breaks the graph here",
+                 shown);
+        emit(region, "GM202", subscript, message,
              "`torch.index_select(x, 0, i.reshape(1))` keeps an index tensor in the graph, but "
              "changes the result's shape, so the rewrite is left to you");
         return;

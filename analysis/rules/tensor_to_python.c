@@ -52,8 +52,14 @@ static const char *builtin_conversion(gm_region *region, TSNode fn) {
     return NULL;
 }
 
-/* Emits rule's finding at call with the scalar mends. */
-static void emit(gm_region *region, const char *rule, TSNode call, const char *message) {
+/* Emits rule's finding at call with the scalar mends; message takes the call as written and
+ * why its operand is a tensor (two %s). */
+static void emit(gm_region *region, const char *rule, TSNode call, TSNode operand,
+                 const char *format) {
+    char shown[GM_SHOWN_SIZE], because[160], message[640];
+    gm_node_shown(call, region->stmt->text, shown, sizeof shown);
+    gm_tensor_operand_note(region, operand, because, sizeof because);
+    snprintf(message, sizeof message, format, shown, because);
     if (gm_in_disabled_logging_guard(region, call))
         return; /* dynamo breaks at the guard's test and never runs its body */
     gm_fix mends[GM_MENDS_MAX];
@@ -84,25 +90,29 @@ void gm_rule_tensor_to_python(gm_region *region, TSNode call) {
                 return;
             region->mend_declined = "the value is a NumPy array or scalar, which the mend does "
                                     "not rewrite";
-            gm_emit_finding(region, gm_rule_by_id(item ? "GM201" : "GM202"), call,
-                            item ? "`.item()` on a NumPy value: torch.compile traces NumPy values "
-                                   "as tensors and cannot turn one's data into a Python number "
-                                   "(capture_scalar_outputs is off), so it breaks the graph here"
-                                 : "`.tolist()` on a NumPy value: torch.compile traces NumPy "
-                                   "values as tensors and cannot turn one's data into a Python "
-                                   "list, so it breaks the graph here",
+            char shown[GM_SHOWN_SIZE], message[400];
+            gm_node_shown(call, region->stmt->text, shown, sizeof shown);
+            snprintf(message, sizeof message,
+                     item ? "`%s` on a NumPy value: torch.compile traces NumPy values as "
+                            "tensors and cannot turn one's data into a Python number "
+                            "(capture_scalar_outputs is off), so it breaks the graph here"
+                          : "`%s` on a NumPy value: torch.compile traces NumPy values as "
+                            "tensors and cannot turn one's data into a Python list, so it "
+                            "breaks the graph here",
+                     shown);
+            gm_emit_finding(region, gm_rule_by_id(item ? "GM201" : "GM202"), call, message,
                             NULL, 0);
             return;
         }
+        TSNode object = gm_child(fn, syn->field.object);
         if (item)
-            emit(region, "GM201", call,
-                 "`.item()` on a tensor: torch.compile cannot trace a tensor's value "
-                 "into a Python number (capture_scalar_outputs is off) and breaks the "
-                 "graph here");
+            emit(region, "GM201", call, object,
+                 "`%s` on a tensor%s: torch.compile cannot trace a tensor's value into a Python "
+                 "number (capture_scalar_outputs is off) and breaks the graph here");
         else
-            emit(region, "GM202", call,
-                 "`.tolist()` on a tensor: torch.compile cannot turn tensor data "
-                 "into a Python list while tracing and breaks the graph here");
+            emit(region, "GM202", call, object,
+                 "`%s` on a tensor%s: torch.compile cannot turn tensor data into a Python list "
+                 "while tracing and breaks the graph here");
         return;
     }
     const char *conv = builtin_conversion(region, fn);
@@ -111,10 +121,7 @@ void gm_rule_tensor_to_python(gm_region *region, TSNode call) {
     TSNode arg = only_argument(region, call);
     if (ts_node_is_null(arg) || gm_value_of(region, arg).kind != GM_KIND_TENSOR)
         return;
-    char message[256];
-    snprintf(message, sizeof message,
-             "`%s()` of a tensor: torch.compile reads the tensor's value with Tensor.item(), "
-             "which it cannot trace (capture_scalar_outputs is off), and breaks the graph here",
-             conv);
-    emit(region, "GM202", call, message);
+    emit(region, "GM202", call, arg,
+         "`%s` of a tensor%s: torch.compile reads the tensor's value with Tensor.item(), which it "
+         "cannot trace (capture_scalar_outputs is off), and breaks the graph here");
 }

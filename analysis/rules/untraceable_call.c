@@ -178,7 +178,7 @@ static void builtin_call(gm_region *region, TSNode call, TSNode fn) {
         return;
     if (gm_node_text_is(fn, st->text, "open")) {
         bool with = is_with_item(syn, call);
-        gm_emit_finding(region, gm_rule_by_id("GM503"), call,
+        gm_emit_finding_as_written(region, gm_rule_by_id("GM503"), call,
                         with ? "`open()` call: torch.compile cannot trace this builtin (file I/O) "
                                "nor enter the file as a context manager, and cannot resume "
                                "after this break, so the whole function runs eagerly"
@@ -188,7 +188,7 @@ static void builtin_call(gm_region *region, TSNode call, TSNode fn) {
         if (with)
             gm_region_skip_frame(region, "GM503"); /* GB0142 follows: unsupported ctx */
     } else if (gm_node_text_is(fn, st->text, "input")) {
-        gm_emit_finding(region, gm_rule_by_id("GM504"), call,
+        gm_emit_finding_as_written(region, gm_rule_by_id("GM504"), call,
                         "`input()` call: torch.compile cannot trace this builtin (reading "
                         "stdin) and breaks the graph here",
                         NULL, 0);
@@ -216,7 +216,7 @@ void gm_rule_untraceable_call(gm_region *region, TSNode call) {
     const char *gb;
     const char *module;
     if (strcmp(name, "torch._dynamo.graph_break") == 0) {
-        gm_emit_finding(region, gm_rule_by_id("GM502"), call,
+        gm_emit_finding_as_written(region, gm_rule_by_id("GM502"), call,
                         "`torch._dynamo.graph_break()` call: an explicit graph break; the code "
                         "before and after runs as separate graphs",
                         NULL, 0);
@@ -225,17 +225,17 @@ void gm_rule_untraceable_call(gm_region *region, TSNode call) {
                  "`%s()` call: torch.compile skips this function (it cannot trace it) and "
                  "breaks the graph here%s%s%s",
                  name, gb ? " (torch 2.13 reports " : "", gb ? gb : "", gb ? ")" : "");
-        gm_emit_finding(region, gm_rule_by_id("GM501"), call, message, NULL, 0);
+        gm_emit_finding_as_written(region, gm_rule_by_id("GM501"), call, message, NULL, 0);
     } else if (in_list(name, json_calls, sizeof json_calls / sizeof json_calls[0])) {
         snprintf(message, sizeof message,
                  "`%s()` call: torch.compile cannot trace the json encoder/decoder and breaks "
                  "the graph here",
                  name);
-        gm_emit_finding(region, gm_rule_by_id("GM505"), call, message, NULL, 0);
+        gm_emit_finding_as_written(region, gm_rule_by_id("GM505"), call, message, NULL, 0);
     } else if (strcmp(name, "copy.deepcopy") == 0) {
         TSNode arg = first_argument(syn, call);
         if (!ts_node_is_null(arg) && holds_tensor(region, arg, 0))
-            gm_emit_finding(region, gm_rule_by_id("GM506"), call,
+            gm_emit_finding_as_written(region, gm_rule_by_id("GM506"), call,
                             "`copy.deepcopy()` of a tensor: torch.compile does not deep-copy "
                             "tensors while tracing and breaks the graph here",
                             NULL, 0);
@@ -248,7 +248,7 @@ void gm_rule_untraceable_call(gm_region *region, TSNode call) {
                  iterated ? "; iterating over its result cannot be traced either, so the whole "
                             "function runs eagerly"
                           : "");
-        gm_emit_finding(region, gm_rule_by_id("GM510"), call, message, NULL, 0);
+        gm_emit_finding_as_written(region, gm_rule_by_id("GM510"), call, message, NULL, 0);
         if (iterated)
             gm_region_skip_frame(region, "GM510"); /* GB0008 on its __iter__ */
     }

@@ -330,8 +330,12 @@ size_t gm_collapse_whitespace(gm_slice s, char *out, size_t room, bool *cut) {
     return used;
 }
 
-void gm_node_shown(TSNode node, const char *text, char *out, size_t cap) {
+void gm_slice_shown(gm_slice source, char *out, size_t cap) {
     bool cut;
-    size_t used = gm_collapse_whitespace(gm_node_slice(node, text), out, cap - 4, &cut);
+    size_t used = gm_collapse_whitespace(source, out, cap - 4, &cut);
     memcpy(out + used, cut ? "..." : "", cut ? 4 : 1);
+}
+
+void gm_node_shown(TSNode node, const char *text, char *out, size_t cap) {
+    gm_slice_shown(gm_node_slice(node, text), out, cap);
 }

@@ -230,5 +230,7 @@ size_t gm_collapse_whitespace(gm_slice text, char *out, size_t room, bool *cut);
 /* The source of node as a message shows it: whitespace collapsed (gm_collapse_whitespace), cut
  * with "..." when longer than cap allows (cap >= 8). */
 void gm_node_shown(TSNode node, const char *text, char *out, size_t cap);
+/* The same for a piece of source text. */
+void gm_slice_shown(gm_slice source, char *out, size_t cap);
 
 #endif

@@ -485,7 +485,7 @@ void gm_vk_resolve_parameter(gm_region *r, TSNode identifier) {
     }
     flow_depth--;
     if (!q.bad && q.sites > 0 && q.tensors == q.sites) {
-        gm_vk_env_set(r, name, GM_KIND_TENSOR);
+        gm_vk_env_set_because(r, name, GM_KIND_TENSOR, GM_BECAUSE_CALLERS_PASS, (TSNode){0});
         if (q.made == q.sites)
             gm_vk_mark_set(r, name, GM_MARK_PASSED_MADE);
     }

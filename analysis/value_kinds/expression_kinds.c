@@ -460,7 +460,8 @@ static gm_value eval(gm_region *r, TSNode n, int depth) {
         gm_value v = eval(r, gm_child(n, syn->field.value), depth + 1);
         TSNode name = gm_child(n, syn->field.name);
         if (gm_is(name, s->identifier))
-            gm_vk_env_set(r, gm_node_slice(name, text_of(r)), v.kind);
+            gm_vk_env_set_because(r, gm_node_slice(name, text_of(r)), v.kind,
+                                  GM_BECAUSE_ASSIGNED, gm_child(n, syn->field.value));
         return v;
     }
     if (t == s->assignment)

@@ -96,9 +96,25 @@ void gm_vk_mark_set(gm_region *r, gm_slice name, gm_vk_mark code) {
     m->name.ptr = name.ptr;
     m->name.len = name.len | GM_MARK_BIT;
     m->kind = (gm_kind)code;
+    m->because = GM_BECAUSE_NONE;
+    m->evidence_start = m->evidence_end = 0;
 }
 
 void gm_vk_env_set(gm_region *r, gm_slice name, gm_kind kind) {
+    gm_vk_env_set_because(r, name, kind, GM_BECAUSE_NONE, (TSNode){0});
+}
+
+void gm_vk_env_set_because(gm_region *r, gm_slice name, gm_kind kind, gm_tensor_because because,
+                           TSNode evidence) {
+    gm_binding binding = {name, kind, GM_BECAUSE_NONE, 0, 0};
+    if (kind == GM_KIND_TENSOR && because != GM_BECAUSE_NONE &&
+        (because == GM_BECAUSE_CALLERS_PASS || !ts_node_is_null(evidence))) {
+        binding.because = because;
+        if (!ts_node_is_null(evidence)) {
+            binding.evidence_start = ts_node_start_byte(evidence);
+            binding.evidence_end = ts_node_end_byte(evidence);
+        }
+    }
     if (r->constant_count)
         constant_forget(r, name);
     /* one pass: the binding, and the name's mark, which the new binding ends */
@@ -115,14 +131,12 @@ void gm_vk_env_set(gm_region *r, gm_slice name, gm_kind kind) {
         }
     }
     if (b) {
-        b->kind = kind;
+        *b = binding;
         return;
     }
     if (!env_grow(r))
         return;
-    env->items[env->count].name = name;
-    env->items[env->count].kind = kind;
-    env->count++;
+    env->items[env->count++] = binding;
 }
 
 static bool env_copy(gm_region *r, gm_kind_env *dst, const gm_kind_env *src) {

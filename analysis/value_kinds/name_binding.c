@@ -26,27 +26,36 @@ bool gm_vk_has_splat(const gm_syntax *syn, TSNode n) {
     return false;
 }
 
-static void bind(gm_region *r, TSNode target, gm_kind kind, int depth) {
+/* Why the names bind takes get their kind, and the source that says so. */
+typedef struct {
+    gm_tensor_because because;
+    TSNode evidence;
+} provenance;
+
+static const provenance unsaid = {GM_BECAUSE_NONE, {{0}, 0, 0}};
+
+static void bind(gm_region *r, TSNode target, gm_kind kind, provenance why, int depth) {
     const gm_syntax *syn = syn_of(r);
     if (ts_node_is_null(target) || depth > 64)
         return;
     if (gm_is(target, syn->sym.identifier)) {
-        gm_vk_env_set(r, gm_node_slice(target, text_of(r)), kind);
+        gm_vk_env_set_because(r, gm_node_slice(target, text_of(r)), kind, why.because,
+                              why.evidence);
         return;
     }
     if (gm_is(target, syn->sym.list_splat_pattern)) {
-        bind(r, ts_node_named_child(target, 0), GM_KIND_UNKNOWN, depth + 1);
+        bind(r, ts_node_named_child(target, 0), GM_KIND_UNKNOWN, unsaid, depth + 1);
         return;
     }
     if (is_target_pattern(syn, target) || gm_is(target, syn->sym.parenthesized_expression)) {
         uint32_t count = ts_node_named_child_count(target);
         for (uint32_t i = 0; i < count; i++)
-            bind(r, ts_node_named_child(target, i), kind, depth + 1);
+            bind(r, ts_node_named_child(target, i), kind, why, depth + 1);
     }
 }
 
 void gm_kinds_bind(gm_region *region, TSNode target, gm_kind kind) {
-    bind(region, target, kind, 0);
+    bind(region, target, kind, unsaid, 0);
 }
 
 /* Whether a constant value comes from what torch.compile folds (is_compiling(), self.training,
@@ -102,7 +111,8 @@ static void assign(gm_region *r, TSNode target, TSNode rhs, int depth) {
         uint32_t count = ts_node_named_child_count(target);
         if (count <= 16 && gm_vk_call_returns_tuple(r, rhs, kinds, count)) {
             for (uint32_t i = 0; i < count; i++)
-                bind(r, ts_node_named_child(target, i), kinds[i], 0);
+                bind(r, ts_node_named_child(target, i), kinds[i],
+                     (provenance){GM_BECAUSE_RETURNED, rhs}, 0);
             return;
         }
     }
@@ -110,7 +120,7 @@ static void assign(gm_region *r, TSNode target, TSNode rhs, int depth) {
     gm_value v = gm_value_of(r, rhs);
     /* before the binding replaces what the right side reads (`m = m.to(x.device)`) */
     bool mask = v.kind == GM_KIND_TENSOR && gm_kinds_is_mask(r, rhs);
-    bind(r, target, v.kind, 0);
+    bind(r, target, v.kind, (provenance){GM_BECAUSE_ASSIGNED, rhs}, 0);
     if (gm_is(target, syn->sym.identifier)) {
         gm_slice name = gm_node_slice(target, text_of(r));
         if (mask)
@@ -134,7 +144,20 @@ void gm_kinds_augment(gm_region *region, TSNode target, TSNode rhs) {
     if (!gm_is(target, syn_of(region)->sym.identifier))
         return;
     gm_kind k = gm_vk_combine(gm_value_of(region, target).kind, gm_value_of(region, rhs).kind);
-    bind(region, target, k, 0);
+    /* `h += b` keeps the reason h was a tensor before */
+    const gm_binding *before = gm_vk_env_find(&region->env, gm_node_slice(target, text_of(region)));
+    if (before && before->kind == GM_KIND_TENSOR && before->because != GM_BECAUSE_NONE) {
+        gm_binding kept = *before;
+        gm_vk_env_set(region, kept.name, k);
+        gm_binding *after = gm_vk_env_find(&region->env, kept.name);
+        if (after && k == GM_KIND_TENSOR) {
+            after->because = kept.because;
+            after->evidence_start = kept.evidence_start;
+            after->evidence_end = kept.evidence_end;
+        }
+        return;
+    }
+    bind(region, target, k, unsaid, 0);
 }
 
 static bool is_builtin_call(gm_region *r, TSNode n, const char *name) {
@@ -182,7 +205,7 @@ static void bind_elements(gm_region *r, TSNode target, TSNode iterable) {
      * passes a list of int pairs to a `value_spatial_shapes: Tensor` parameter */
     bool annotated = gm_is(it, syn->sym.identifier) &&
                      gm_vk_mark_of(r, gm_node_slice(it, text_of(r))) == GM_MARK_ANNOTATED;
-    bind(r, target, k, 0);
+    bind(r, target, k, (provenance){GM_BECAUSE_ITERATED, iterable}, 0);
     if (k == GM_KIND_TENSOR && !annotated)
         mark_elements(r, target, 0);
 }
@@ -192,9 +215,9 @@ void gm_kinds_bind_for(gm_region *region, TSNode target, TSNode iterable) {
     if ((gm_is(target, syn->sym.pattern_list) || gm_is(target, syn->sym.tuple_pattern)) &&
         ts_node_named_child_count(target) == 2 && is_builtin_call(region, iterable, "enumerate")) {
         TSNode arg = gm_vk_first_argument(region, gm_unparen(syn, iterable));
-        bind(region, ts_node_named_child(target, 0), GM_KIND_STATIC, 0);
+        bind(region, ts_node_named_child(target, 0), GM_KIND_STATIC, unsaid, 0);
         if (ts_node_is_null(arg))
-            bind(region, ts_node_named_child(target, 1), GM_KIND_UNKNOWN, 0);
+            bind(region, ts_node_named_child(target, 1), GM_KIND_UNKNOWN, unsaid, 0);
         else
             bind_elements(region, ts_node_named_child(target, 1), arg);
         return;
@@ -238,7 +261,7 @@ void gm_kinds_note_call(gm_region *region, TSNode call) {
         if (b && b->kind == GM_KIND_UNKNOWN && gm_vk_mark_of(region, name) == GM_MARK_CMP &&
             !gm_vk_slice_in_list(gm_vk_bool_methods, method) &&
             !(method.len > 0 && method.ptr[0] == '_')) {
-            gm_vk_env_set(region, name, GM_KIND_TENSOR);
+            gm_vk_env_set_because(region, name, GM_KIND_TENSOR, GM_BECAUSE_TENSOR_METHOD, attr);
             gm_vk_mark_set(region, name, GM_MARK_MASK);
         }
         return;
@@ -246,5 +269,5 @@ void gm_kinds_note_call(gm_region *region, TSNode call) {
     const gm_binding *b = gm_vk_env_find(&region->env, name);
     if (b ? b->kind != GM_KIND_UNKNOWN : !gm_region_binds_node(region, obj))
         return; /* known already, or not a local (a module, an import) */
-    gm_vk_env_set(region, name, GM_KIND_TENSOR);
+    gm_vk_env_set_because(region, name, GM_KIND_TENSOR, GM_BECAUSE_TENSOR_METHOD, attr);
 }

@@ -94,6 +94,9 @@ typedef struct {
     gm_region *region;
     gm_slice names[GM_MAX_EVIDENCE_NAMES];
     bool evidence[GM_MAX_EVIDENCE_NAMES], rebound[GM_MAX_EVIDENCE_NAMES];
+    /* the first evidence found for each: why it is a tensor, and the source it points at */
+    gm_tensor_because because[GM_MAX_EVIDENCE_NAMES];
+    TSNode evidence_node[GM_MAX_EVIDENCE_NAMES];
     /* the right side of the first assignment that rebinds each: evidence inside it is still
      * about the parameter (`h = torch.clamp(h, ...)`) */
     TSNode rebinding[GM_MAX_EVIDENCE_NAMES];
@@ -122,6 +125,14 @@ static int candidate_of(const evidence_walk *w, TSNode n) {
     return -1;
 }
 
+static void note_evidence(evidence_walk *w, int k, gm_tensor_because because, TSNode node) {
+    if (w->evidence[k])
+        return;
+    w->evidence[k] = true;
+    w->because[k] = because;
+    w->evidence_node[k] = node;
+}
+
 static void note_call_evidence(evidence_walk *w, TSNode call) {
     gm_region *r = w->region;
     const gm_syntax *syn = syn_of(r);
@@ -131,9 +142,11 @@ static void note_call_evidence(evidence_walk *w, TSNode call) {
         if (k >= 0 && !about_parameter(w, k, call))
             return;
         if (k >= 0) {
-            gm_slice method = gm_node_slice(gm_child(fn, syn->field.attribute), text_of(r));
-            w->evidence[k] |= gm_vk_slice_in_list(gm_vk_tensor_evidence_methods, method) ||
-                              gm_vk_slice_in_list(tensor_only_methods, method);
+            TSNode attr = gm_child(fn, syn->field.attribute);
+            gm_slice method = gm_node_slice(attr, text_of(r));
+            if (gm_vk_slice_in_list(gm_vk_tensor_evidence_methods, method) ||
+                gm_vk_slice_in_list(tensor_only_methods, method))
+                note_evidence(w, k, GM_BECAUSE_TENSOR_METHOD, attr);
             return;
         }
     }
@@ -149,8 +162,9 @@ static void note_call_evidence(evidence_walk *w, TSNode call) {
     if (ts_node_is_null(head) || gm_vk_head_is_local(r, head) ||
         !gm_symbols_resolve(r->stmt->symbols, syn, text_of(r), fn, name, sizeof name))
         return;
-    w->evidence[k] |= strncmp(name, "torch.nn.functional.", 20) == 0 ||
-                      gm_vk_in_list(tensor_first_functions, name);
+    if (strncmp(name, "torch.nn.functional.", 20) == 0 ||
+        gm_vk_in_list(tensor_first_functions, name))
+        note_evidence(w, k, GM_BECAUSE_PASSED_TO, fn);
 }
 
 /* One pre-order walk of the body (nested scopes left out) for every candidate at once. */
@@ -202,7 +216,8 @@ static void seed_from_evidence(evidence_walk *w) {
     walk_evidence(w, body);
     for (size_t i = 0; i < w->count; i++)
         if (w->evidence[i])
-            gm_vk_env_set(w->region, w->names[i], GM_KIND_TENSOR);
+            gm_vk_env_set_because(w->region, w->names[i], GM_KIND_TENSOR, w->because[i],
+                                  w->evidence_node[i]);
 }
 
 /* ---- evidence against a tensor annotation --------------------------------------------------- */
@@ -340,7 +355,7 @@ void gm_kinds_seed_parameters(gm_region *region) {
                 continue; /* used as a flag only: the code's evidence outweighs the annotation */
             if (uses.foreign_attributes > 0)
                 continue; /* some other object's attribute is read */
-            gm_vk_env_set(region, text, GM_KIND_TENSOR);
+            gm_vk_env_set_because(region, text, GM_KIND_TENSOR, GM_BECAUSE_ANNOTATED, type);
             gm_vk_mark_set(region, text, boolean ? GM_MARK_MASK : GM_MARK_ANNOTATED);
         } else if (is_static_annotation(region, type))
             gm_vk_env_set(region, text, GM_KIND_STATIC);

@@ -72,6 +72,13 @@ bool gm_kinds_is_passed_made(gm_region *region, TSNode identifier);
  * submodule (an inherited method may return an int), or a name assigned one. */
 bool gm_kinds_is_guessed_tensor(gm_region *region, TSNode expr);
 
+/* Why expr is taken for a tensor, as a message says it: the first name in expr that holds a
+ * tensor for a recorded reason, "`x` is a tensor because it is passed to `torch.tanh`" (also:
+ * annotated `torch.Tensor`, assigned `self.lin(h)`, a tensor method called on it, an element of
+ * a tensor, returned by a function of the file, passed by every caller), written to out (at
+ * most cap bytes). False, with out empty, when no name of expr has one. */
+bool gm_kinds_tensor_because(gm_region *region, TSNode expr, char *out, size_t cap);
+
 /* Whether the call is to a torch context manager that dynamo can resume around a break
  * (torch.no_grad(), autocast, set_grad_enabled, torch.device(...), ...). */
 bool gm_is_torch_context_manager(gm_region *region, TSNode expr);

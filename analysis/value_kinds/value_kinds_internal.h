@@ -49,6 +49,10 @@ gm_binding *gm_vk_env_find(const gm_kind_env *env, gm_slice name);
 
 /* Binds name to kind; ends the name's compile-time constant and its mark. */
 void gm_vk_env_set(gm_region *r, gm_slice name, gm_kind kind);
+/* The same, recording why a tensor is one (kept only for GM_KIND_TENSOR) and the source the
+ * reason points at (evidence; a null node for GM_BECAUSE_CALLERS_PASS). */
+void gm_vk_env_set_because(gm_region *r, gm_slice name, gm_kind kind, gm_tensor_because because,
+                           TSNode evidence);
 
 /* The truth value name was assigned as a compile-time constant, or -1. */
 int gm_vk_constant_of(const gm_region *r, gm_slice name);

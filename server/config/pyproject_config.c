@@ -588,6 +588,14 @@ int gm_pyproject_parse(const char *text, size_t len, gm_analysis_options *option
     return parse_project(text, len, options, set, NULL, error, error_size);
 }
 
+int gm_pyproject_parse_project(const char *text, size_t len, gm_analysis_options *options,
+                               unsigned *set, gm_project_files *files, char *error,
+                               size_t error_size) {
+    if (files)
+        memset(files, 0, sizeof *files);
+    return parse_project(text, len, options, set, files, error, error_size);
+}
+
 int gm_pyproject_find(const char *dir, char *path, size_t path_size) {
     char given[4096];
     snprintf(given, sizeof given, "%s", dir && *dir ? dir : ".");

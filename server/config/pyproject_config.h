@@ -23,6 +23,12 @@
 int gm_pyproject_parse(const char *text, size_t len, gm_analysis_options *options, unsigned *set,
                        char *error, size_t error_size);
 
+/* gm_pyproject_parse, also filling *files (when not NULL) with the table's exclude patterns and
+ * per-file-ignores (files->root left "": the caller knows where the text came from). */
+int gm_pyproject_parse_project(const char *text, size_t len, gm_analysis_options *options,
+                               unsigned *set, gm_project_files *files, char *error,
+                               size_t error_size);
+
 /* The nearest pyproject.toml in dir or above it, written to path. Returns 0, or -1 when none. */
 int gm_pyproject_find(const char *dir, char *path, size_t path_size);
 

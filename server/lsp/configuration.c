@@ -69,6 +69,8 @@ static const gm_pyproject_entry *pyproject_entry(gm_server *server, const char *
         snprintf(entry->path, sizeof entry->path, "%s", path);
         gm_analysis_options_default(&entry->options);
         entry->set = 0;
+        free(entry->files);
+        entry->files = NULL;
     }
     entry->used = ++server->pyproject_clock;
     if (!fresh && entry->mtime_ns == mtime && entry->size == (long long)st.st_size) {
@@ -85,17 +87,36 @@ static const gm_pyproject_entry *pyproject_entry(gm_server *server, const char *
     gm_analysis_options_default(&options);
     unsigned set = 0;
     char error[400];
-    if (gm_pyproject_parse(text, len, &options, &set, error, sizeof error) == 0) {
+    gm_project_files *files = malloc(sizeof *files);
+    if (!files) {
+        free(text);
+        return entry;
+    }
+    if (gm_pyproject_parse_project(text, len, &options, &set, files, error, sizeof error) == 0) {
         entry->options = options;
         entry->set = set;
+        const char *slash = strrchr(path, '/');
+        snprintf(files->root, sizeof files->root, "%.*s",
+                 slash && slash != path ? (int)(slash - path) : 1, path);
+        free(entry->files);
+        entry->files = files;
+        files = NULL;
     } else {
         gm_server_show(server, 2,
                        "graphmend: invalid [tool.graphmend] in %s: %s (keeping the "
                        "previous values)",
                        path, error);
     }
+    free(files);
     free(text);
     return entry;
+}
+
+void gm_server_forget_pyprojects(gm_server *server) {
+    for (size_t i = 0; i < GM_PYPROJECT_CACHE; i++) {
+        free(server->pyprojects[i].files);
+        server->pyprojects[i].files = NULL;
+    }
 }
 
 bool gm_document_find_pyproject(gm_document *doc) {
@@ -123,14 +144,28 @@ void gm_server_document_options(gm_server *server, gm_document *doc, gm_analysis
     if (!doc->pyproject_resolved) {
         gm_document_find_pyproject(doc);
     }
-    if (doc->pyproject_path) {
-        const gm_pyproject_entry *entry = pyproject_entry(server, doc->pyproject_path);
-        if (entry) {
-            gm_analysis_options_overlay(options, &entry->options, entry->set);
-        }
+    const gm_pyproject_entry *entry =
+        doc->pyproject_path ? pyproject_entry(server, doc->pyproject_path) : NULL;
+    if (entry) {
+        gm_analysis_options_overlay(options, &entry->options, entry->set);
     }
     /* Everything but the pyproject keys comes from the client as it always did. */
     unsigned from_client = server->settings.analysis_set | GM_SET_COMPILE_FORWARD | GM_SET_TRAINING;
     gm_analysis_options_overlay(options, &server->settings.analysis, from_client);
     options->report_syntax_errors = server->settings.analysis.report_syntax_errors;
+    if (!entry || !entry->files) {
+        return;
+    }
+    /* The project's file patterns, as `graphmend check` applies them to this path. */
+    char *path = gm_uri_to_path(doc->uri);
+    if (!path) {
+        return;
+    }
+    if (gm_project_excludes(entry->files, path, NULL)) {
+        options->select.count = 0;
+        options->report_syntax_errors = false;
+    } else {
+        gm_project_add_file_ignores(entry->files, path, &options->ignore);
+    }
+    free(path);
 }

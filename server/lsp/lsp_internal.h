@@ -13,6 +13,7 @@
 #include "protocol/json_writer.h"
 #include "protocol/jsonrpc.h"
 #include "protocol/position.h"
+#include "server/config/project_files.h"
 #include "server/config/settings.h"
 #include "server/lsp/document_store.h"
 #include "server/lsp/lsp_server.h"
@@ -59,6 +60,8 @@ typedef struct {
     long long size;
     gm_analysis_options options;
     unsigned set;
+    /* owned, or NULL: its exclude patterns and per-file-ignores, root its directory */
+    gm_project_files *files;
     unsigned long long used; /* for replacing the least recently used */
 } gm_pyproject_entry;
 
@@ -184,13 +187,18 @@ void gm_profile_cancel_all(gm_server *server);
 void gm_handle_did_change_configuration(gm_server *, json_t *);
 void gm_request_configuration(gm_server *server);
 void gm_handle_configuration_response(gm_server *server, json_t *result);
-/* The analysis options for doc: defaults (python_version that of the python3 on PATH), the
- * [tool.graphmend] table of the pyproject.toml nearest to it (a file: URI; its [project]
- * requires-python too), then the keys the client set. A pyproject.toml that turns
- * invalid is reported with window/showMessage and its last valid values are kept. */
 /* Looks up the pyproject.toml nearest to doc again; true when it is another file than before. */
 bool gm_document_find_pyproject(gm_document *doc);
+/* The analysis options for doc: defaults (python_version that of the python3 on PATH), the
+ * [tool.graphmend] table of the pyproject.toml nearest to it (a file: URI; its [project]
+ * requires-python too), then the keys the client set, then the table's per-file-ignores for
+ * the document's path. A document its exclude or extend-exclude leaves out selects no rule
+ * (and reports no syntax error): the editor shows nothing for it, as `graphmend check
+ * --force-exclude` would. A pyproject.toml that turns invalid is reported with
+ * window/showMessage and its last valid values are kept. */
 void gm_server_document_options(gm_server *server, gm_document *doc, gm_analysis_options *options);
+/* Frees what the pyproject.toml cache owns. */
+void gm_server_forget_pyprojects(gm_server *server);
 
 /* --- the workspace's modules (workspace.c) --- */
 /* Remembers the folders of initialize's workspaceFolders (or rootUri). */

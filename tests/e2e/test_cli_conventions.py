@@ -357,3 +357,43 @@ def test_unused_suppressions_are_reported_and_fixed(binary, files, tmp_path):
     again = run_cli(binary, "check", "--output-format", "concise", "--select", "GM901", "s.py",
                     cwd=tmp_path)
     assert again.returncode == 0, again.stdout
+
+
+# ------------------------------------------------------------------ messages that name the construct
+
+NAMED_CONSTRUCTS = '''\
+import os
+
+import torch
+import torch.nn.functional as F
+
+
+@torch.compile
+def step(x, labels: torch.Tensor):
+    y = torch.tanh(x)
+    keep = y > 0
+    z = y[keep]
+    n = labels.max().item()
+    hot = F.one_hot(labels)
+    pid = os.getpid()
+    if x.sum() > 0:
+        z = z * 2
+    return z, n, hot, pid
+'''
+
+
+def test_check_messages_name_the_construct_as_written(binary, files, tmp_path):
+    """Each row names what the code wrote, and why an operand counts as a tensor where the
+    analysis had to decide it: rows for the same rule differ at a glance."""
+    files("named.py", NAMED_CONSTRUCTS)
+    proc = run_cli(binary, "check", "--output-format", "concise", "named.py", cwd=tmp_path)
+    rows = {line.split(": ", 1)[1].split(" ", 1)[0]: line for line in
+            proc.stdout.decode().splitlines() if line.startswith("named.py:")}
+    assert "boolean-mask indexing `y[keep]` (`keep` is a tensor because it is assigned " \
+        "`y > 0`)" in rows["GM301"], rows
+    assert "`labels.max().item()` on a tensor (`labels` is a tensor because it is annotated " \
+        "`torch.Tensor`)" in rows["GM201"], rows
+    assert "`F.one_hot(labels)` without `num_classes`" in rows["GM302"], rows
+    assert "`os.getpid()` call: " in rows["GM501"], rows
+    assert "`if x.sum() > 0` on a tensor value (`x` is a tensor because it is passed to " \
+        "`torch.tanh`)" in rows["GM101"], rows

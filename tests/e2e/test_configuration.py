@@ -1,5 +1,9 @@
 """Settings: pulled with workspace/configuration, pushed with didChangeConfiguration."""
 
+import json
+import os
+import subprocess
+
 from lsp_client import Session
 from samples import MODEL, MODEL_FINDINGS, MODEL_FORWARD_FINDINGS, TRAINING
 
@@ -289,3 +293,42 @@ def test_invalid_dynamo_settings_are_shown(servers):
                and "graphmend.pythonVersion" in m and "3.15" in m
                for m in shown), shown
     assert len(by_line(session.diagnostics(uri))) == 4  # nothing changed
+
+
+PROJECT_FILES = ('[tool.graphmend]\nexclude = ["modular_*.py"]\nextend-exclude = ["vendored"]\n'
+                 '[tool.graphmend.per-file-ignores]\n"tests/*" = ["GM4"]\n')
+
+
+def cli_codes(binary, workspace, name):
+    """The rules `graphmend check` reports for one file of workspace (walked from its root)."""
+    out = subprocess.run([binary, "check", "--output-format", "json", "--exit-zero", "."],
+                         cwd=workspace, capture_output=True, text=True, check=True).stdout
+    return sorted(d["code"] for d in json.loads(out)
+                  if os.path.normpath(os.path.join(workspace, d["filename"]))
+                  == os.path.join(workspace, name))
+
+
+def test_pyproject_exclude_and_per_file_ignores_reach_the_editor(servers, binary):
+    """The editor honours exclude, extend-exclude and per-file-ignores as `graphmend check` does:
+    an excluded file gets no diagnostic (not even a syntax error), a per-file-ignore drops its
+    rules in the files it matches and nowhere else."""
+    workspace = servers.tmp_path
+    (workspace / "pyproject.toml").write_text(PROJECT_FILES)
+    (workspace / "tests").mkdir()
+    (workspace / "vendored").mkdir()
+    session = servers.session(params={"processId": None, "rootUri": None, "capabilities": {}})
+    opened = {name: session.open(name, ITEM_AND_PRINT)
+              for name in ("model.py", "modular_model.py", "tests/test_model.py",
+                           "vendored/model.py")}
+    wanted = {"model.py": ["GM201", "GM401"], "modular_model.py": [],
+              "tests/test_model.py": ["GM201"], "vendored/model.py": []}
+    seen = {name: codes(session.diagnostics(uri)) for name, uri in opened.items()}
+    assert seen == wanted
+    assert {name: cli_codes(binary, str(workspace), name) for name in wanted} == wanted
+    broken = session.open("modular_broken.py", "def f(x:\n")
+    assert session.diagnostics(broken) == []
+    # no quick fix either where nothing is reported
+    uri = opened["modular_model.py"]
+    whole = {"start": {"line": 0, "character": 0}, "end": {"line": 8, "character": 0}}
+    assert [a for a in session.code_actions(uri, whole)
+            if "GM" in a.get("title", "")] == []

@@ -2,6 +2,7 @@
 
 import re
 
+from conftest import run_cli
 from lsp_client import position_of, range_of
 from samples import MODEL, NON_ASCII, NON_ASCII_PRINT, PRINT_ONLY
 
@@ -134,3 +135,58 @@ def test_hover_without_a_mend_leads_with_the_reason_and_what_to_do(session):
     assert lead[0].startswith("**No mend:** "), value
     assert lead[1].startswith("**What you can do:** "), value
     assert lead[2].startswith("**Why it breaks** (GM101"), value
+
+
+OPERAND_FROM_A_SUBMODULE = '''\
+import torch
+import torch.nn as nn
+
+
+class Gate(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+
+    def forward(self, x):
+        h = self.lin(x)
+        if h.mean() > 0:
+            h = h * 2
+        return h
+'''
+
+
+def test_message_and_hover_say_why_the_operand_is_a_tensor(session):
+    """The Problems panel names the construct as written and the operand taken for a tensor with
+    the reason; the hover carries the same sentence under "Why it breaks"."""
+    uri = session.open("gate.py", OPERAND_FROM_A_SUBMODULE)
+    [d] = [d for d in session.diagnostics(uri) if d["code"] == "GM101"]
+    assert d["message"].startswith(
+        "`if h.mean() > 0` on a tensor value (`h` is a tensor because it is assigned "
+        "`self.lin(x)`): "), d["message"]
+    value = hover(session, uri, d["range"]["start"])["contents"]["value"]
+    why = value[value.index("**Why it breaks**"):]
+    assert "`h` is a tensor because it is assigned `self.lin(x)`" in why, value
+
+
+def rule_sections(binary, code):
+    """The "Why it breaks the graph" and "How to fix" sections of `graphmend rule CODE`."""
+    out = run_cli(binary, "rule", code).stdout.decode()
+    why = out.split("## Why it breaks the graph\n\n", 1)[1].split("\n\n## ", 1)[0].strip()
+    fix = out.split("## How to fix\n\n", 1)[1].split("\n\n## ", 1)[0].strip()
+    return why, fix
+
+
+def test_hover_and_rule_command_explain_alike(session, binary):
+    """What the hover says of a rule, why it breaks and what to do by hand, is what `graphmend
+    rule` prints for it: one catalogue, two views."""
+    uri = session.open("model.py", MODEL)
+    seen = set()
+    for d in session.diagnostics(uri):
+        if d["code"] in seen:
+            continue
+        seen.add(d["code"])
+        value = hover(session, uri, d["range"]["start"])["contents"]["value"]
+        why, fix = rule_sections(binary, d["code"])
+        assert why in value, (d["code"], value)
+        assert fix in value, (d["code"], value)
+    assert seen >= {"GM101", "GM401"}, seen

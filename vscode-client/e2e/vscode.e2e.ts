@@ -370,6 +370,12 @@ async function main(): Promise<void> {
         `Problems panel has ${f.code} at line ${f.location.row}`,
       );
     }
+    /* Each row names its construct as the code writes it (the message's lead, as the CLI prints
+     * it: "`print(\"mlp activation mean:\", h.mean())`", "`if probs.isnan().any()`"). */
+    for (const f of findings) {
+      const lead = f.message.slice(0, 40);
+      assert.ok(labels.some((label) => label.includes(lead)), `Problems panel shows "${lead}"`);
+    }
     await page.keyboard.press('Control+Shift+M'); /* hide the panel again */
 
     /* Hover over the squiggle of the finding we mend and read the explanation. */
@@ -397,6 +403,25 @@ async function main(): Promise<void> {
     log(`hover: ${hoverText.replace(/\s+/g, ' ').slice(0, 300)}`);
     assert.ok(hoverText.includes(target.code), 'the hover names the rule');
     assert.ok(hoverText.length > 60, 'the hover explains');
+    /* VS Code shows the diagnostic itself first (its message and "graphmend(GM401)"); in
+     * graphmend's own hover below it, what to do leads: the short title of the mend ("Mend GM401
+     * (unsafe): defer print after the graph"), then why it breaks with the finding's own message,
+     * then the reference. */
+    const hoverLines = hoverText.split('\n').map((l) => l.trim()).filter((l) => l.length > 0);
+    const ownStart = hoverLines.findIndex((l) => /^(Mend GM|No mend|Why it breaks)/.test(l));
+    assert.ok(ownStart >= 0, 'graphmend\'s hover is shown');
+    assert.ok(hoverLines.slice(0, ownStart).join(' ').includes(target.message.slice(0, 40)),
+      'above it, VS Code\'s own row for the diagnostic');
+    const hoverLead = hoverLines[ownStart];
+    log(`hover lead: ${hoverLead.slice(0, 160)}`);
+    assert.match(hoverLead, new RegExp(`^Mend ${target.code}( \\((unsafe|setting)\\))?: .{3,60}\\. `),
+      'the hover leads with the mend\'s short title');
+    const own = hoverLines.slice(ownStart).join('\n');
+    const why = own.indexOf('Why it breaks');
+    assert.ok(why > own.indexOf(`Mend ${target.code}`), 'why it breaks comes after the fix');
+    /* markdown renders the message's `code` spans without their backquotes */
+    const rendered = target.message.replace(/`/g, '').slice(0, 40);
+    assert.ok(own.slice(why).includes(rendered), 'why it breaks carries the finding\'s message');
     await page.mouse.move(5, 5);
     await page.keyboard.press('Escape');
 
@@ -409,6 +434,17 @@ async function main(): Promise<void> {
     const offered = await page.locator('.action-widget .monaco-list-row').allInnerTexts();
     log(`quick fixes offered: ${offered.map((s) => s.trim()).join(' | ')}`);
     await shot(page, 'quick-fix-menu');
+    /* Short titles with the rule and the applicability, unsafe ones marked: "Mend GM401
+     * (unsafe): defer print after the graph". */
+    const mendTitles = offered.map((t) => t.trim()).filter((t) => t.startsWith('Mend GM'));
+    assert.ok(mendTitles.length > 0, 'the menu offers a mend');
+    for (const t of mendTitles) {
+      assert.match(t, /^Mend GM\d{3}( \((unsafe|setting)\))?: \S.{2,}$/, `a short mend title: ${t}`);
+      assert.ok(t.length <= 80, `a mend title of at most 80 characters: ${t}`);
+    }
+    if (target.fix?.applicability === 'unsafe') {
+      assert.ok(mendTitles.some((t) => t.startsWith(`Mend ${target.code} (unsafe): `)), 'the unsafe mend is marked');
+    }
     await page.locator('.action-widget .monaco-list-row', { hasText: title }).first().click();
     await page.waitForTimeout(1000);
     await shot(page, 'mended');

@@ -181,7 +181,19 @@ static void consequences_and_fixes(void) {
     }
 }
 
+/* Each message names the call as the code writes it, so that Problems-panel rows differ. */
+static void messages_name_the_call_as_written(void) {
+    const char *src = HEAD "    t0 = time.time()\n    fh = open(os.devnull, 'w')\n"
+                           "    print('x', file=fh)\n    return x\n";
+    gm_finding_list l = at_analyze(src);
+    const gm_finding *t = at_find(&l, "GM501", 0), *o = at_find(&l, "GM503", 0);
+    CHECK(t && strncmp(t->message, "`time.time()` call: ", 20) == 0);
+    CHECK(o && strncmp(o->message, "`open(os.devnull, 'w')` call: ", 30) == 0);
+    gm_finding_list_free(&l);
+}
+
 int main(void) {
+    messages_name_the_call_as_written();
     skipped_calls();
     more_skipped_calls();
     json_input_deepcopy();
