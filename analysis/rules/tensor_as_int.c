@@ -462,6 +462,16 @@ void gm_rule_tensor_as_int_call(gm_region *region, TSNode call) {
     emit(region, "GM202", call, message, no_int_rewrite);
 }
 
+/* Whether gradient checkpointing may run the region with the training setting: a method of a
+ * class that makes no checkpoint call, or a module-level function (a helper the checkpointed
+ * layers call), in a file that checkpoints modules. */
+static bool may_run_in_checkpoint(const gm_region *region) {
+    const gm_stmt_ctx *st = region->stmt;
+    if (!st->options->training || !st->symbols->uses_gradient_checkpointing)
+        return false;
+    return ts_node_is_null(region->site.class_node) || gm_region_may_run_checkpointed(region);
+}
+
 /* The innermost for statement of the region's function whose body holds node, or a null
  * node. */
 static TSNode enclosing_for_body(const gm_region *region, TSNode node) {
@@ -505,7 +515,10 @@ void gm_rule_tensor_as_int_subscript(gm_region *region, TSNode subscript) {
              * loop's header, and reports a second break there (explain: step_unsupported;
              * torch 2.13, unlike a `.item()` call in the loop, which skips the frame cleanly) */
             TSNode loop = enclosing_for_body(region, subscript);
-            if (!ts_node_is_null(loop) && region->loop_depth > region->comprehension_frame_depth)
+            /* (not where gradient checkpointing may run it: there the break ends the
+             * checkpoint's body, which falls back whole) */
+            if (!ts_node_is_null(loop) && region->loop_depth > region->comprehension_frame_depth &&
+                !may_run_in_checkpoint(region))
                 emit(region, "GM202", gm_child(loop, syn->field.left),
                      "a tensor slice bound inside this loop breaks the graph where torch.compile "
                      "cannot resume: it compiles the function up to this line",
