@@ -88,6 +88,9 @@ static json_t *judge_findings(const gm_finding_list *findings, const json_t *bre
         if (item && site) {
             json_object_set(item, "dynamo_reason", json_object_get(site, "reason"));
             json_object_set(item, "registry_id", json_object_get(site, "registry_id"));
+            json_object_set(item, "dynamo_sources", json_object_get(site, "sources"));
+            json_object_set_new(item, "skips_frame",
+                                json_boolean(json_is_true(json_object_get(site, "skips_frame"))));
         }
         if (!item || json_array_append_new(judged, item) != 0) {
             json_decref(judged);

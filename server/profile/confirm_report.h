@@ -15,7 +15,8 @@
  * "traced_lines", "torch", "python", ...). Returns a new reference: {"ok": true, "file",
  * "entry", "torch", "python", "device", "graphs", "graph_breaks", "findings": [{"code", "line",
  * "column", "end_line", "message", "verdict", and for a confirmed one "dynamo_reason",
- * "registry_id"}], "unpredicted": [dynamo's break sites no finding covers: {"line", "reason",
+ * "registry_id", "dynamo_sources" ("break_reasons", "log": where dynamo named it) and
+ * "skips_frame" (dynamo gave up the whole frame)}], "unpredicted": [dynamo's break sites no finding covers: {"line", "reason",
  * "explanation", "registry_id", "url", "sources", "skips_frame"}], "counts": {"confirmed",
  * "not_reached", "contradicted", "dynamo_breaks", "predicted_breaks"}, "precision" (confirmed
  * over confirmed + contradicted; null when none was reached), "recall" (dynamo's break sites a
