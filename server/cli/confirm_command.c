@@ -153,7 +153,7 @@ static void on_done(void *context, json_t *result) {
                 free(text);
             }
         }
-        gm_profile_error_print_text(stderr, result);
+        gm_profile_error_print_text_for(stderr, result, "graphmend confirm");
         run->status = 2;
         return;
     }
@@ -199,7 +199,8 @@ static int predict(const char *path, const char *text, size_t len, gm_finding_li
         return 2;
     }
     if (gm_analyze_source(text, len, &analysis, findings) != 0) {
-        fprintf(stderr, "graphmend confirm: cannot analyse %s (too large, or the parser timed out)\n",
+        fprintf(stderr,
+                "graphmend confirm: cannot analyse %s (too large, or the parser timed out)\n",
                 path);
         return 2;
     }

@@ -185,9 +185,17 @@ void gm_confirm_report_print_text(FILE *out, const json_t *report) {
             text_or(json_object_get(report, "entry"), "?"), torch,
             text_or(json_object_get(report, "python"), "?"),
             text_or(json_object_get(report, "device"), "?"));
-    fprintf(out, "dynamo: %lld graphs, %lld graph breaks\n\n",
-            (long long)json_integer_value(json_object_get(report, "graphs")),
-            (long long)json_integer_value(json_object_get(report, "graph_breaks")));
+    long long graph_breaks = json_integer_value(json_object_get(report, "graph_breaks"));
+    size_t sites = (size_t)json_integer_value(
+        json_object_get(json_object_get(report, "counts"), "dynamo_breaks"));
+    fprintf(out, "dynamo: %lld graphs, ",
+            (long long)json_integer_value(json_object_get(report, "graphs")));
+    if (graph_breaks < 0) { /* explain's count when dynamo gave up a frame */
+        fprintf(out, "a frame skipped");
+    } else {
+        fprintf(out, "%lld graph break%s", graph_breaks, graph_breaks == 1 ? "" : "s");
+    }
+    fprintf(out, "; break sites in this file: %zu\n\n", sites);
     const json_t *judged = json_object_get(report, "findings");
     size_t i;
     json_t *item;

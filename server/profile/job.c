@@ -349,10 +349,17 @@ static void finish(gm_profile_job *job) {
 static void on_timeout(uv_timer_t *timer) {
     gm_profile_job *job = timer->data;
     char message[256];
-    snprintf(message, sizeof message,
-             "the profile did not finish within %g s (it was in the %s arm); its processes were "
-             "killed. Give more time with --timeout or profile a smaller model",
-             job->timeout_s, arm_names[job->arm]);
+    if (job->confirm) {
+        snprintf(message, sizeof message,
+                 "the run did not finish within %g s; its processes were killed. Give more time "
+                 "with --timeout or use smaller inputs",
+                 job->timeout_s);
+    } else {
+        snprintf(message, sizeof message,
+                 "the profile did not finish within %g s (it was in the %s arm); its processes "
+                 "were killed. Give more time with --timeout or profile a smaller model",
+                 job->timeout_s, arm_names[job->arm]);
+    }
     fail(job, "timeout", message);
     kill_group(job);
 }
