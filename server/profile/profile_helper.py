@@ -501,7 +501,10 @@ def confirm(torch, args, progress):
     inputs = Inputs(to_device(inputs.positional, device), to_device(inputs.keywords, device))
     log = DynamoLog(args.file)
     dynamo_logger = logging.getLogger("torch._dynamo")
-    torch._logging.set_logs(graph_breaks=True, trace_source=True)
+    try:
+        torch._logging.set_logs(graph_breaks=True, trace_source=True)
+    except (TypeError, ValueError):  # an old torch without the trace_source artifact
+        torch._logging.set_logs(graph_breaks=True)
     for name in list(logging.root.manager.loggerDict):  # ours alone: no flood on stderr
         if name == "torch" or name.startswith("torch."):
             for handler in getattr(logging.getLogger(name), "handlers", []):
