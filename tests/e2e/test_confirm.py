@@ -112,3 +112,45 @@ def test_no_torch_is_an_error(binary):
     proc = run_cli(binary, "confirm", str(EXAMPLE), "--python", python, "--quiet", timeout=60)
     assert proc.returncode == 2
     assert b"torch cannot be imported" in proc.stderr, proc.stderr
+
+
+# graphmend reads the file, not what the entry does at run time: the entry turns on
+# capture_scalar_outputs, so the predicted .item() break does not happen (contradicted), and the
+# project's pyproject.toml ignores GM401, so the print's break is one graphmend did not predict.
+CONTRADICTED_AND_UNPREDICTED = textwrap.dedent("""\
+    import torch
+    from torch import nn
+
+
+    class Net(nn.Module):
+        def forward(self, x):
+            h = x + 1
+            print("h", h.shape)
+            s = h.sum().item()
+            return h * s
+
+
+    def graphmend_profile_entry():
+        torch._dynamo.config.capture_scalar_outputs = True
+        return Net(), (torch.randn(2, 4),)
+    """)
+
+
+def test_contradicted_and_unpredicted(binary, tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.graphmend]\nignore = ["GM401"]\n')
+    path = tmp_path / "model.py"
+    path.write_text(CONTRADICTED_AND_UNPREDICTED)
+    proc = confirm(binary, path, "--output-format", "json")
+    assert proc.returncode == 0, proc.stderr.decode()
+    report = json.loads(proc.stdout)
+    item = line_of(path, "h.sum().item()")
+    printed = line_of(path, 'print("h"')
+    assert [(f["line"], f["code"], f["verdict"]) for f in report["findings"]] == [
+        (item, "GM201", "contradicted")]
+    [missed] = report["unpredicted"]
+    assert missed["line"] == printed and missed["registry_id"] == "GB0059"
+    assert missed["reason"] == "Failed to trace builtin operator"
+    assert missed["url"].endswith("/gb/gb0059.html")
+    assert report["precision"] == 0.0 and report["recall"] == 0.0
+    assert report["summary"] == ("precision 0.00 (0 of 1 reached predictions confirmed), "
+                                 "recall 0.00 (0 of 1 dynamo break sites predicted)")
