@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "server/cli/commands.h"
+#include "server/cli/confirm_command.h"
 #include "server/cli/profile_command.h"
 #include "server/cli/rule_command.h"
 #include "server/config/settings.h"
@@ -27,6 +28,10 @@ static void print_help(FILE *out) {
             "                    [--output-format text|json] [--unsafe-fixes] [--timeout SECONDS]\n"
             "                                       profile the mended model against the original\n"
             "                                       (runs PATH's code; see profile --help)\n"
+            "  graphmend confirm PATH [--entry NAME] [--python PYTHON]\n"
+            "                    [--output-format text|json] [--timeout SECONDS]\n"
+            "                                       judge the predictions for PATH against real\n"
+            "                                       dynamo on one run (runs PATH's code)\n"
             "  graphmend settings --defaults        print the editor settings' defaults as JSON\n"
             "  graphmend --help | --version\n"
             "\n"
@@ -91,6 +96,9 @@ int main(int argc, char **argv) {
     }
     if (strcmp(command, "profile") == 0) {
         return gm_cli_profile(argc - 1, argv + 1);
+    }
+    if (strcmp(command, "confirm") == 0) {
+        return gm_cli_confirm(argc - 1, argv + 1);
     }
     if (strcmp(command, "settings") == 0) {
         return print_settings_defaults(argc, argv);

@@ -31,6 +31,7 @@ struct gm_profile_job {
     int iterations, warmup;
     size_t mends_applied;
     bool unsafe_fixes;
+    bool confirm; /* one arm, the helper's --confirm answer is the result */
     double timeout_s;
 
     uv_timer_t timer;
@@ -104,9 +105,14 @@ static unsigned stage_percent(const char *stage) {
 static void report_progress_line(gm_profile_job *job, const char *line) {
     const char *stage = strstr(line, ": ");
     stage = stage ? stage + 2 : line;
-    unsigned percent = (unsigned)job->arm * 50 + stage_percent(stage) / 2;
+    unsigned percent = job->confirm ? stage_percent(stage)
+                                    : (unsigned)job->arm * 50 + stage_percent(stage) / 2;
     char message[PROGRESS_LINE + 32];
-    snprintf(message, sizeof message, "%s arm: %s", arm_names[job->arm], stage);
+    if (job->confirm) {
+        snprintf(message, sizeof message, "%s", stage);
+    } else {
+        snprintf(message, sizeof message, "%s arm: %s", arm_names[job->arm], stage);
+    }
     if (job->callbacks.progress && !job->abandoned) {
         job->callbacks.progress(job->callbacks.context, message, percent);
     }
@@ -250,7 +256,7 @@ static void arm_finished(gm_profile_job *job) {
         return;
     }
     job->arms[arm] = result;
-    if (arm + 1 < ARM_COUNT) {
+    if (arm + 1 < ARM_COUNT && !job->confirm) {
         spawn_arm(job, arm + 1);
     } else {
         finish(job);
@@ -301,7 +307,7 @@ static void on_timer_closed(uv_handle_t *handle) {
     }
     if (job->callbacks.done) {
         json_t *result;
-        if (!job->failure && (!job->arms[0] || !job->arms[1])) {
+        if (!job->failure && (!job->arms[0] || (!job->confirm && !job->arms[1]))) {
             fail(job, "internal", "the profile ended without the results of both arms");
         }
         if (job->failure) {
@@ -310,6 +316,8 @@ static void on_timer_closed(uv_handle_t *handle) {
                 json_object_set_new(job->failure, "traceback", json_string(""));
             }
             result = json_pack("{s:b,s:O}", "ok", 0, "error", job->failure);
+        } else if (job->confirm) {
+            result = json_incref(job->arms[0]);
         } else {
             gm_profile_report_info info = {
                 .file = job->display_path,
@@ -341,10 +349,17 @@ static void finish(gm_profile_job *job) {
 static void on_timeout(uv_timer_t *timer) {
     gm_profile_job *job = timer->data;
     char message[256];
-    snprintf(message, sizeof message,
-             "the profile did not finish within %g s (it was in the %s arm); its processes were "
-             "killed. Give more time with --timeout or profile a smaller model",
-             job->timeout_s, arm_names[job->arm]);
+    if (job->confirm) {
+        snprintf(message, sizeof message,
+                 "the run did not finish within %g s; its processes were killed. Give more time "
+                 "with --timeout or use smaller inputs",
+                 job->timeout_s);
+    } else {
+        snprintf(message, sizeof message,
+                 "the profile did not finish within %g s (it was in the %s arm); its processes "
+                 "were killed. Give more time with --timeout or profile a smaller model",
+                 job->timeout_s, arm_names[job->arm]);
+    }
     fail(job, "timeout", message);
     kill_group(job);
 }
@@ -448,8 +463,8 @@ static void spawn_arm(gm_profile_job *job, int arm) {
                     outputs,
                     "--progress-fd",
                     "3",
-                    arm > 0 ? "--reference" : NULL,
-                    reference,
+                    job->confirm ? "--confirm" : arm > 0 ? "--reference" : NULL,
+                    job->confirm ? NULL : reference,
                     NULL};
 
     for (int i = 0; i < PIPE_COUNT; i++) {
@@ -550,6 +565,7 @@ gm_profile_job *gm_profile_job_start(uv_loop_t *loop, const gm_profile_request *
     job->mends_applied = request->mends_applied;
     job->unsafe_fixes = request->unsafe_fixes;
     job->timeout_s = request->timeout_s;
+    job->confirm = request->confirm;
     if (!job->python || !job->display_path || !job->module_dir || !job->entry || !job->device ||
         !job->mode || !job->backend) {
         snprintf(error, error_size, "out of memory");
@@ -561,8 +577,8 @@ gm_profile_job *gm_profile_job_start(uv_loop_t *loop, const gm_profile_request *
                                  gm_profile_helper_script_len) != 0 ||
         gm_profile_workdir_write(job->dir, "original.py", request->original_text,
                                  request->original_len) != 0 ||
-        gm_profile_workdir_write(job->dir, "mended.py", request->mended_text,
-                                 request->mended_len) != 0) {
+        (!job->confirm && gm_profile_workdir_write(job->dir, "mended.py", request->mended_text,
+                                                   request->mended_len) != 0)) {
         snprintf(error, error_size, "cannot prepare a temporary directory for the profile: %s",
                  strerror(errno));
         free_job(job);

@@ -23,6 +23,11 @@ typedef struct {
     const char *backend; /* torch.compile backend: "inductor", "aot_eager", "eager" */
     int iterations, warmup;
     double timeout_s; /* for the whole run (both arms); <= 0: none */
+    /* `graphmend confirm`: one run of original_text only (mended_text is not used), the helper
+     * with --confirm; done's result is then the helper's own answer ({"ok": true, "confirm":
+     * true, "torch", "python", "device", "graphs", "graph_breaks", "breaks": [{"line", "reason",
+     * "explanation", "registry_id", "sources", "skips_frame"}], "traced_lines"}). */
+    bool confirm;
 } gm_profile_request;
 
 typedef struct gm_profile_job gm_profile_job;

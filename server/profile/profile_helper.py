@@ -13,9 +13,11 @@ standard library before it has checked that torch is there.
 
 import argparse
 import json
+import logging
 import math
 import os
 import random
+import re
 import statistics
 import sys
 import time
@@ -61,6 +63,9 @@ def parse_args(argv):
     parser.add_argument("--outputs", required=True, help="where to torch.save this arm's outputs")
     parser.add_argument("--reference", help="the other arm's saved outputs, to compare with")
     parser.add_argument("--progress-fd", type=int)
+    parser.add_argument("--confirm", action="store_true",
+                        help="`graphmend confirm`: only collect dynamo's break sites and traced "
+                        "lines in --file, under torch._dynamo.explain")
     return parser.parse_args(argv)
 
 
@@ -417,6 +422,137 @@ def measure(torch, args, progress):
     return result
 
 
+REGISTRY_URL = re.compile(r"/gb/(gb\d+)\.html", re.IGNORECASE)
+FRAME_LINE = re.compile(r'File "(.*)", line (\d+)')
+TRACED_LINE = re.compile(r"TRACE starts_line (.*):(\d+) in ")
+BREAK_AT = re.compile(r"Graph break in user code at (.*):(\d+)")
+
+
+class DynamoLog(logging.Handler):
+    """Keeps, from dynamo's graph_breaks and trace_source logs, the lines of one file that dynamo
+    traced and the breaks it logged there (a break that makes dynamo skip a frame is only
+    logged: explain's break_reasons do not have it)."""
+
+    def __init__(self, path):
+        super().__init__(logging.DEBUG)
+        self.path = path
+        self.traced = set()
+        self.breaks = []  # (line, message)
+
+    def emit(self, record):
+        try:
+            message = record.getMessage()
+        except Exception:  # a record whose arguments do not format: not ours to judge
+            return
+        if message.startswith("TRACE starts_line"):
+            found = TRACED_LINE.match(message)
+            if found and found.group(1) == self.path:
+                self.traced.add(int(found.group(2)))
+        elif message.startswith("Graph break in user code at"):
+            line = innermost_line(message, self.path)
+            if line is None:
+                found = BREAK_AT.match(message)
+                if found and found.group(1) == self.path:
+                    line = int(found.group(2))
+            if line is not None:
+                self.breaks.append((line, message))
+
+
+def innermost_line(text, path):
+    """The line of the innermost frame of path in a traceback written out as text."""
+    line = None
+    for found in FRAME_LINE.finditer(text):
+        if found.group(1) == path:
+            line = int(found.group(2))
+    return line
+
+
+def describe_break(text):
+    """dynamo's reason in a line, its explanation and its registry id ("GB0059") from a
+    reason or a graph_breaks log message."""
+    if "Graph Break Reason:" in text:
+        text = text.split("Graph Break Reason:", 1)[1]
+    lines = [line.strip() for line in text.splitlines()]
+    reason, explanation = "", ""
+    for line in lines:
+        if not line or line.startswith(("Encountered graph break when attempting",
+                                         "Failed to handle graph break gracefully")):
+            continue
+        if line.startswith("Explanation:"):
+            explanation = line[len("Explanation:"):].strip()
+            break
+        if not reason:
+            reason = line
+    found = REGISTRY_URL.search(text)
+    registry = found.group(1).upper() if found else None
+    return reason[:400], explanation[:400], registry
+
+
+def confirm(torch, args, progress):
+    """dynamo's break sites in the user's file and the lines it traced there, for one run of the
+    entry under torch._dynamo.explain."""
+    device, fallback = choose_device(torch, args.device)
+    progress("importing %s" % os.path.basename(args.display_path))
+    entry = load_entry(args)
+    seed_everything(torch)
+    model, inputs = call_entry(entry, args)
+    if isinstance(model, torch.nn.Module):
+        model = run_user(lambda: model.to(device), args, "moving the model to %s" % device)
+    inputs = Inputs(to_device(inputs.positional, device), to_device(inputs.keywords, device))
+    log = DynamoLog(args.file)
+    dynamo_logger = logging.getLogger("torch._dynamo")
+    try:
+        torch._logging.set_logs(graph_breaks=True, trace_source=True)
+    except (TypeError, ValueError):  # an old torch without the trace_source artifact
+        torch._logging.set_logs(graph_breaks=True)
+    for name in list(logging.root.manager.loggerDict):  # ours alone: no flood on stderr
+        if name == "torch" or name.startswith("torch."):
+            for handler in getattr(logging.getLogger(name), "handlers", []):
+                if isinstance(handler, logging.StreamHandler):
+                    handler.setLevel(logging.CRITICAL)
+    dynamo_logger.addHandler(log)
+    progress("torch._dynamo.explain")
+    try:
+        with torch.no_grad():
+            output = run_user(lambda: inputs.call(torch._dynamo.explain(model)), args,
+                              "torch._dynamo.explain of the model")
+    finally:
+        dynamo_logger.removeHandler(log)
+    sites = {}
+
+    def add(line, text, source):
+        reason, explanation, registry = describe_break(text)
+        site = sites.setdefault(line, {"line": line, "reason": reason,
+                                       "explanation": explanation, "registry_id": registry,
+                                       "sources": []})
+        if "Skipping the function and falling back to eager" in text:
+            site["skips_frame"] = True
+        if source not in site["sources"]:
+            site["sources"].append(source)
+        for key, value in (("reason", reason), ("explanation", explanation),
+                           ("registry_id", registry)):
+            if value and not site[key]:
+                site[key] = value
+
+    for reason in getattr(output, "break_reasons", []) or []:
+        line = None
+        for frame in getattr(reason, "user_stack", None) or []:
+            if frame.filename == args.file:
+                line = frame.lineno
+        if line is not None:
+            add(line, str(getattr(reason, "reason", reason)), "break_reasons")
+    for line, message in log.breaks:
+        add(line, message, "log")
+    traced = set(log.traced) | set(sites)
+    result = {"ok": True, "confirm": True, "device": device, "torch": torch.__version__,
+              "python": sys.version.split()[0], "graphs": output.graph_count,
+              "graph_breaks": output.graph_break_count,
+              "breaks": [sites[line] for line in sorted(sites)], "traced_lines": sorted(traced)}
+    if fallback:
+        result["fallback"] = fallback
+    return result
+
+
 def write_result(path, result):
     temp = path + ".tmp"
     with open(temp, "w", encoding="utf-8") as f:
@@ -430,7 +566,7 @@ def main(argv):
     try:
         progress("starting %s" % sys.executable)
         torch = import_torch()
-        result = measure(torch, args, progress)
+        result = (confirm if args.confirm else measure)(torch, args, progress)
     except ProfileFailure as failure:
         write_result(args.result, {"ok": False, "arm": args.arm, "error": {
             "kind": failure.kind, "message": failure.message, "traceback": failure.tb}})

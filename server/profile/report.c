@@ -347,15 +347,25 @@ char *gm_profile_report_markdown(const json_t *report) {
 }
 
 void gm_profile_error_print_text(FILE *out, const json_t *result) {
+    gm_profile_error_print_text_for(out, result, "graphmend profile");
+}
+
+void gm_profile_error_print_text_for(FILE *out, const json_t *result, const char *command) {
     const json_t *error = json_object_get(result, "error");
-    fprintf(out, "graphmend profile: %s\n", string_or(error, "message", "the profile failed"));
+    bool profile = strcmp(command, "graphmend profile") == 0;
+    fprintf(out, "%s: %s\n", command,
+            string_or(error, "message", profile ? "the profile failed" : "the run failed"));
     const char *traceback = string_or(error, "traceback", "");
     if (traceback[0]) {
         fprintf(out, "%s\n", traceback);
     }
     const char *output = string_or(error, "output", "");
     if (output[0]) {
-        fprintf(out, "--- end of the %s arm's output ---\n%s%s", string_or(error, "arm", "?"),
-                output, output[strlen(output) - 1] == '\n' ? "" : "\n");
+        if (profile) {
+            fprintf(out, "--- end of the %s arm's output ---\n", string_or(error, "arm", "?"));
+        } else {
+            fprintf(out, "--- end of the Python process's output ---\n");
+        }
+        fprintf(out, "%s%s", output, output[strlen(output) - 1] == '\n' ? "" : "\n");
     }
 }

@@ -51,5 +51,8 @@ char *gm_profile_report_markdown(const json_t *report);
 /* One line naming a failed run's error ({"ok": false, "error": {...}}), then its traceback and
  * the end of the output when there are any. */
 void gm_profile_error_print_text(FILE *out, const json_t *result);
+/* The same, the line starting with command ("graphmend confirm") instead of "graphmend profile"
+ * and, for another command than the profile, without naming an arm. */
+void gm_profile_error_print_text_for(FILE *out, const json_t *result, const char *command);
 
 #endif

@@ -1,0 +1,266 @@
+#include "server/cli/confirm_command.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uv.h>
+
+#include "analysis/analyzer.h"
+#include "server/config/pyproject_config.h"
+#include "server/config/settings.h"
+#include "server/profile/confirm_report.h"
+#include "server/profile/defaults.h"
+#include "server/profile/job.h"
+#include "server/profile/report.h"
+#include "server/workspace/file_reader.h"
+
+typedef struct {
+    const char *path;
+    gm_profile_request request;
+    bool json;
+    bool quiet;
+} confirm_options;
+
+typedef struct {
+    const char *file, *entry;
+    const gm_finding_list *findings;
+    bool json, quiet;
+    int status;
+    uv_signal_t interrupt, terminate;
+    gm_profile_job *job;
+} confirm_run;
+
+static void print_usage(FILE *out) {
+    fprintf(out,
+            "usage: graphmend confirm PATH [--entry NAME] [--python PYTHON]\n"
+            "                         [--output-format text|json] [--timeout SECONDS]\n"
+            "                         [--device auto|cuda|cpu] [--quiet]\n"
+            "\n"
+            "Runs PATH's entry function (default %s: no parameters,\n"
+            "returns the model and a tuple of inputs) once under torch._dynamo.explain in a\n"
+            "fresh Python process, and judges each graph break graphmend predicts in PATH:\n"
+            "confirmed (dynamo broke on that line), not reached (dynamo did not trace the line\n"
+            "on this input) or contradicted (traced, no break). Breaks dynamo found in PATH that\n"
+            "graphmend did not predict are listed with dynamo's reason and registry id, then\n"
+            "precision and recall of the predictions on that run. This executes the code of\n"
+            "PATH. The interpreter is --python, else $GRAPHMEND_PYTHON, else python3.\n"
+            "Exit status: 0 it ran, 2 error (no torch, no entry, the code raised, ...).\n",
+            GM_PROFILE_DEFAULT_ENTRY);
+}
+
+static bool one_of(const char *value, const char *const *allowed) {
+    for (size_t i = 0; allowed[i]; i++) {
+        if (strcmp(value, allowed[i]) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Returns 0, -1 after --help, or 2 after printing the problem. */
+static int parse_options(int argc, char **argv, confirm_options *options) {
+    static const char *const devices[] = {"auto", "cuda", "cpu", NULL};
+    static const char *const formats[] = {"text", "json", NULL};
+    memset(options, 0, sizeof *options);
+    gm_profile_request_default(&options->request);
+    options->request.confirm = true;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const char *value = i + 1 < argc ? argv[i + 1] : NULL;
+        bool takes_value = strcmp(arg, "--entry") == 0 || strcmp(arg, "--python") == 0 ||
+                           strcmp(arg, "--output-format") == 0 ||
+                           strcmp(arg, "--timeout") == 0 || strcmp(arg, "--device") == 0;
+        if (takes_value && !value) {
+            fprintf(stderr, "graphmend confirm: %s needs a value\n", arg);
+            return 2;
+        }
+        if (takes_value) {
+            i++;
+        }
+        if (strcmp(arg, "--entry") == 0) {
+            options->request.entry = value;
+        } else if (strcmp(arg, "--python") == 0) {
+            options->request.python = value;
+        } else if (strcmp(arg, "--device") == 0) {
+            if (!one_of(value, devices)) {
+                fprintf(stderr, "graphmend confirm: unknown device '%s' (auto, cuda, cpu)\n",
+                        value);
+                return 2;
+            }
+            options->request.device = value;
+        } else if (strcmp(arg, "--output-format") == 0) {
+            if (!one_of(value, formats)) {
+                fprintf(stderr, "graphmend confirm: unknown output format '%s' (text, json)\n",
+                        value);
+                return 2;
+            }
+            options->json = strcmp(value, "json") == 0;
+        } else if (strcmp(arg, "--timeout") == 0) {
+            char *end = NULL;
+            double seconds = strtod(value, &end);
+            if (!value[0] || *end || !(seconds > 0)) {
+                fprintf(stderr, "graphmend confirm: --timeout needs seconds > 0, not '%s'\n",
+                        value);
+                return 2;
+            }
+            options->request.timeout_s = seconds;
+        } else if (strcmp(arg, "--quiet") == 0 || strcmp(arg, "-q") == 0) {
+            options->quiet = true;
+        } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            print_usage(stdout);
+            return -1;
+        } else if (arg[0] == '-' && arg[1] != '\0') {
+            fprintf(stderr, "graphmend confirm: unknown option '%s'\n", arg);
+            print_usage(stderr);
+            return 2;
+        } else if (options->path) {
+            fprintf(stderr, "graphmend confirm: one file at a time ('%s' and '%s')\n",
+                    options->path, arg);
+            return 2;
+        } else {
+            options->path = arg;
+        }
+    }
+    if (!options->path) {
+        fprintf(stderr, "graphmend confirm: no file given\n");
+        print_usage(stderr);
+        return 2;
+    }
+    return 0;
+}
+
+static void on_progress(void *context, const char *message, unsigned percent) {
+    confirm_run *run = context;
+    if (!run->quiet) {
+        fprintf(stderr, "[%3u%%] %s\n", percent, message);
+    }
+}
+
+static void on_done(void *context, json_t *result) {
+    confirm_run *run = context;
+    run->job = NULL;
+    uv_close((uv_handle_t *)&run->interrupt, NULL);
+    uv_close((uv_handle_t *)&run->terminate, NULL);
+    if (!json_is_true(json_object_get(result, "ok"))) {
+        if (run->json) {
+            char *text = json_dumps(result, JSON_INDENT(2) | JSON_SORT_KEYS);
+            if (text) {
+                printf("%s\n", text);
+                free(text);
+            }
+        }
+        gm_profile_error_print_text_for(stderr, result, "graphmend confirm");
+        run->status = 2;
+        return;
+    }
+    json_t *report = gm_confirm_report_build(run->file, run->entry, run->findings, result);
+    if (!report) {
+        fprintf(stderr, "graphmend confirm: out of memory\n");
+        run->status = 2;
+        return;
+    }
+    if (run->json) {
+        char *text = json_dumps(report, JSON_INDENT(2) | JSON_SORT_KEYS);
+        if (text) {
+            printf("%s\n", text);
+            free(text);
+        }
+    } else {
+        gm_confirm_report_print_text(stdout, report);
+    }
+    fflush(stdout);
+    json_decref(report);
+    run->status = 0;
+}
+
+/* Ctrl-C: the helper runs in a process group of its own and would not see it. */
+static void on_signal(uv_signal_t *handle, int signum) {
+    confirm_run *run = handle->data;
+    (void)signum;
+    if (run->job) {
+        gm_profile_job_cancel(run->job);
+    }
+}
+
+/* graphmend's findings for the file, with the options of its pyproject.toml. Returns 0, or 2
+ * after printing the problem. */
+static int predict(const char *path, const char *text, size_t len, gm_finding_list *findings) {
+    gm_analysis_options analysis;
+    memset(&analysis, 0, sizeof analysis);
+    gm_analysis_options_default_with_interpreter(&analysis);
+    unsigned set = 0;
+    char error[600];
+    if (gm_pyproject_load_for_file(path, &analysis, &set, error, sizeof error) != 0) {
+        fprintf(stderr, "graphmend confirm: invalid [tool.graphmend] in %s\n", error);
+        return 2;
+    }
+    if (gm_analyze_source(text, len, &analysis, findings) != 0) {
+        fprintf(stderr,
+                "graphmend confirm: cannot analyse %s (too large, or the parser timed out)\n",
+                path);
+        return 2;
+    }
+    return 0;
+}
+
+int gm_cli_confirm(int argc, char **argv) {
+    confirm_options options;
+    int status = parse_options(argc, argv, &options);
+    if (status != 0) {
+        return status < 0 ? 0 : status;
+    }
+    char absolute[PATH_MAX];
+    if (!realpath(options.path, absolute)) {
+        fprintf(stderr, "graphmend confirm: cannot read %s: %s\n", options.path, strerror(errno));
+        return 2;
+    }
+    size_t len = 0;
+    char *text = gm_read_file(absolute, &len);
+    if (!text) {
+        fprintf(stderr, "graphmend confirm: cannot read %s: %s\n", absolute,
+                gm_read_file_error(errno));
+        return 2;
+    }
+    gm_finding_list findings;
+    gm_finding_list_init(&findings);
+    status = predict(absolute, text, len, &findings);
+    if (status != 0) {
+        gm_finding_list_free(&findings);
+        free(text);
+        return status;
+    }
+    options.request.display_path = absolute;
+    options.request.original_text = text;
+    options.request.original_len = len;
+
+    uv_loop_t loop;
+    uv_loop_init(&loop);
+    confirm_run run = {.file = options.path,
+                       .entry = options.request.entry,
+                       .findings = &findings,
+                       .json = options.json,
+                       .quiet = options.quiet,
+                       .status = 2};
+    uv_signal_init(&loop, &run.interrupt);
+    uv_signal_init(&loop, &run.terminate);
+    run.interrupt.data = run.terminate.data = &run;
+    uv_signal_start(&run.interrupt, on_signal, SIGINT);
+    uv_signal_start(&run.terminate, on_signal, SIGTERM);
+    gm_profile_callbacks callbacks = {.progress = on_progress, .done = on_done, .context = &run};
+    char error[512];
+    run.job = gm_profile_job_start(&loop, &options.request, &callbacks, error, sizeof error);
+    if (!run.job) {
+        fprintf(stderr, "graphmend confirm: %s\n", error);
+        uv_close((uv_handle_t *)&run.interrupt, NULL);
+        uv_close((uv_handle_t *)&run.terminate, NULL);
+    }
+    uv_run(&loop, UV_RUN_DEFAULT);
+    uv_loop_close(&loop);
+    gm_finding_list_free(&findings);
+    free(text);
+    return run.status;
+}
