@@ -99,7 +99,7 @@ static void scan_children(gm_region *r, TSNode n, int depth) {
 }
 
 /* The rules of an operation whose operands Python evaluates before it: a call, a subscript, a
- * comparison, `not`, a walrus. */
+ * comparison, a binary operator, `not`, a walrus. */
 static void check_operation(gm_region *r, TSNode n, TSSymbol t) {
     const gm_syntax *syn = syn_of(r);
     if (t == syn->sym.call) {
@@ -112,6 +112,9 @@ static void check_operation(gm_region *r, TSNode n, TSSymbol t) {
     } else if (t == syn->sym.comparison_operator) {
         for (size_t i = 0; i < gm_comparison_rule_count; i++)
             gm_comparison_rules[i](r, n);
+    } else if (t == syn->sym.binary_operator) {
+        for (size_t i = 0; i < gm_binary_rule_count; i++)
+            gm_binary_rules[i](r, n);
     } else if (t == syn->sym.named_expression) {
         gm_value_of(r, n); /* binds the walrus target */
     } else if (t == syn->sym.not_operator) {
@@ -192,7 +195,7 @@ static void scan_expr(gm_region *r, TSNode n, int depth) {
     }
     bool operation = t == syn->sym.call || t == syn->sym.subscript ||
                      t == syn->sym.comparison_operator || t == syn->sym.named_expression ||
-                     t == syn->sym.not_operator;
+                     t == syn->sym.not_operator || t == syn->sym.binary_operator;
     if (is_comprehension(syn, t)) {
         scan_comprehension(r, n, depth);
         return;

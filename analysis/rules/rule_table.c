@@ -6,6 +6,7 @@ const gm_node_rule gm_call_rules[] = {
     gm_rule_print_call,         gm_rule_tensor_to_python, gm_rule_logging_call,
     gm_rule_dynamic_shape_call, gm_rule_untraceable_call, gm_rule_python_construct_call,
     gm_rule_disabled_call,      gm_rule_rng_state_call,   gm_rule_autograd_call,
+    gm_rule_tensor_text_call,
 };
 const size_t gm_call_rule_count = sizeof gm_call_rules / sizeof gm_call_rules[0];
 
@@ -14,3 +15,6 @@ const size_t gm_subscript_rule_count = sizeof gm_subscript_rules / sizeof gm_sub
 
 const gm_node_rule gm_comparison_rules[] = {gm_rule_tensor_contains};
 const size_t gm_comparison_rule_count = sizeof gm_comparison_rules / sizeof gm_comparison_rules[0];
+
+const gm_node_rule gm_binary_rules[] = {gm_rule_tensor_text_format};
+const size_t gm_binary_rule_count = sizeof gm_binary_rules / sizeof gm_binary_rules[0];

@@ -63,6 +63,11 @@ void gm_rule_logging_call(gm_region *region, TSNode call);
  * of one number): a call whose callee resolves to name; false when name is not a numpy one. */
 bool gm_rule_numpy_call(gm_region *region, TSNode call, TSNode callee, const char *name);
 
+/* GM202 for a tensor turned into text: `str(t)`, `repr(t)` (every call in the region) and
+ * printf-style `"%s" % t` (every binary operator; dynamo then skips the frame). */
+void gm_rule_tensor_text_call(gm_region *region, TSNode call);
+void gm_rule_tensor_text_format(gm_region *region, TSNode binary);
+
 /* GM301 (nonzero, argwhere, unique, masked_select, bincount, one-argument where,
  * repeat_interleave with tensor repeats) and GM302 (one_hot without num_classes): every call in
  * the region. */
@@ -134,5 +139,7 @@ extern const gm_node_rule gm_subscript_rules[];
 extern const size_t gm_subscript_rule_count;
 extern const gm_node_rule gm_comparison_rules[];
 extern const size_t gm_comparison_rule_count;
+extern const gm_node_rule gm_binary_rules[];
+extern const size_t gm_binary_rule_count;
 
 #endif

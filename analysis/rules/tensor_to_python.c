@@ -52,6 +52,18 @@ static const char *builtin_conversion(gm_region *region, TSNode fn) {
     return NULL;
 }
 
+/* Whether the name expr starts from is bound by the function itself other than as a parameter
+ * (`W = [1.0]`): what the function made, the kinds know; unknown there means not a tensor. */
+static bool bound_in_function(gm_region *region, TSNode expr) {
+    const gm_stmt_ctx *st = region->stmt;
+    TSNode head = gm_chain_head(st->syntax, expr);
+    if (ts_node_is_null(head) || !gm_is(head, st->syntax->sym.identifier) ||
+        !gm_region_binds_node(region, head))
+        return false;
+    return !gm_parameters_bind_name(st->syntax, st->text, region->site.function,
+                                    gm_node_slice(head, st->text));
+}
+
 /* Emits rule's finding at call with the scalar mends; message takes the call as written and
  * why its operand is a tensor (two %s). */
 static void emit(gm_region *region, const char *rule, TSNode call, TSNode operand,
@@ -83,7 +95,15 @@ void gm_rule_tensor_to_python(gm_region *region, TSNode call) {
         bool tolist = !item && gm_node_text_is(attr, region->stmt->text, "tolist");
         if (!item && !tolist)
             return;
-        if (gm_value_of(region, gm_child(fn, syn->field.object)).kind != GM_KIND_TENSOR) {
+        gm_kind receiver = gm_value_of(region, gm_child(fn, syn->field.object)).kind;
+        if (receiver == GM_KIND_UNKNOWN && !bound_in_function(region, gm_child(fn, syn->field.object)) &&
+            !gm_numpy_value(region, gm_child(fn, syn->field.object))) {
+            /* no Python builtin has .item() or .tolist() without arguments: a value of unknown
+             * kind from outside the function (a parameter, an attribute, a global) that has
+             * them is a tensor or a NumPy array (traced as one), and both break */
+            receiver = GM_KIND_TENSOR;
+        }
+        if (receiver != GM_KIND_TENSOR) {
             /* NumPy values are traced as tensors: their .item()/.tolist() break alike */
             if (!gm_numpy_value(region, gm_child(fn, syn->field.object)) ||
                 gm_in_disabled_logging_guard(region, call))

@@ -90,7 +90,6 @@ static void reorderable_print(void) {
         "    print([x, x])\n",
         "    print((x, 1))\n",
         "    print({'a': x})\n",
-        "    print('%s' % x)\n",
         "    print(str(x))\n",
         "    print(ValueError)\n",
     };

@@ -56,10 +56,7 @@ static void item(void) {
                   "GM202", 2);
         AT_EXPECT(HEAD "        a = [v.tolist() + [v.item()] for v in t]\n", "GM201", 0);
     }
-    /* Not a tensor, or no evidence of one. */
-    expect_forward("        s = x.item()\n", "GM201", 0);
-    expect_forward("        s = n.item()\n", "GM201", 0);
-    expect_forward("        s = self.cfg.item()\n", "GM201", 0);
+    /* Not a tensor: a size is a tuple of ints */
     expect_forward("        s = x.shape.item()\n", "GM201", 0);
     expect_forward("        s = t.item(0)\n", "GM201", 0);
     expect_forward("        d = {}\n        s = d.items()\n", "GM201", 0);
@@ -71,6 +68,26 @@ static void item(void) {
               "    def __init__(self):\n        self.v = torch.ones(1).item()\n",
               "GM201", 0);
     AT_EXPECT("import torch\ndef f(t: torch.Tensor):\n    return t.item()\n", "GM201", 0);
+}
+
+/* A value of unknown kind with .item() or .tolist() is a tensor or a NumPy array: no Python
+ * builtin has them. A known Python value is left alone. */
+static void unknown_receivers(void) {
+    expect_forward("        s = n.item()\n", "GM201", 1);
+    expect_forward("        s = n[0].tolist()\n", "GM202", 1);
+    expect_forward("        s = [1, 2]\n        k = s.count(1)\n        v = (3).real\n", "GM201", 0);
+    expect_forward("        s = n.item(0)\n", "GM201", 0); /* with an argument: not Tensor.item */
+}
+
+/* str()/repr() of a tensor break; `%` formatting of one skips the frame; f-strings trace. */
+static void text(void) {
+    expect_forward("        a = str(t)\n        b = repr(x.sum())\n", "GM202", 2);
+    expect_forward("        a = f\"{t}\"\n        b = str(t.shape)\n        c = str(n)\n", "GM202", 0);
+    expect_forward("        a = \"%.3f\" % t.mean()\n", "GM202", 1);
+    expect_forward("        a = \"%d of %s\" % (n, t)\n        print(a)\n", "GM401", 0);
+    expect_forward("        a = \"%d\" % n\n        b = t % 2\n", "GM202", 0);
+    /* a local str shadows the builtin */
+    expect_forward("        str = len\n        a = str(t)\n", "GM202", 0);
 }
 
 static void to_python(void) {
@@ -87,7 +104,7 @@ static void to_python(void) {
     expect_forward("        a = float(t.dim())\n", "GM202", 0);
     expect_forward("        a = bool(t.numel())\n", "GM202", 0);
     expect_forward("        a = int('3')\n", "GM202", 0);
-    expect_forward("        a = x.tolist()\n", "GM202", 0);
+    expect_forward("        a = x.tolist()\n", "GM202", 1); /* only tensors and arrays have it */
     expect_forward("        a = t.tolist(1)\n", "GM202", 0);
     expect_forward("        a = int(t, base=2)\n", "GM202", 0);
     /* Shadowed builtins. */
@@ -141,8 +158,8 @@ static void consequences_and_fixes(void) {
 }
 
 /* NumPy values are traced as tensors: .item()/.tolist() on arrays made by numpy calls in the
- * region, at module level, or in __init__/the class body; not on Python numbers computed with
- * NumPy, nor without a numpy import. */
+ * region, at module level, or in __init__/the class body; Python numbers computed with NumPy
+ * are not converted; without a numpy import np is nothing known. */
 static void numpy_values(void) {
     const char *head =
         "import numpy as np\nimport torch\nimport torch.nn as nn\n"
@@ -161,21 +178,24 @@ static void numpy_values(void) {
         {"        s = W[0].item()\n", "GM201", 1},
         {"        a = np.ones(3)\n        s = (a * 2).sum().item()\n", "GM201", 1},
         {"        s = np.ceil(np.log1p(x.size(1))).astype('int').item()\n", "GM201", 1},
-        {"        s = self.n.item()\n        t = self.f.item()\n        u = N.item()\n", "GM201",
-         0},
+        /* Python numbers made with NumPy stay Python numbers */
+        {"        s = self.n + self.f + N\n        t = int(x.shape[0] * self.f)\n", "GM202", 0},
         {"        s = np.dtype('float32').itemsize\n", "GM201", 0},
         {"        W = [1.0]\n        s = W.tolist()\n", "GM202", 0},
-        {"        s = self.missing.item()\n", "GM201", 0},
+        /* an attribute of unknown kind with .item(): only tensors and arrays have it */
+        {"        s = self.missing.item()\n", "GM201", 1},
     };
     char src[4096];
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         snprintf(src, sizeof src, "%s%s", head, cases[i].body);
         AT_EXPECT(src, cases[i].rule, cases[i].n);
     }
-    /* without a numpy import, np is nothing known */
-    AT_EXPECT("import torch\nW = np.array([1.0])\n@torch.compile\ndef f(x):\n"
-              "    return W.tolist()\n",
-              "GM202", 0);
+    /* without a numpy import, np is nothing known: W is not taken for a NumPy array (its
+     * .tolist() still says it holds a tensor or an array) */
+    gm_finding_list l = at_analyze("import torch\nW = np.array([1.0])\n@torch.compile\ndef f(x):\n"
+                                   "    return W.tolist()\n");
+    CHECK(l.count == 1 && strstr(l.items[0].message, "NumPy") == NULL);
+    gm_finding_list_free(&l);
 }
 
 /* Python functions that read tensor data: any()/all() over a tensor (GM101), math functions of
@@ -308,6 +328,8 @@ static void numpy_random_draws(void) {
 }
 
 int main(void) {
+    unknown_receivers();
+    text();
     numpy_random_draws();
     numpy_values();
     tensor_data_calls();
