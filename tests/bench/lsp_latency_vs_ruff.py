@@ -304,7 +304,7 @@ def bench_file(path: pathlib.Path, argvs: dict[str, list[str]], edits: int, open
     result: dict[str, dict[str, float]] = {}
     for name in names:
         every = [t for kind in times[name].values() for t in kind]
-        row = {"cold open (median of %d)" % opens: statistics.median(cold[name]) * 1e3,
+        row = {f"cold open (median of {opens})": statistics.median(cold[name]) * 1e3,
                "edit p50": percentile(every, 0.50) * 1e3,
                "edit p99": percentile(every, 0.99) * 1e3,
                "edit max": max(every) * 1e3}
