@@ -64,6 +64,33 @@ static bool bound_in_function(gm_region *region, TSNode expr) {
                                     gm_node_slice(head, st->text));
 }
 
+/* Whether a top-level class of the file defines a method named method (`def item(self)`):
+ * then the name says nothing about a value's kind. */
+static bool file_defines_method(const gm_stmt_ctx *st, const char *method) {
+    const gm_syntax *syn = st->syntax;
+    const TSNode *statements;
+    uint32_t count = gm_module_index_mentions(st->module_index,
+                                              (gm_slice){method, (uint32_t)strlen(method)},
+                                              &statements);
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode c = statements[i];
+        if (gm_is(c, syn->sym.decorated_definition))
+            c = gm_child(c, syn->field.definition);
+        if (!gm_is(c, syn->sym.class_definition))
+            continue;
+        TSNode body = gm_child(c, syn->field.body);
+        for (uint32_t k = 0; !ts_node_is_null(body) && k < ts_node_named_child_count(body); k++) {
+            TSNode d = ts_node_named_child(body, k);
+            if (gm_is(d, syn->sym.decorated_definition))
+                d = gm_child(d, syn->field.definition);
+            if (gm_is(d, syn->sym.function_definition) &&
+                gm_node_text_is(gm_child(d, syn->field.name), st->text, method))
+                return true;
+        }
+    }
+    return false;
+}
+
 /* Emits rule's finding at call with the scalar mends; message takes the call as written and
  * why its operand is a tensor (two %s). */
 static void emit(gm_region *region, const char *rule, TSNode call, TSNode operand,
@@ -97,10 +124,12 @@ void gm_rule_tensor_to_python(gm_region *region, TSNode call) {
             return;
         gm_kind receiver = gm_value_of(region, gm_child(fn, syn->field.object)).kind;
         if (receiver == GM_KIND_UNKNOWN && !bound_in_function(region, gm_child(fn, syn->field.object)) &&
+            !file_defines_method(region->stmt, item ? "item" : "tolist") &&
             !gm_numpy_value(region, gm_child(fn, syn->field.object))) {
             /* no Python builtin has .item() or .tolist() without arguments: a value of unknown
              * kind from outside the function (a parameter, an attribute, a global) that has
-             * them is a tensor or a NumPy array (traced as one), and both break */
+             * them is a tensor or a NumPy array (traced as one), and both break, unless a class
+             * of the file defines the method */
             receiver = GM_KIND_TENSOR;
         }
         if (receiver != GM_KIND_TENSOR) {

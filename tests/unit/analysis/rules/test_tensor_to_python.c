@@ -77,6 +77,10 @@ static void unknown_receivers(void) {
     expect_forward("        s = n[0].tolist()\n", "GM202", 1);
     expect_forward("        s = [1, 2]\n        k = s.count(1)\n        v = (3).real\n", "GM201", 0);
     expect_forward("        s = n.item(0)\n", "GM201", 0); /* with an argument: not Tensor.item */
+    /* a class of the file defines item(): the name is no evidence there */
+    AT_EXPECT("import torch\nclass Meter:\n    def item(self):\n        return 1\n"
+              "@torch.compile\ndef f(x, m):\n    return x * m.item()\n",
+              "GM201", 0);
 }
 
 /* str()/repr() of a tensor break; `%` formatting of one skips the frame; f-strings trace. */
