@@ -31,6 +31,11 @@ typedef struct {
     gm_slice mask; /* the mask's source text, as every subscript of the routing spells it */
     TSNode mask_node;
     TSNode function;
+    /* the mask is a range of one tensor: `(x >= lo) & (x <= hi)` (either bound may be absent);
+     * the rows outside it are fed x clamped into the range, so that the functions see values
+     * the mask accepts (a spline defined on [lo, hi] rejects the others) */
+    gm_slice ranged;
+    TSNode low, high;
 } routing;
 
 /* The mask of a boolean-mask subscript `x[m]` or `x[m, :, ...]` (only whole slices after it),
@@ -69,6 +74,76 @@ static bool collect_reads(const routing *r, TSNode node, TSNode *reads, int *cou
     return true;
 }
 
+/* One bound of a range mask: `x >= lo`, `lo <= x`, `x <= hi`, `hi >= x` (non-strict: the
+ * bound itself is in the range), with the tensor's text the same as every other bound's. */
+static bool range_bound(routing *r, TSNode comparison) {
+    comparison = gm_unparen(r->syn, comparison);
+    if (!gm_is(comparison, r->syn->sym.comparison_operator) ||
+        ts_node_named_child_count(comparison) != 2 || ts_node_child_count(comparison) != 3)
+        return false;
+    const char *op = ts_node_type(ts_node_child(comparison, 1));
+    TSNode left = gm_unparen(r->syn, ts_node_named_child(comparison, 0));
+    TSNode right = gm_unparen(r->syn, ts_node_named_child(comparison, 1));
+    bool left_is_x = gm_is(left, r->syn->sym.identifier);
+    if (!left_is_x && !gm_is(right, r->syn->sym.identifier))
+        return false;
+    TSNode x = left_is_x ? left : right, bound = left_is_x ? right : left;
+    bool lower = strcmp(op, left_is_x ? ">=" : "<=") == 0;
+    bool upper = strcmp(op, left_is_x ? "<=" : ">=") == 0;
+    gm_slice x_text = gm_node_slice(x, r->text);
+    if ((!lower && !upper) || (r->ranged.len && !gm_slice_eq(r->ranged, x_text)) ||
+        !gm_mend_names_stable(r->syn, r->text, r->function, bound) ||
+        !ts_node_is_null(lower ? r->low : r->high))
+        return false;
+    r->ranged = x_text;
+    if (lower)
+        r->low = bound;
+    else
+        r->high = bound;
+    return true;
+}
+
+/* Fills r's range when the mask (its one assignment followed) is a conjunction of bounds. */
+static bool find_range(routing *r, TSNode m, int depth) {
+    m = gm_unparen(r->syn, m);
+    if (depth > 4 || ts_node_is_null(m))
+        return false;
+    if (gm_is(m, r->syn->sym.identifier)) {
+        TSNode value = gm_mend_only_assignment(r->syn, r->text, r->function,
+                                               gm_node_slice(m, r->text));
+        return !ts_node_is_null(value) && find_range(r, value, depth + 1);
+    }
+    if (gm_is(m, r->syn->sym.binary_operator)) {
+        TSNode op = gm_child(m, r->syn->field.operator);
+        return !ts_node_is_null(op) && strcmp(ts_node_type(op), "&") == 0 &&
+               find_range(r, gm_child(m, r->syn->field.left), depth + 1) &&
+               find_range(r, gm_child(m, r->syn->field.right), depth + 1);
+    }
+    return range_bound(r, m);
+}
+
+/* The dense form of one masked read: the tensor, clamped into the mask's range when the mask
+ * bounds it. */
+static void append_read_dense(gm_text_builder *tb, const routing *r, TSNode read) {
+    TSNode x = ts_node_named_child(read, 0);
+    gm_tb_append_node(tb, r->text, x);
+    if (!r->ranged.len || !gm_slice_eq(gm_node_slice(x, r->text), r->ranged))
+        return;
+    if (ts_node_is_null(r->high)) {
+        gm_tb_append_str(tb, ".clamp(min=");
+        gm_tb_append_node(tb, r->text, r->low);
+    } else if (ts_node_is_null(r->low)) {
+        gm_tb_append_str(tb, ".clamp(max=");
+        gm_tb_append_node(tb, r->text, r->high);
+    } else {
+        gm_tb_append_str(tb, ".clamp(");
+        gm_tb_append_node(tb, r->text, r->low);
+        gm_tb_append_str(tb, ", ");
+        gm_tb_append_node(tb, r->text, r->high);
+    }
+    gm_tb_append_str(tb, ")");
+}
+
 /* node's source with every masked read replaced by the tensor it reads from. */
 static bool append_dense(gm_text_builder *tb, const routing *r, TSNode node) {
     TSNode reads[MAX_READS];
@@ -78,7 +153,7 @@ static bool append_dense(gm_text_builder *tb, const routing *r, TSNode node) {
     uint32_t at = ts_node_start_byte(node);
     for (int i = 0; i < count; i++) {
         gm_tb_append(tb, r->text + at, ts_node_start_byte(reads[i]) - at);
-        gm_tb_append_node(tb, r->text, ts_node_named_child(reads[i], 0));
+        append_read_dense(tb, r, reads[i]);
         at = ts_node_end_byte(reads[i]);
     }
     gm_tb_append(tb, r->text + at, ts_node_end_byte(node) - at);
@@ -406,7 +481,7 @@ static int build(const routing *r, const route *rt, gm_fix *out) {
         for (int k = 0; k < count; k++) {
             gm_text_builder tb;
             gm_tb_init(&tb);
-            gm_tb_append_node(&tb, r->text, ts_node_named_child(reads[k], 0));
+            append_read_dense(&tb, r, reads[k]);
             char *dense = gm_tb_take(&tb);
             if (!dense || gm_mend_fix_add_edit(fix, ts_node_start_byte(reads[k]),
                                                ts_node_end_byte(reads[k]), dense) < 0)
@@ -421,11 +496,18 @@ int gm_mend_masked_rows_dense(gm_region *region, TSNode subscript, gm_fix *out) 
     const gm_syntax *syn = st->syntax;
     if (!st->symbols->torch_alias)
         return 0;
-    routing r = {region, syn, st->text, {NULL, 0}, mask_of(syn, st->text, subscript),
-                 gm_mend_enclosing_function(syn, subscript)};
+    routing r = {.region = region,
+                 .syn = syn,
+                 .text = st->text,
+                 .mask_node = mask_of(syn, st->text, subscript),
+                 .function = gm_mend_enclosing_function(syn, subscript)};
     if (ts_node_is_null(r.mask_node) || ts_node_is_null(r.function))
         return 0;
     r.mask = gm_node_slice(r.mask_node, st->text);
+    if (!find_range(&r, r.mask_node, 0)) {
+        r.ranged = (gm_slice){NULL, 0};
+        r.low = r.high = (TSNode){0};
+    }
     TSNode stmt = statement_of(syn, subscript);
     if (ts_node_is_null(assignment_of(syn, stmt)))
         return 0;
