@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/mends/index_routing.h"
 #include "analysis/mends/mask_shape.h"
 #include "analysis/mends/masked_rows.h"
 #include "analysis/mends/mends.h"
@@ -698,6 +699,11 @@ int gm_mend_dynamic_shape(gm_region *region, TSNode node, gm_fix *out) {
         return repeat_interleave(region, node, out);
     if (gm_mend_calls(region, node, "torch.nn.functional.one_hot"))
         return one_hot(region, node, out);
+    if (gm_mend_calls(region, node, "torch.where")) {
+        int rc = gm_mend_index_routing_dense(region, node, out);
+        if (rc != 0 || region->mend_declined)
+            return rc;
+    }
     return declined_or_setting(region, node,
                                "the operator's output size depends on the data, and no "
                                "static-shape rewrite keeps its meaning",
