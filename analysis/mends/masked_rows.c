@@ -19,6 +19,7 @@
 #include "analysis/mends/rewrite_text.h"
 #include "analysis/mends/value_uses.h"
 #include "analysis/module_facts/symbols.h"
+#include "analysis/value_kinds/value_kinds.h"
 
 #define MAX_READS 16
 #define MAX_TARGETS 4
@@ -442,6 +443,97 @@ static char *dense_store(const routing *r, TSNode stmt) {
     return gm_tb_take(&tb);
 }
 
+/* Whether the identifier use (of the stored tensor) keeps no other reference to it: the
+ * object of a store into it (`y[...] = v`), of a read under the routing's mask (a copy), or of
+ * a look at its metadata (`y.device`, `y.dtype`, `y.shape`, `y.ndim`, `y.dim()`, `y.size(...)`). */
+static bool use_keeps_no_reference(const routing *r, TSNode id) {
+    const gm_syntax *syn = r->syn;
+    TSNode p = ts_node_parent(id);
+    if (gm_is(p, syn->sym.subscript) && ts_node_eq(ts_node_named_child(p, 0), id)) {
+        TSNode a = ts_node_parent(p);
+        while (gm_is(a, syn->sym.pattern_list) || gm_is(a, syn->sym.tuple_pattern))
+            a = ts_node_parent(a);
+        bool stored = (gm_is(a, syn->sym.assignment) || gm_is(a, syn->sym.augmented_assignment)) &&
+                      ts_node_start_byte(p) < ts_node_start_byte(gm_child(a, syn->field.right));
+        /* a tensor index (a mask, ~mask, indices) reads a copy; basic indexing would be a view */
+        TSNode index = gm_unparen(syn, ts_node_named_child(p, 1));
+        if (gm_is(index, syn->sym.unary_operator))
+            index = gm_unparen(syn, gm_child(index, syn->field.argument));
+        bool copies = ts_node_named_child_count(p) == 2 &&
+                      gm_value_of(r->region, index).kind == GM_KIND_TENSOR;
+        return stored || is_routed(r, p) || copies;
+    }
+    if (gm_is(p, syn->sym.attribute) && ts_node_eq(gm_child(p, syn->field.object), id)) {
+        static const char *const looks[] = {"device", "dtype", "shape", "ndim", "dim", "size"};
+        for (size_t i = 0; i < sizeof looks / sizeof looks[0]; i++)
+            if (gm_node_text_is(gm_child(p, syn->field.attribute), r->text, looks[i]))
+                return true;
+    }
+    return false;
+}
+
+/* Whether a and b sit in different branches of one if statement (never both run). */
+static bool exclusive_branches(const gm_syntax *syn, TSNode a, TSNode b) {
+    for (TSNode n = a; !ts_node_is_null(n); n = ts_node_parent(n)) {
+        TSNode p = ts_node_parent(n);
+        if (!gm_is(p, syn->sym.if_statement) || ts_node_start_byte(b) < ts_node_start_byte(p) ||
+            ts_node_end_byte(b) > ts_node_end_byte(p))
+            continue;
+        if (ts_node_start_byte(b) >= ts_node_start_byte(n) && ts_node_end_byte(b) <= ts_node_end_byte(n))
+            return false; /* the same branch */
+        TSNode condition = gm_child(p, syn->field.condition);
+        return !ts_node_eq(n, condition) &&
+               !(ts_node_start_byte(b) >= ts_node_start_byte(condition) &&
+                 ts_node_end_byte(b) <= ts_node_end_byte(condition));
+    }
+    return false;
+}
+
+/* The same for every use of name in node that starts in [from, until), except uses in a
+ * branch the store's is exclusive with. */
+static bool uses_keep_no_reference(const routing *r, TSNode node, gm_slice name, uint32_t from,
+                                   uint32_t until, TSNode store) {
+    if (ts_node_end_byte(node) <= from || ts_node_start_byte(node) >= until)
+        return true;
+    if (gm_is(node, r->syn->sym.identifier) && ts_node_start_byte(node) >= from &&
+        gm_slice_eq(gm_node_slice(node, r->text), name) &&
+        gm_mend_identifier_is_variable(r->syn, node) &&
+        !gm_mend_identifier_is_binding(r->syn, node))
+        return use_keeps_no_reference(r, node) || exclusive_branches(r->syn, node, store);
+    uint32_t n = ts_node_named_child_count(node);
+    for (uint32_t i = 0; i < n; i++)
+        if (!uses_keep_no_reference(r, ts_node_named_child(node, i), name, from, until, store))
+            return false;
+    return true;
+}
+
+/* Whether the store may rebind y instead of writing into it: y was bound by a plain
+ * assignment before it (in its block or an enclosing one), and from there to the end of the
+ * statement that holds the store at that level (a loop's later iterations included) nothing
+ * takes another reference to the tensor (a list, a view, an argument) that rebinding would
+ * leave unchanged. */
+static bool rebinding_is_unseen(const routing *r, TSNode store, TSNode y) {
+    gm_slice name = gm_node_slice(y, r->text);
+    for (TSNode n = store; !ts_node_is_null(n) && !ts_node_eq(n, r->function);) {
+        for (TSNode s = ts_node_prev_named_sibling(n); !ts_node_is_null(s);
+             s = ts_node_prev_named_sibling(s)) {
+            TSNode a = gm_is(s, r->syn->sym.expression_statement) ? ts_node_named_child(s, 0)
+                                                                   : (TSNode){0};
+            if (gm_is(a, r->syn->sym.assignment) &&
+                gm_slice_eq(gm_node_slice(gm_child(a, r->syn->field.left), r->text), name))
+                return uses_keep_no_reference(r, ts_node_parent(n), name, ts_node_end_byte(s),
+                                              ts_node_end_byte(n), store);
+        }
+        /* up to the statement around this block */
+        TSNode block = ts_node_parent(n);
+        n = ts_node_is_null(block) ? block : ts_node_parent(block);
+        while (!ts_node_is_null(n) && !gm_is(ts_node_parent(n), r->syn->sym.block) &&
+               !ts_node_eq(n, r->function))
+            n = ts_node_parent(n);
+    }
+    return false;
+}
+
 static int decline(gm_region *region, const char *why) {
     region->mend_declined = why;
     return 0;
@@ -457,6 +549,13 @@ static int build(const routing *r, const route *rt, gm_fix *out) {
     if (mixes_rows(r, gm_child(assignment_of(r->syn, rt->store), r->syn->field.right)))
         return decline(r->region, "the masked rows go through a function that mixes or joins "
                                   "rows, so it cannot run on every row");
+    TSNode targets[MAX_TARGETS];
+    int count = store_targets(r, assignment_of(r->syn, rt->store), targets);
+    for (int i = 0; i < count; i++)
+        if (!rebinding_is_unseen(r, rt->store, ts_node_named_child(targets[i], 0)))
+            return decline(r->region, "the stored tensor is not a local bound before the store, "
+                                      "or something else holds it (a list, a view, an argument), "
+                                      "which rebinding its name would leave unchanged");
     char *store = dense_store(r, rt->store);
     if (!store)
         return decline(r->region, "the masked store cannot be written as a select (an operator "

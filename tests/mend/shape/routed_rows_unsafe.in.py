@@ -17,16 +17,21 @@ class MixedMlpLayer(nn.Module):
         self.text_mlp = nn.Sequential(nn.Linear(8, 16), nn.GELU(), nn.Linear(16, 8))
         self.audio_mlp = nn.Sequential(nn.Linear(8, 16), nn.SiLU(), nn.Linear(16, 8))
 
-    def forward(self, hidden_states: torch.Tensor, audio_token_mask: torch.BoolTensor):
+    def forward(self, hidden_states: torch.Tensor, audio_token_mask: torch.BoolTensor | None = None):
         hidden_states = hidden_states * 2
-        text_hidden_states = self.text_norm(hidden_states[~audio_token_mask])
-        audio_hidden_states = self.audio_norm(hidden_states[audio_token_mask])
+        if audio_token_mask is None:
+            # the other branch passes the tensor on: it never runs with the stores
+            audio_hidden_states = self.audio_mlp(self.audio_norm(hidden_states))
+            hidden_states = hidden_states + audio_hidden_states
+        else:
+            text_hidden_states = self.text_norm(hidden_states[~audio_token_mask])
+            audio_hidden_states = self.audio_norm(hidden_states[audio_token_mask])
 
-        text_hidden_states = self.text_mlp(text_hidden_states)
-        hidden_states[~audio_token_mask] += text_hidden_states.to(hidden_states.device)
+            text_hidden_states = self.text_mlp(text_hidden_states)
+            hidden_states[~audio_token_mask] += text_hidden_states.to(hidden_states.device)
 
-        audio_hidden_states = self.audio_mlp(audio_hidden_states)
-        hidden_states[audio_token_mask] += audio_hidden_states.to(hidden_states.device)
+            audio_hidden_states = self.audio_mlp(audio_hidden_states)
+            hidden_states[audio_token_mask] += audio_hidden_states.to(hidden_states.device)
         return hidden_states
 
 
