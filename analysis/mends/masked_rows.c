@@ -534,6 +534,40 @@ static bool rebinding_is_unseen(const routing *r, TSNode store, TSNode y) {
     return false;
 }
 
+/* Whether the masked read serves as indices: inside another subscript's index, or in the
+ * arguments of a call that takes indices (gather, index_select, embedding, ...). The rows the
+ * mask leaves out may hold values no index may take (-100 labels, -1 offsets), which the
+ * dense form would then look up. */
+static bool read_is_index(const routing *r, TSNode read, TSNode stmt) {
+    static const char *const takers[] = {"gather", "index_select", "take", "take_along_dim",
+                                         "scatter", "scatter_add", "index_add", "index_copy",
+                                         "embedding", "one_hot", "bincount"};
+    for (TSNode n = read, p = ts_node_parent(read); !ts_node_is_null(p) && !ts_node_eq(n, stmt);
+         n = p, p = ts_node_parent(p)) {
+        if (gm_is(p, r->syn->sym.subscript) && !ts_node_eq(ts_node_named_child(p, 0), n))
+            return true;
+        if (gm_is(p, r->syn->sym.argument_list) && gm_is(ts_node_parent(p), r->syn->sym.call)) {
+            TSNode fn = gm_unparen(r->syn, gm_child(ts_node_parent(p), r->syn->field.function));
+            TSNode name = gm_is(fn, r->syn->sym.attribute) ? gm_child(fn, r->syn->field.attribute) : fn;
+            for (size_t i = 0; i < sizeof takers / sizeof takers[0]; i++)
+                if (gm_node_text_is(name, r->text, takers[i]))
+                    return true;
+        }
+    }
+    return false;
+}
+
+static bool reads_are_indices(const routing *r, TSNode stmt) {
+    TSNode reads[MAX_READS];
+    int count = 0;
+    if (!collect_reads(r, stmt, reads, &count))
+        return true;
+    for (int i = 0; i < count; i++)
+        if (read_is_index(r, reads[i], stmt))
+            return true;
+    return false;
+}
+
 static int decline(gm_region *region, const char *why) {
     region->mend_declined = why;
     return 0;
@@ -549,6 +583,12 @@ static int build(const routing *r, const route *rt, gm_fix *out) {
     if (mixes_rows(r, gm_child(assignment_of(r->syn, rt->store), r->syn->field.right)))
         return decline(r->region, "the masked rows go through a function that mixes or joins "
                                   "rows, so it cannot run on every row");
+    for (int i = 0; i < rt->chain_count; i++)
+        if (reads_are_indices(r, rt->chain[i]) ||
+            reads_are_indices(r, gm_child(assignment_of(r->syn, rt->store), r->syn->field.right)))
+            return decline(r->region, "the masked rows are used as indices (a subscript, gather, "
+                                      "embedding ...), and the rows the mask leaves out may hold "
+                                      "values no index may take");
     TSNode targets[MAX_TARGETS];
     int count = store_targets(r, assignment_of(r->syn, rt->store), targets);
     for (int i = 0; i < count; i++)
