@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/mends/index_routing.h"
+#include "analysis/mends/mask_shape.h"
+#include "analysis/mends/masked_rows.h"
 #include "analysis/mends/mends.h"
 #include "analysis/mends/rewrite_text.h"
 #include "analysis/mends/setting_suggestion.h"
@@ -158,23 +161,6 @@ static TSNode definition_of(gm_region *region, TSNode node, TSNode expr) {
     return ts_node_is_null(rhs) ? null : gm_unparen(syn, rhs);
 }
 
-/* Whether call calls the torch function canonical ("torch.full"). */
-static bool calls(gm_region *region, TSNode call, const char *canonical) {
-    const gm_stmt_ctx *st = region->stmt;
-    const gm_syntax *syn = st->syntax;
-    char name[GM_NAME_MAX];
-    if (!gm_is(call, syn->sym.call))
-        return false;
-    TSNode fn = gm_unparen(syn, gm_child(call, syn->field.function));
-    TSNode head = gm_chain_head(syn, fn);
-    if (ts_node_is_null(head) ||
-        !gm_symbols_is_imported(st->symbols, gm_node_slice(head, st->text)) ||
-        gm_region_binds_node(region, head))
-        return false;
-    return gm_symbols_resolve(st->symbols, syn, st->text, fn, name, sizeof name) &&
-           strcmp(name, canonical) == 0;
-}
-
 /* Positional argument i of call (keyword arguments skipped), or a null node. */
 static TSNode positional(const gm_syntax *syn, TSNode call, uint32_t i) {
     TSNode args = gm_child(call, syn->field.arguments);
@@ -296,7 +282,7 @@ static int repeat_interleave(gm_region *region, TSNode call, gm_fix *out) {
     gm_text_builder tb;
     gm_tb_init(&tb);
     gm_tb_append_str(&tb, ", output_size=");
-    if (calls(region, def, "torch.full")) {
+    if (gm_mend_calls(region, def, "torch.full")) {
         TSNode size = gm_unparen(syn, positional(syn, def, 0));
         TSNode fill = positional(syn, def, 1);
         bool one_dim = (gm_is(size, syn->sym.tuple) || gm_is(size, syn->sym.list)) &&
@@ -334,7 +320,7 @@ static int repeat_interleave(gm_region *region, TSNode call, gm_fix *out) {
             gm_tb_append_str(&tb, " * ");
             append_operand(&tb, syn, st->text, fill);
         }
-    } else if (calls(region, def, "torch.tensor")) {
+    } else if (gm_mend_calls(region, def, "torch.tensor")) {
         TSNode list = gm_unparen(syn, positional(syn, def, 0));
         uint32_t n = gm_is(list, syn->sym.list) ? ts_node_named_child_count(list) : 0;
         long total = 0, v = 0;
@@ -370,7 +356,7 @@ static int one_hot(gm_region *region, TSNode call, gm_fix *out) {
     gm_text_builder tb;
     gm_tb_init(&tb);
     gm_tb_append_str(&tb, ", num_classes=");
-    if (calls(region, def, "torch.arange") &&
+    if (gm_mend_calls(region, def, "torch.arange") &&
         ts_node_named_child_count(gm_child(def, syn->field.arguments)) == 1 &&
         gm_mend_names_stable(syn, st->text, function, positional(syn, def, 0))) {
         gm_tb_append_node(&tb, st->text, positional(syn, def, 0));
@@ -394,7 +380,7 @@ static int one_hot(gm_region *region, TSNode call, gm_fix *out) {
         char canonical[16];
         snprintf(canonical, sizeof canonical, "torch.%s", method);
         TSNode dim = keyword(syn, st->text, index_call, "dim");
-        if (calls(region, index_call, canonical)) {
+        if (gm_mend_calls(region, index_call, canonical)) {
             source = positional(syn, index_call, 0);
             if (ts_node_is_null(dim))
                 dim = positional(syn, index_call, topk ? 2 : 1);
@@ -423,78 +409,6 @@ static int one_hot(gm_region *region, TSNode call, gm_fix *out) {
                        "Mend graph break: pass num_classes (the size of the dimension the indices "
                        "select from; the width no longer depends on the largest index)",
                        call, gm_tb_take(&tb));
-}
-
-/* Whether the mask m (a name bound once, followed) is a comparison, or `~`, `&`, `|` of such,
- * with src among the compared values: its shape then covers src's, and src[m] working means it
- * is src's shape exactly. */
-static bool mask_compares(gm_region *region, TSNode function, TSNode m, gm_slice src, int depth) {
-    const gm_stmt_ctx *st = region->stmt;
-    const gm_syntax *syn = st->syntax;
-    m = gm_unparen(syn, m);
-    if (ts_node_is_null(m) || depth > 8)
-        return false;
-    if (gm_is(m, syn->sym.identifier)) {
-        gm_slice name = gm_node_slice(m, st->text);
-        if (gm_slice_eq(name, src))
-            return true;
-        TSNode value = gm_mend_only_assignment(syn, st->text, function, name);
-        return !ts_node_is_null(value) && mask_compares(region, function, value, src, depth + 1);
-    }
-    if (gm_is(m, syn->sym.comparison_operator)) {
-        uint32_t count = ts_node_named_child_count(m);
-        for (uint32_t i = 0; i < count; i++) {
-            TSNode operand = gm_unparen(syn, ts_node_named_child(m, i));
-            if (gm_is(operand, syn->sym.identifier) &&
-                gm_slice_eq(gm_node_slice(operand, st->text), src))
-                return true;
-        }
-        return false;
-    }
-    if (gm_is(m, syn->sym.unary_operator)) {
-        TSNode op = gm_child(m, syn->field.operator);
-        return !ts_node_is_null(op) && strcmp(ts_node_type(op), "~") == 0 &&
-               mask_compares(region, function, gm_child(m, syn->field.argument), src, depth + 1);
-    }
-    if (gm_is(m, syn->sym.binary_operator)) {
-        TSNode op = gm_child(m, syn->field.operator);
-        const char *o = ts_node_is_null(op) ? "" : ts_node_type(op);
-        if (strcmp(o, "&") != 0 && strcmp(o, "|") != 0)
-            return false;
-        return mask_compares(region, function, gm_child(m, syn->field.left), src, depth + 1) ||
-               mask_compares(region, function, gm_child(m, syn->field.right), src, depth + 1);
-    }
-    return false;
-}
-
-/* Whether value makes a new tensor of src's shape and dtype: `torch.zeros_like(src)` (ones,
- * empty, full, rand, randn), `src.clone()`, `torch.clone(src)`. */
-static bool fresh_like(gm_region *region, TSNode value, gm_slice src) {
-    const gm_stmt_ctx *st = region->stmt;
-    const gm_syntax *syn = st->syntax;
-    value = gm_unparen(syn, value);
-    if (!gm_is(value, syn->sym.call))
-        return false;
-    TSNode fn = gm_unparen(syn, gm_child(value, syn->field.function));
-    TSNode args = gm_child(value, syn->field.arguments);
-    if (!gm_is(args, syn->sym.argument_list))
-        return false;
-    if (gm_is(fn, syn->sym.attribute) &&
-        gm_node_text_is(gm_child(fn, syn->field.attribute), st->text, "clone") &&
-        ts_node_named_child_count(args) == 0)
-        return gm_slice_eq(gm_node_slice(gm_unparen(syn, gm_child(fn, syn->field.object)), st->text), src);
-    static const char *const makers[] = {"torch.zeros_like", "torch.ones_like", "torch.empty_like",
-                                         "torch.full_like", "torch.clone"};
-    bool made = false;
-    for (size_t i = 0; i < sizeof makers / sizeof makers[0] && !made; i++)
-        made = calls(region, value, makers[i]);
-    if (!made || ts_node_named_child_count(args) == 0)
-        return false;
-    /* only the tensor (and a fill value): a dtype= keyword would change the result's dtype */
-    for (uint32_t i = 1; i < ts_node_named_child_count(args); i++)
-        if (gm_is(ts_node_named_child(args, i), syn->sym.keyword_argument))
-            return false;
-    return gm_slice_eq(gm_node_slice(gm_unparen(syn, ts_node_named_child(args, 0)), st->text), src);
 }
 
 /* The uses of dst before the masked copy: each must be the object of a subscript store
@@ -549,8 +463,8 @@ static int masked_copy(gm_region *region, TSNode subscript, gm_fix *out) {
         return 0;
     gm_slice src_text = gm_node_slice(src, st->text);
     TSNode made = gm_mend_only_assignment(syn, st->text, function, gm_node_slice(dst, st->text));
-    if (ts_node_is_null(made) || !fresh_like(region, made, src_text) ||
-        !mask_compares(region, function, mask, src_text, 0))
+    if (ts_node_is_null(made) || !gm_mend_fresh_like(region, made, src_text) ||
+        !gm_mend_mask_compares(region, function, mask, src_text, 0))
         return 0;
     early_uses uses = {syn, ts_node_start_byte(assignment), true};
     if (!gm_mend_each_use(syn, st->text, function, gm_node_slice(dst, st->text),
@@ -706,8 +620,8 @@ static int masked_loss(gm_region *region, TSNode subscript, gm_fix *out) {
     TSNode args = ts_node_parent(subscript);
     TSNode call = ts_node_parent(args);
     if (!gm_is(args, syn->sym.argument_list) ||
-        !(calls(region, call, "torch.nn.functional.cross_entropy") ||
-          calls(region, call, "torch.nn.functional.nll_loss")))
+        !(gm_mend_calls(region, call, "torch.nn.functional.cross_entropy") ||
+          gm_mend_calls(region, call, "torch.nn.functional.nll_loss")))
         return 0;
     uint32_t count = ts_node_named_child_count(args);
     TSNode input = count >= 2 ? gm_unparen(syn, ts_node_named_child(args, 0)) : (TSNode){0};
@@ -771,12 +685,25 @@ int gm_mend_dynamic_shape(gm_region *region, TSNode node, gm_fix *out) {
             return rc;
         if (st->symbols->torch_alias && (rc = masked_scatter_rows(region, node, out)) != 0)
             return rc;
-        return boolean_mask(region, node, out);
+        if ((rc = boolean_mask(region, node, out)) != 0)
+            return rc;
+        /* rows routed through functions and stored back under the mask */
+        const char *why = region->mend_declined;
+        region->mend_declined = NULL;
+        rc = gm_mend_masked_rows_dense(region, node, out);
+        if (rc == 0 && !region->mend_declined)
+            region->mend_declined = why;
+        return rc;
     }
-    if (calls(region, node, "torch.repeat_interleave"))
+    if (gm_mend_calls(region, node, "torch.repeat_interleave"))
         return repeat_interleave(region, node, out);
-    if (calls(region, node, "torch.nn.functional.one_hot"))
+    if (gm_mend_calls(region, node, "torch.nn.functional.one_hot"))
         return one_hot(region, node, out);
+    if (gm_mend_calls(region, node, "torch.where")) {
+        int rc = gm_mend_index_routing_dense(region, node, out);
+        if (rc != 0 || region->mend_declined)
+            return rc;
+    }
     return declined_or_setting(region, node,
                                "the operator's output size depends on the data, and no "
                                "static-shape rewrite keeps its meaning",

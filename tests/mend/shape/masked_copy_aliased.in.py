@@ -1,4 +1,4 @@
-# mend-declined: the masked result is used other than by sum()
+# mend-declined: something else holds it (a list, a view, an argument)
 # The same masked copy, but the tensor written in place is also held in a list before the copy:
 # rebinding the name would leave the list's tensor unchanged, so no mend is offered.
 import torch
