@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "server/workspace/ignore_rules.h"
 #include "server/workspace/inode_set.h"
 
 /* A directory being walked: its entries' paths, sorted, and the next one to visit. */
@@ -19,6 +20,7 @@ struct gm_python_walk {
     frame *stack;
     size_t depth, stack_capacity;
     gm_inode_set seen; /* directories and files */
+    gm_ignore_rules ignores; /* the .gitignore files of the directories entered */
     size_t max_files, files, directories;
     bool quiet, truncated, failed;
 };
@@ -78,6 +80,8 @@ static void enter(gm_python_walk *walk, const char *dir) {
         return;
     }
     walk->directories++;
+    if (gm_ignore_rules_load(&walk->ignores, dir) != 0)
+        walk->failed = true;
     frame *top = &walk->stack[walk->depth++];
     memset(top, 0, sizeof *top);
     struct dirent *entry;
@@ -133,11 +137,13 @@ static void visit(gm_python_walk *walk, gm_path_list *list, char *child) {
     if (stat(child, &info) != 0) {
         free(child);
     } else if (S_ISDIR(info.st_mode)) {
-        if (!skip_directory(child, name) && first_visit(walk, &info)) {
+        if (!skip_directory(child, name) && !gm_ignore_rules_match(&walk->ignores, child, true) &&
+            first_visit(walk, &info)) {
             enter(walk, child);
         }
         free(child);
-    } else if (S_ISREG(info.st_mode) && is_python_file(name) && first_visit(walk, &info)) {
+    } else if (S_ISREG(info.st_mode) && is_python_file(name) &&
+               !gm_ignore_rules_match(&walk->ignores, child, false) && first_visit(walk, &info)) {
         if (walk->files >= walk->max_files) {
             walk->truncated = true;
             free(child);
@@ -193,5 +199,6 @@ void gm_python_walk_free(gm_python_walk *walk) {
     }
     free(walk->stack);
     gm_inode_set_free(&walk->seen);
+    gm_ignore_rules_free(&walk->ignores);
     free(walk);
 }

@@ -136,6 +136,32 @@ static void stops_at_the_file_cap(void) {
     gm_path_list_free(&list);
 }
 
+/* .gitignore files are honoured as ruff's respect-gitignore does: basename and anchored
+ * patterns, directories only, `!` re-includes, nested files apply below their directory. */
+static void honours_gitignore(void) {
+    CHECK_EQ_INT(mkdir(in_root("repo"), 0700), 0);
+    CHECK_EQ_INT(mkdir(in_root("repo/build-x"), 0700), 0);
+    CHECK_EQ_INT(mkdir(in_root("repo/src"), 0700), 0);
+    CHECK_EQ_INT(mkdir(in_root("repo/src/build-x"), 0700), 0);
+    CHECK_EQ_INT(mkdir(in_root("repo/src/gen"), 0700), 0);
+    make("repo/.gitignore", "# comment\n/build*/\n*_pb2.py\n!keep_pb2.py\n");
+    make("repo/build-x/a.py", "");
+    make("repo/src/build-x/b.py", ""); /* `/build*` is anchored at repo/ */
+    make("repo/src/m_pb2.py", "");
+    make("repo/src/keep_pb2.py", "");
+    make("repo/src/main.py", "");
+    make("repo/src/gen/.gitignore", "*.py\r\n");
+    make("repo/src/gen/g.py", "");
+    gm_path_list list = {0};
+    bool truncated = true;
+    CHECK_EQ_INT(gm_find_python_files(in_root("repo"), &list, 100, &truncated), 0);
+    CHECK_EQ_INT(list.count, 3);
+    CHECK_EQ_INT(count_of(&list, "/src/build-x/b.py"), 1);
+    CHECK_EQ_INT(count_of(&list, "/keep_pb2.py"), 1);
+    CHECK_EQ_INT(count_of(&list, "/main.py"), 1);
+    gm_path_list_free(&list);
+}
+
 int main(void) {
     if (!mkdtemp(root)) {
         perror("mkdtemp");
@@ -144,6 +170,7 @@ int main(void) {
     reads_only_regular_files();
     walks_symlink_loops_once();
     stops_at_the_file_cap();
+    honours_gitignore();
     char command[600];
     snprintf(command, sizeof command, "rm -rf '%s'", root);
     if (system(command) != 0) {
