@@ -116,18 +116,16 @@ static bool passes_size(const gm_stmt_ctx *st, TSNode call, int position) {
     return position < 0 ? positional > 0 : positional > position;
 }
 
-static void emit(gm_region *region, const char *rule, TSNode call, const char *message,
+/* Emits rule at call; format holds one `%.*s`, the callee fn as written (cut for a message). */
+static void emit(gm_region *region, const char *rule, TSNode call, TSNode fn, const char *format,
                  const char *declined) {
-    region->mend_declined = declined;
-    gm_emit_finding(region, gm_rule_by_id(rule), call, message, NULL, 0);
-}
-
-/* The callee as written, cut for a message. */
-static gm_slice written_callee(const gm_region *region, TSNode fn) {
     gm_slice written = gm_node_slice(fn, region->stmt->text);
     if (written.len > 48)
         written.len = 48;
-    return written;
+    char message[480];
+    snprintf(message, sizeof message, format, (int)written.len, written.ptr);
+    region->mend_declined = declined;
+    gm_emit_finding(region, gm_rule_by_id(rule), call, message, NULL, 0);
 }
 
 static bool scalar_draw(gm_region *region, TSNode call, TSNode fn, const char *name) {
@@ -136,15 +134,11 @@ static bool scalar_draw(gm_region *region, TSNode call, TSNode fn, const char *n
             continue;
         if (passes_size(region->stmt, call, numpy_draws[i].size_position))
             return true;
-        gm_slice written = written_callee(region, fn);
-        char message[400];
-        snprintf(message, sizeof message,
-                 "`%.*s()` draws one number: torch.compile runs NumPy on tensors and reads the "
-                 "draw back from the tensor's data as a Python number, which it cannot trace, "
-                 "so it breaks the graph here (whether the number is used or not); "
-                 "`torch.rand(())` keeps the draw in the graph",
-                 (int)written.len, written.ptr);
-        emit(region, "GM202", call, message,
+        emit(region, "GM202", call, fn,
+             "`%.*s()` draws one number: torch.compile runs NumPy on tensors and reads the draw "
+             "back from the tensor's data as a Python number, which it cannot trace, so it "
+             "breaks the graph here (whether the number is used or not); `torch.rand(())` keeps "
+             "the draw in the graph",
              "torch.rand draws from torch's generator, not NumPy's, so the numbers differ: the "
              "rewrite is left to you");
         return true;
@@ -157,24 +151,18 @@ bool gm_rule_numpy_call(gm_region *region, TSNode call, TSNode fn, const char *n
         return false;
     if (scalar_draw(region, call, fn, name))
         return true;
-    gm_slice written = written_callee(region, fn);
-    char message[480];
     if (strcmp(name, "numpy.random.choice") == 0) {
-        snprintf(message, sizeof message,
-                 "`%.*s()` reads its arguments' data: torch.compile runs NumPy on tensors, and "
-                 "choice turns tensor data into Python numbers, which it cannot trace, so it "
-                 "breaks the graph here; `torch.randperm(n)[:k]` or `torch.multinomial` keeps "
-                 "the draw in the graph",
-                 (int)written.len, written.ptr);
-        emit(region, "GM202", call, message,
+        emit(region, "GM202", call, fn,
+             "`%.*s()` reads its arguments' data: torch.compile runs NumPy on tensors, and choice "
+             "turns tensor data into Python numbers, which it cannot trace, so it breaks the "
+             "graph here; `torch.randperm(n)[:k]` or `torch.multinomial` keeps the draw in the "
+             "graph",
              "torch draws from its own generator, not NumPy's, so the numbers differ: the "
              "rewrite is left to you");
     } else if (unsupported_function(name)) {
-        snprintf(message, sizeof message,
-                 "`%.*s()` is a NumPy function torch.compile cannot run on tensors (torch._numpy "
-                 "does not implement it), so it breaks the graph here",
-                 (int)written.len, written.ptr);
-        emit(region, "GM511", call, message,
+        emit(region, "GM511", call, fn,
+             "`%.*s()` is a NumPy function torch.compile cannot run on tensors (torch._numpy does "
+             "not implement it), so it breaks the graph here",
              "graphmend has no rewrite for this function; use its torch equivalent, or call it "
              "outside the compiled code");
     }

@@ -11,6 +11,7 @@
 
 #include "analysis/analyzer.h"
 #include "server/config/pyproject_config.h"
+#include "server/cli/run_options.h"
 #include "server/config/settings.h"
 #include "server/profile/confirm_report.h"
 #include "server/profile/defaults.h"
@@ -52,63 +53,22 @@ static void print_usage(FILE *out) {
             GM_PROFILE_DEFAULT_ENTRY);
 }
 
-static bool one_of(const char *value, const char *const *allowed) {
-    for (size_t i = 0; allowed[i]; i++) {
-        if (strcmp(value, allowed[i]) == 0) {
-            return true;
-        }
-    }
-    return false;
-}
-
 /* Returns 0, -1 after --help, or 2 after printing the problem. */
 static int parse_options(int argc, char **argv, confirm_options *options) {
-    static const char *const devices[] = {"auto", "cuda", "cpu", NULL};
-    static const char *const formats[] = {"text", "json", NULL};
     memset(options, 0, sizeof *options);
     gm_profile_request_default(&options->request);
     options->request.confirm = true;
     for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        const char *value = i + 1 < argc ? argv[i + 1] : NULL;
-        bool takes_value = strcmp(arg, "--entry") == 0 || strcmp(arg, "--python") == 0 ||
-                           strcmp(arg, "--output-format") == 0 ||
-                           strcmp(arg, "--timeout") == 0 || strcmp(arg, "--device") == 0;
-        if (takes_value && !value) {
-            fprintf(stderr, "graphmend confirm: %s needs a value\n", arg);
+        int shared = gm_cli_run_option("graphmend confirm", argc, argv, &i, &options->request,
+                                       &options->json);
+        if (shared == 2) {
             return 2;
         }
-        if (takes_value) {
-            i++;
+        if (shared == 1) {
+            continue;
         }
-        if (strcmp(arg, "--entry") == 0) {
-            options->request.entry = value;
-        } else if (strcmp(arg, "--python") == 0) {
-            options->request.python = value;
-        } else if (strcmp(arg, "--device") == 0) {
-            if (!one_of(value, devices)) {
-                fprintf(stderr, "graphmend confirm: unknown device '%s' (auto, cuda, cpu)\n",
-                        value);
-                return 2;
-            }
-            options->request.device = value;
-        } else if (strcmp(arg, "--output-format") == 0) {
-            if (!one_of(value, formats)) {
-                fprintf(stderr, "graphmend confirm: unknown output format '%s' (text, json)\n",
-                        value);
-                return 2;
-            }
-            options->json = strcmp(value, "json") == 0;
-        } else if (strcmp(arg, "--timeout") == 0) {
-            char *end = NULL;
-            double seconds = strtod(value, &end);
-            if (!value[0] || *end || !(seconds > 0)) {
-                fprintf(stderr, "graphmend confirm: --timeout needs seconds > 0, not '%s'\n",
-                        value);
-                return 2;
-            }
-            options->request.timeout_s = seconds;
-        } else if (strcmp(arg, "--quiet") == 0 || strcmp(arg, "-q") == 0) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "--quiet") == 0 || strcmp(arg, "-q") == 0) {
             options->quiet = true;
         } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
             print_usage(stdout);

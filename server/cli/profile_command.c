@@ -11,6 +11,7 @@
 #include <uv.h>
 
 #include "analysis/mend_apply.h"
+#include "server/cli/run_options.h"
 #include "server/config/pyproject_config.h"
 #include "server/profile/defaults.h"
 #include "server/profile/job.h"
@@ -65,29 +66,23 @@ static int parse_int(const char *flag, const char *text, int low, int *out) {
     return 0;
 }
 
-static bool one_of(const char *value, const char *const *allowed) {
-    for (size_t i = 0; allowed[i]; i++) {
-        if (strcmp(value, allowed[i]) == 0) {
-            return true;
-        }
-    }
-    return false;
-}
-
 /* Returns 0, or 2 after printing the problem. */
 static int parse_options(int argc, char **argv, profile_options *options) {
-    static const char *const devices[] = {"auto", "cuda", "cpu", NULL};
-    static const char *const formats[] = {"text", "json", NULL};
     memset(options, 0, sizeof *options);
     gm_profile_request_default(&options->request);
     for (int i = 1; i < argc; i++) {
+        int shared = gm_cli_run_option("graphmend profile", argc, argv, &i, &options->request,
+                                       &options->json);
+        if (shared == 2) {
+            return 2;
+        }
+        if (shared == 1) {
+            continue;
+        }
         const char *arg = argv[i];
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
-        bool takes_value = strcmp(arg, "--entry") == 0 || strcmp(arg, "--device") == 0 ||
-                           strcmp(arg, "--python") == 0 || strcmp(arg, "--output-format") == 0 ||
-                           strcmp(arg, "--timeout") == 0 || strcmp(arg, "--iterations") == 0 ||
-                           strcmp(arg, "--warmup") == 0 || strcmp(arg, "--mode") == 0 ||
-                           strcmp(arg, "--backend") == 0;
+        bool takes_value = strcmp(arg, "--iterations") == 0 || strcmp(arg, "--warmup") == 0 ||
+                           strcmp(arg, "--mode") == 0 || strcmp(arg, "--backend") == 0;
         if (takes_value && !value) {
             fprintf(stderr, "graphmend profile: %s needs a value\n", arg);
             return 2;
@@ -95,34 +90,7 @@ static int parse_options(int argc, char **argv, profile_options *options) {
         if (takes_value) {
             i++;
         }
-        if (strcmp(arg, "--entry") == 0) {
-            options->request.entry = value;
-        } else if (strcmp(arg, "--device") == 0) {
-            if (!one_of(value, devices)) {
-                fprintf(stderr, "graphmend profile: unknown device '%s' (auto, cuda, cpu)\n",
-                        value);
-                return 2;
-            }
-            options->request.device = value;
-        } else if (strcmp(arg, "--python") == 0) {
-            options->request.python = value;
-        } else if (strcmp(arg, "--output-format") == 0) {
-            if (!one_of(value, formats)) {
-                fprintf(stderr, "graphmend profile: unknown output format '%s' (text, json)\n",
-                        value);
-                return 2;
-            }
-            options->json = strcmp(value, "json") == 0;
-        } else if (strcmp(arg, "--timeout") == 0) {
-            char *end = NULL;
-            double seconds = strtod(value, &end);
-            if (!value[0] || *end || !(seconds > 0)) {
-                fprintf(stderr, "graphmend profile: --timeout needs seconds > 0, not '%s'\n",
-                        value);
-                return 2;
-            }
-            options->request.timeout_s = seconds;
-        } else if (strcmp(arg, "--iterations") == 0) {
+        if (strcmp(arg, "--iterations") == 0) {
             if (parse_int(arg, value, 1, &options->request.iterations) != 0) {
                 return 2;
             }
