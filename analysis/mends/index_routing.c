@@ -1,5 +1,5 @@
 /* gm_mend_index_routing_dense (see index_routing.h): the mixture-of-experts loop body that
- * transformers' MoE layers share (Mixtral, Qwen-MoE, OLMoE, PhiMoE, DBRX, ...):
+ * transformers' MoE layers share (OLMoE, Qwen3-MoE, PhiMoE, ...):
  *
  *     idx, top_x = torch.where(expert_mask[e])           (deleted)
  *     if top_x.shape[0] == 0: continue                   (deleted)

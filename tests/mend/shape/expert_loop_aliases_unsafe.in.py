@@ -1,60 +1,53 @@
 # mend-fix-args: --unsafe-fixes
 # mend-applicability: unsafe
-# DBRX's form of the expert loop: the indices are renamed before use (`token_list = token_idx`),
-# the expert takes its weights as arguments, and the weighted output spans lines. The renames go
-# with the indices; the rest is the dense expert loop (run every expert on every token, weigh
-# by the routing weight, 0 when not routed), unsafe as there.
+# The expert loop with its indices renamed before use (`rows = top_x`), the expert's output
+# weighted on a line of its own: the renames go with the indices; the rest is the dense expert
+# loop (every expert runs on every token, weighted by the routing weight, 0 when not routed),
+# unsafe as there.
 import torch
 import torch.nn.functional as F
 from torch import nn
 
 
-class TinyExpertMlp(nn.Module):
-    def __init__(self, hidden_size=8, ffn_hidden_size=16, num_experts=3):
-        super().__init__()
-        self.w1 = nn.Parameter(torch.randn(num_experts * ffn_hidden_size, hidden_size) * 0.2)
-        self.w2 = nn.Parameter(torch.randn(num_experts * ffn_hidden_size, hidden_size) * 0.2)
-
-    def forward(self, x, w1, w2):
-        return F.gelu(x @ w1.t()) @ w2
-
-
-class TinyDbrxExperts(nn.Module):
-    def __init__(self, hidden_size=8, ffn_hidden_size=16, num_experts=3, top_k=2):
+class TinyRenamedIndexMoe(nn.Module):
+    def __init__(self, hidden_dim=8, num_experts=4, top_k=2):
         super().__init__()
         self.num_experts = num_experts
         self.top_k = top_k
-        self.ffn_hidden_size = ffn_hidden_size
-        self.router = nn.Linear(hidden_size, num_experts, bias=False)
-        self.mlp = TinyExpertMlp(hidden_size, ffn_hidden_size, num_experts)
+        self.gate = nn.Linear(hidden_dim, num_experts, bias=False)
+        self.experts = nn.ModuleList(
+            nn.Sequential(nn.Linear(hidden_dim, 16), nn.SiLU(), nn.Linear(16, hidden_dim))
+            for _ in range(num_experts)
+        )
 
-    def forward(self, x: torch.Tensor):
-        hidden_size = x.shape[-1]
-        x = x.view(-1, hidden_size)
-        top_weights, top_experts = torch.topk(self.router(x).softmax(dim=-1), self.top_k, dim=-1)
-        out = torch.zeros_like(x)
-        expert_mask = F.one_hot(top_experts, num_classes=self.num_experts).permute(2, 1, 0)
-        w1_chunked = self.mlp.w1.view(self.num_experts, self.ffn_hidden_size, hidden_size).chunk(self.num_experts)
-        w2_chunked = self.mlp.w2.view(self.num_experts, self.ffn_hidden_size, hidden_size).chunk(self.num_experts)
-        w1_chunked = [w1.squeeze(dim=0) for w1 in w1_chunked]
-        w2_chunked = [w2.squeeze(dim=0) for w2 in w2_chunked]
-        for expert_idx in range(0, self.num_experts):
-            topk_idx, token_idx = torch.where(expert_mask[expert_idx])
-            if token_idx.shape[0] == 0:
+    def forward(self, hidden_states: torch.Tensor):
+        batch_size, sequence_length, hidden_dim = hidden_states.shape
+        hidden_states = hidden_states.view(-1, hidden_dim)
+        router_logits = self.gate(hidden_states)
+        routing_weights = F.softmax(router_logits, dim=1, dtype=torch.float)
+        routing_weights, selected_experts = torch.topk(routing_weights, self.top_k, dim=-1)
+        routing_weights = routing_weights.to(hidden_states.dtype)
+        final_hidden_states = torch.zeros(
+            (batch_size * sequence_length, hidden_dim), dtype=hidden_states.dtype, device=hidden_states.device
+        )
+        expert_mask = F.one_hot(selected_experts, num_classes=self.num_experts).permute(2, 1, 0)
+        for expert_idx in range(self.num_experts):
+            expert_layer = self.experts[expert_idx]
+            idx, top_x = torch.where(expert_mask[expert_idx])
+            if top_x.shape[0] == 0:
                 continue
 
-            token_list = token_idx
-            topk_list = topk_idx
+            rows = top_x
+            slots = idx
 
-            expert_tokens = x[None, token_list].reshape(-1, hidden_size)
-            expert_out = (
-                self.mlp(expert_tokens, w1_chunked[expert_idx], w2_chunked[expert_idx])
-                * top_weights[token_list, topk_list, None]
+            current_state = hidden_states[None, rows].reshape(-1, hidden_dim)
+            current_hidden_states = (
+                expert_layer(current_state)
+                * routing_weights[rows, slots, None]
             )
-
-            out.index_add_(0, token_idx, expert_out)
-        return out
+            final_hidden_states.index_add_(0, top_x, current_hidden_states.to(hidden_states.dtype))
+        return final_hidden_states.reshape(batch_size, sequence_length, hidden_dim)
 
 
 def example():
-    return TinyDbrxExperts().eval(), (torch.randn(2, 5, 8),)
+    return TinyRenamedIndexMoe().eval(), (torch.randn(2, 5, 8),)

@@ -1,6 +1,6 @@
 # mend-fix-args: --unsafe-fixes
 # mend-applicability: unsafe
-# The mixture-of-experts loop of Mixtral and its relatives: `torch.where(expert_mask[e])` lists
+# The mixture-of-experts loop of OLMoE, Qwen3-MoE and their relatives: `torch.where(expert_mask[e])` lists
 # the (slot, token) pairs routed to expert e, whose count depends on the data. Running each
 # expert on every token and weighing a token by its routing weight (0 when the token is not
 # routed to the expert) adds the same values; an expert that gets no token is skipped by adding

@@ -12,7 +12,7 @@ NAME = "transformers"
 
 # Model families kept for an independent check (issue 13): never swept, stored or tested here.
 HELD_OUT = frozenset(
-    """bamba bert big_bird bigbird_pegasus canine clip convnext data2vec deformable_detr distilbert
+    """bamba bert big_bird bigbird_pegasus canine clip convnext data2vec dbrx deformable_detr distilbert
     electra encodec falcon_h1 fastspeech2_conformer flaubert funnel gemma2 gpt_neox gpt2
     granitemoe_hybrid hubert informer jamba led llama llava longt5 mamba2 mistral mixtral nemotron_h
     nllb_moe paligemma prophetnet qwen2 qwen2_moe recurrent_gemma reformer resnet roberta rwkv
