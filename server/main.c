@@ -6,6 +6,7 @@
 #include "server/cli/confirm_command.h"
 #include "server/cli/profile_command.h"
 #include "server/cli/rule_command.h"
+#include "server/cli/run_command.h"
 #include "server/config/settings.h"
 #include "server/transport/stdio_transport.h"
 
@@ -32,6 +33,10 @@ static void print_help(FILE *out) {
             "                    [--output-format text|json] [--timeout SECONDS]\n"
             "                                       judge the predictions for PATH against real\n"
             "                                       dynamo on one run (runs PATH's code)\n"
+            "  graphmend run --packages NAMES [--unsafe-fixes] [--python PYTHON] [--verbose]\n"
+            "                [--] [python] SCRIPT [ARGS...]\n"
+            "                                       run a program with those installed packages\n"
+            "                                       mended as imported (see run --help)\n"
             "  graphmend settings --defaults        print the editor settings' defaults as JSON\n"
             "  graphmend --help | --version\n"
             "\n"
@@ -99,6 +104,9 @@ int main(int argc, char **argv) {
     }
     if (strcmp(command, "confirm") == 0) {
         return gm_cli_confirm(argc - 1, argv + 1);
+    }
+    if (strcmp(command, "run") == 0) {
+        return gm_cli_run(argc - 1, argv + 1);
     }
     if (strcmp(command, "settings") == 0) {
         return print_settings_defaults(argc, argv);

@@ -12,7 +12,7 @@
 #include "server/cli/cli_options.h"
 #include "server/cli/file_rewrite.h"
 #include "server/cli/file_selection.h"
-#include "server/cli/parallel_each.h"
+#include "server/workspace/parallel_each.h"
 #include "server/cli/progress.h"
 #include "server/cli/report.h"
 #include "server/cli/stdin_source.h"

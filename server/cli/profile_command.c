@@ -11,6 +11,7 @@
 #include <uv.h>
 
 #include "analysis/mend_apply.h"
+#include "server/cli/mended_packages.h"
 #include "server/cli/run_options.h"
 #include "server/config/pyproject_config.h"
 #include "server/profile/defaults.h"
@@ -24,6 +25,7 @@ typedef struct {
     bool json;
     bool unsafe_fixes;
     bool quiet;
+    gm_package_names packages; /* --packages: mended in the mended arm */
 } profile_options;
 
 typedef struct {
@@ -41,7 +43,7 @@ static void print_usage(FILE *out) {
         "                         [--output-format text|json] [--unsafe-fixes] [--timeout "
         "SECONDS]\n"
         "                         [--iterations N] [--warmup N] [--mode MODE] [--backend BACKEND]\n"
-        "                         [--quiet]\n"
+        "                         [--packages NAMES] [--quiet]\n"
         "\n"
         "Runs PATH's entry function (default %s: no parameters,\n"
         "returns the model and a tuple of inputs) in two fresh Python processes, as written\n"
@@ -50,7 +52,10 @@ static void print_usage(FILE *out) {
         "code of PATH. The interpreter is --python, else $GRAPHMEND_PYTHON, else python3.\n"
         "--backend aot_eager counts graphs without generating code; --mode reduce-overhead\n"
         "uses CUDA graphs (launches counted on CUDA). When no mend applies at the fix level,\n"
-        "nothing runs. Exit status: 0 profiled (or nothing to compare), 2 error.\n",
+        "nothing runs. --packages transformers,diffusers: the mended arm also imports those\n"
+        "installed packages mended (as `graphmend run` does; their files are never written),\n"
+        "the original arm as installed. Exit status: 0 profiled (or nothing to compare), 2\n"
+        "error.\n",
         GM_PROFILE_DEFAULT_ENTRY);
 }
 
@@ -82,7 +87,8 @@ static int parse_options(int argc, char **argv, profile_options *options) {
         const char *arg = argv[i];
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
         bool takes_value = strcmp(arg, "--iterations") == 0 || strcmp(arg, "--warmup") == 0 ||
-                           strcmp(arg, "--mode") == 0 || strcmp(arg, "--backend") == 0;
+                           strcmp(arg, "--mode") == 0 || strcmp(arg, "--backend") == 0 ||
+                           strcmp(arg, "--packages") == 0;
         if (takes_value && !value) {
             fprintf(stderr, "graphmend profile: %s needs a value\n", arg);
             return 2;
@@ -112,6 +118,10 @@ static int parse_options(int argc, char **argv, profile_options *options) {
                 return 2;
             }
             options->request.backend = value;
+        } else if (strcmp(arg, "--packages") == 0) {
+            if (gm_cli_add_package_names("graphmend profile", value, &options->packages) != 0) {
+                return 2;
+            }
         } else if (strcmp(arg, "--unsafe-fixes") == 0) {
             options->unsafe_fixes = true;
         } else if (strcmp(arg, "--quiet") == 0 || strcmp(arg, "-q") == 0) {
@@ -234,12 +244,21 @@ static int nothing_to_compare(const char *path, const char *text, size_t len,
     return 0;
 }
 
+static int profile(profile_options *options);
+
 int gm_cli_profile(int argc, char **argv) {
     profile_options options;
     int status = parse_options(argc, argv, &options);
-    if (status != 0) {
-        return status;
+    if (status == 0) {
+        status = profile(&options);
     }
+    gm_package_names_free(&options.packages);
+    return status;
+}
+
+static int profile(profile_options *given) {
+    profile_options options = *given;
+    int status;
     char absolute[PATH_MAX];
     if (!realpath(options.path, absolute)) {
         fprintf(stderr, "graphmend profile: cannot read %s: %s\n", options.path, strerror(errno));
@@ -254,7 +273,29 @@ int gm_cli_profile(int argc, char **argv) {
         free(mended);
         return status;
     }
-    if (applied == 0) {
+    gm_mended_packages *packages = NULL;
+    if (options.packages.count > 0) {
+        packages = calloc(1, sizeof *packages);
+        status = packages ? gm_cli_mend_packages("graphmend profile", options.request.python,
+                                                 &options.packages, absolute,
+                                                 options.unsafe_fixes, options.quiet, packages)
+                          : 2;
+        if (status != 0 || packages->stats.mends == 0) {
+            free(packages); /* no package mend: the arms differ by the file's mends only */
+            packages = NULL;
+        }
+        if (status != 0) {
+            free(text);
+            free(mended);
+            return status;
+        }
+    }
+    size_t package_mends = packages ? packages->stats.mends : 0;
+    if (packages) {
+        options.request.mended_imports_launcher = packages->launcher;
+        options.request.mended_imports_map = packages->map;
+    }
+    if (applied + package_mends == 0) {
         /* Both arms would run the same code: a difference would be noise only. */
         status = nothing_to_compare(absolute, text, len, &options);
         free(text);
@@ -266,11 +307,11 @@ int gm_cli_profile(int argc, char **argv) {
     options.request.original_len = len;
     options.request.mended_text = mended;
     options.request.mended_len = mended_len;
-    options.request.mends_applied = applied;
+    options.request.mends_applied = applied + package_mends;
     options.request.unsafe_fixes = options.unsafe_fixes;
     if (!options.quiet) {
-        fprintf(stderr, "graphmend profile: %zu mend%s applied to the copy%s\n", applied,
-                applied == 1 ? "" : "s",
+        fprintf(stderr, "graphmend profile: %zu mend%s applied to the copy%s%s\n", applied,
+                applied == 1 ? "" : "s", package_mends ? ", the packages' mended copies imported" : "",
                 options.unsafe_fixes ? "" : " (unsafe ones too with --unsafe-fixes)");
     }
 
@@ -294,5 +335,6 @@ int gm_cli_profile(int argc, char **argv) {
     uv_loop_close(&loop);
     free(text);
     free(mended);
+    free(packages);
     return run.status;
 }

@@ -28,6 +28,7 @@ struct gm_profile_job {
     gm_profile_callbacks callbacks;
     char dir[1024];
     char *python, *display_path, *module_dir, *entry, *device, *mode, *backend;
+    char *mended_imports_launcher, *mended_imports_map; /* NULL: packages as installed */
     int iterations, warmup;
     size_t mends_applied;
     bool unsafe_fixes;
@@ -276,6 +277,8 @@ static void free_job(gm_profile_job *job) {
     free(job->device);
     free(job->mode);
     free(job->backend);
+    free(job->mended_imports_launcher);
+    free(job->mended_imports_map);
     free(job);
 }
 
@@ -465,7 +468,19 @@ static void spawn_arm(gm_profile_job *job, int arm) {
                     "3",
                     job->confirm ? "--confirm" : arm > 0 ? "--reference" : NULL,
                     job->confirm ? NULL : reference,
+                    NULL,
+                    NULL,
+                    NULL,
                     NULL};
+    if (arm > 0 && !job->confirm && job->mended_imports_map) {
+        size_t last = 0; /* the first of the NULLs after --reference */
+        while (args[last]) {
+            last++;
+        }
+        args[last] = "--mended-imports";
+        args[last + 1] = job->mended_imports_launcher;
+        args[last + 2] = job->mended_imports_map;
+    }
 
     for (int i = 0; i < PIPE_COUNT; i++) {
         uv_pipe_init(job->loop, &job->pipes[i], 0);
@@ -566,6 +581,15 @@ gm_profile_job *gm_profile_job_start(uv_loop_t *loop, const gm_profile_request *
     job->unsafe_fixes = request->unsafe_fixes;
     job->timeout_s = request->timeout_s;
     job->confirm = request->confirm;
+    if (request->mended_imports_map && request->mended_imports_launcher) {
+        job->mended_imports_launcher = strdup(request->mended_imports_launcher);
+        job->mended_imports_map = strdup(request->mended_imports_map);
+        if (!job->mended_imports_launcher || !job->mended_imports_map) {
+            snprintf(error, error_size, "out of memory");
+            free_job(job);
+            return NULL;
+        }
+    }
     if (!job->python || !job->display_path || !job->module_dir || !job->entry || !job->device ||
         !job->mode || !job->backend) {
         snprintf(error, error_size, "out of memory");

@@ -28,6 +28,9 @@ typedef struct {
      * true, "torch", "python", "device", "graphs", "graph_breaks", "breaks": [{"line", "reason",
      * "explanation", "registry_id", "sources", "skips_frame"}], "traced_lines"}). */
     bool confirm;
+    /* `profile --packages`: the mended arm imports installed packages from graphmend's mended
+     * copies through this launcher script and map (server/packages/); NULL: as installed */
+    const char *mended_imports_launcher, *mended_imports_map;
 } gm_profile_request;
 
 typedef struct gm_profile_job gm_profile_job;

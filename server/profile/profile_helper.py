@@ -63,6 +63,9 @@ def parse_args(argv):
     parser.add_argument("--outputs", required=True, help="where to torch.save this arm's outputs")
     parser.add_argument("--reference", help="the other arm's saved outputs, to compare with")
     parser.add_argument("--progress-fd", type=int)
+    parser.add_argument("--mended-imports", nargs=2, metavar=("LAUNCHER", "MAP"),
+                        help="the mended arm of `profile --packages`: import installed packages "
+                        "from graphmend's mended copies (server/packages/mended_imports.py)")
     parser.add_argument("--confirm", action="store_true",
                         help="`graphmend confirm`: only collect dynamo's break sites and traced "
                         "lines in --file, under torch._dynamo.explain")
@@ -78,8 +81,26 @@ def display_text(text, args):
 def traceback_tail(exc, args):
     lines = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)).splitlines()
     helper = os.path.abspath(__file__)
-    kept = [line for line in lines if helper not in line]
-    return display_text("\n".join(kept[-TRACEBACK_TAIL_LINES:]), args)
+    kept = [line for line in lines if helper not in line][-TRACEBACK_TAIL_LINES:]
+    mended_imports = sys.modules.get("graphmend_mended_imports")
+    if mended_imports is not None:  # line numbers of mended package copies
+        kept.extend(mended_imports.line_notes(exc))
+    return display_text("\n".join(kept), args)
+
+
+def install_mended_imports(args):
+    """Before the user's file imports anything: the packages of `--packages` from their mended
+    copies."""
+    if not args.mended_imports:
+        return
+    import importlib.util
+
+    launcher, map_path = args.mended_imports
+    spec = importlib.util.spec_from_file_location("graphmend_mended_imports", launcher)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["graphmend_mended_imports"] = module
+    spec.loader.exec_module(module)
+    module.install(map_path)
 
 
 def import_torch():
@@ -566,6 +587,7 @@ def main(argv):
     try:
         progress("starting %s" % sys.executable)
         torch = import_torch()
+        install_mended_imports(args)
         result = (confirm if args.confirm else measure)(torch, args, progress)
     except ProfileFailure as failure:
         write_result(args.result, {"ok": False, "arm": args.arm, "error": {

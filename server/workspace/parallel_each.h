@@ -1,8 +1,8 @@
 /* Runs independent per-file work on every core: `check` parses and analyses each file on its
  * own (parsers, analyzers and the analysis caches are per thread), so files are handed out to
  * worker threads one at a time, and the caller reads the results in file order afterwards. */
-#ifndef GM_SERVER_CLI_PARALLEL_EACH_H
-#define GM_SERVER_CLI_PARALLEL_EACH_H
+#ifndef GM_SERVER_WORKSPACE_PARALLEL_EACH_H
+#define GM_SERVER_WORKSPACE_PARALLEL_EACH_H
 
 #include <stddef.h>
 

@@ -1,4 +1,4 @@
-#include "server/cli/parallel_each.h"
+#include "server/workspace/parallel_each.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
