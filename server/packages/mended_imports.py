@@ -165,7 +165,17 @@ def install(map_path, verbose=False):
     previous_hook = sys.excepthook
 
     def excepthook(exc_type, exc, tb):
-        previous_hook(exc_type, exc, _without_launcher(tb))
+        tb = _without_launcher(tb)
+        if isinstance(exc, BaseException):
+            exc = exc.with_traceback(tb)  # the default hook prints exc's own traceback
+        if previous_hook is sys.__excepthook__:
+            # the traceback module reads lines through linecache, which holds the mended source;
+            # the interpreter's own printer (before 3.13) reads the installed file
+            import traceback
+
+            traceback.print_exception(exc_type, exc, tb)
+        else:
+            previous_hook(exc_type, exc, tb)
         for line in line_notes(exc):
             sys.stderr.write(line + "\n")
 
@@ -175,12 +185,9 @@ def install(map_path, verbose=False):
 
 def _without_launcher(tb):
     """The traceback from the user's program on: this launcher's and runpy's frames dropped."""
-    own = {os.path.abspath(__file__)}
-    runpy = sys.modules.get("runpy")
-    if runpy is not None and getattr(runpy, "__file__", None):
-        own.add(os.path.abspath(runpy.__file__))
     kept = tb
-    while kept is not None and os.path.abspath(kept.tb_frame.f_code.co_filename) in own:
+    while kept is not None and (kept.tb_frame.f_globals is globals() or
+                                kept.tb_frame.f_globals.get("__name__") == "runpy"):
         kept = kept.tb_next
     return kept if kept is not None else tb
 
