@@ -307,11 +307,13 @@ static int profile(profile_options *given) {
     options.request.original_len = len;
     options.request.mended_text = mended;
     options.request.mended_len = mended_len;
-    options.request.mends_applied = applied + package_mends;
+    options.request.mends_applied = applied;
+    options.request.package_mends = package_mends;
     options.request.unsafe_fixes = options.unsafe_fixes;
     if (!options.quiet) {
         fprintf(stderr, "graphmend profile: %zu mend%s applied to the copy%s%s\n", applied,
-                applied == 1 ? "" : "s", package_mends ? ", the packages' mended copies imported" : "",
+                applied == 1 ? "" : "s",
+                package_mends ? ", the packages' mended modules imported in the mended arm" : "",
                 options.unsafe_fixes ? "" : " (unsafe ones too with --unsafe-fixes)");
     }
 

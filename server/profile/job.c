@@ -30,7 +30,7 @@ struct gm_profile_job {
     char *python, *display_path, *module_dir, *entry, *device, *mode, *backend;
     char *mended_imports_launcher, *mended_imports_map; /* NULL: packages as installed */
     int iterations, warmup;
-    size_t mends_applied;
+    size_t mends_applied, package_mends;
     bool unsafe_fixes;
     bool confirm; /* one arm, the helper's --confirm answer is the result */
     double timeout_s;
@@ -328,6 +328,7 @@ static void on_timer_closed(uv_handle_t *handle) {
                 .mode = job->mode,
                 .backend = job->backend,
                 .mends_applied = job->mends_applied,
+                .package_mends = job->package_mends,
                 .unsafe_fixes = job->unsafe_fixes,
             };
             result = gm_profile_report_build(&info, job->arms[0], job->arms[1]);
@@ -578,6 +579,7 @@ gm_profile_job *gm_profile_job_start(uv_loop_t *loop, const gm_profile_request *
     job->iterations = request->iterations;
     job->warmup = request->warmup;
     job->mends_applied = request->mends_applied;
+    job->package_mends = request->package_mends;
     job->unsafe_fixes = request->unsafe_fixes;
     job->timeout_s = request->timeout_s;
     job->confirm = request->confirm;

@@ -16,7 +16,8 @@ typedef struct {
     const char *original_text, *mended_text;
     size_t original_len, mended_len;
     size_t mends_applied;
-    bool unsafe_fixes;   /* the mended copy has unsafe mends too (for the report) */
+    size_t package_mends; /* mends in the packages' mended copies (mended_imports_map) */
+    bool unsafe_fixes;    /* the mended copy has unsafe mends too (for the report) */
     const char *entry;   /* zero-argument function returning (model, inputs) */
     const char *device;  /* "auto", "cuda" or "cpu" */
     const char *mode;    /* torch.compile mode: "default", "reduce-overhead", "max-autotune" */

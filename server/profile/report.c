@@ -101,6 +101,9 @@ json_t *gm_profile_report_build(const gm_profile_report_info *info, json_t *orig
                          "could not build the report");
     }
     json_object_set_new(report, "unsafe_fixes", json_boolean(info->unsafe_fixes));
+    if (info->package_mends > 0) {
+        json_object_set_new(report, "package_mends", json_integer((json_int_t)info->package_mends));
+    }
     json_t *name = json_object_get(original, "device_name");
     if (name) {
         json_object_set(report, "device_name", name);
@@ -206,12 +209,19 @@ static void render_header(text_buffer *out, const json_t *report, bool markdown)
            markdown ? "**graphmend profile** `%s` (entry `%s`)\n\n"
                     : "graphmend profile: %s (entry %s)\n",
            string_or(report, "file", "?"), string_or(report, "entry", "?"));
-    append(out, "device %s%s%s, torch %s, backend %s, mode %s; %lld mend%s applied to the copy%s\n",
+    json_int_t package_mends = json_integer_value(json_object_get(report, "package_mends"));
+    char packages[96] = "";
+    if (package_mends > 0) {
+        snprintf(packages, sizeof packages, ", %lld to the installed packages' modules",
+                 (long long)package_mends);
+    }
+    append(out,
+           "device %s%s%s, torch %s, backend %s, mode %s; %lld mend%s applied to the copy%s%s\n",
            device, json_object_get(report, "device_name") ? " " : "",
            string_or(report, "device_name", ""), string_or(report, "torch", "?"),
            string_or(report, "backend", "?"), string_or(report, "mode", "?"),
            (long long)json_integer_value(json_object_get(report, "mends_applied")),
-           json_integer_value(json_object_get(report, "mends_applied")) == 1 ? "" : "s",
+           json_integer_value(json_object_get(report, "mends_applied")) == 1 ? "" : "s", packages,
            json_is_true(json_object_get(report, "unsafe_fixes")) ? " (unsafe ones included)"
                                                                  : " (safe ones only)");
     if (fallback) {

@@ -16,11 +16,12 @@ typedef struct {
     const char *mode;
     const char *backend;
     size_t mends_applied;
+    size_t package_mends; /* `--packages`: mends in the installed packages' mended copies */
     bool unsafe_fixes;
 } gm_profile_report_info;
 
 /* {"ok": true, "file", "entry", "device", "torch", "mode", "backend", "mends_applied",
- *  "unsafe_fixes",
+ *  "unsafe_fixes", "package_mends" (only with `--packages`),
  *  "fallback" (only when auto fell back to the CPU), "original": {...}, "mended": {...},
  *  "outputs_match"}, each arm with graphs, breaks, break_reasons, compile_s, cold_ms, steady_ms,
  * steady_p90_ms, the spread of the steady calls (steady_q1_ms, steady_q3_ms, steady_min_ms,

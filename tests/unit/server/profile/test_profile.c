@@ -61,7 +61,7 @@ static void builds_and_renders_the_report(void) {
                          "\"steady_ms\":1.0,\"steady_p90_ms\":1.25,\"outputs_match\":true,"
                          "\"steady_q1_ms\":0.9,\"steady_q3_ms\":1.1}");
     gm_profile_report_info info = {"m.py", "graphmend_profile_entry", "default", "inductor", 1,
-                                   true};
+                                   0, true};
     json_t *report = gm_profile_report_build(&info, original, mended);
     CHECK(json_is_true(json_object_get(report, "ok")));
     CHECK(json_is_true(json_object_get(report, "outputs_match")));
@@ -90,6 +90,18 @@ static void builds_and_renders_the_report(void) {
     CHECK(markdown && strstr(markdown, "within noise") && !strstr(markdown, "x faster"));
     free(markdown);
     json_decref(close);
+    /* `--packages`: the installed packages' mends are counted apart from the file's */
+    gm_profile_report_info with_packages = info;
+    with_packages.package_mends = 18;
+    json_t *packages = gm_profile_report_build(&with_packages, original, mended);
+    CHECK_EQ_INT(json_integer_value(json_object_get(packages, "package_mends")), 18);
+    CHECK(json_object_get(report, "package_mends") == NULL);
+    char *markdown_packages = gm_profile_report_markdown(packages);
+    CHECK(markdown_packages &&
+          strstr(markdown_packages, "1 mend applied to the copy, 18 to the installed packages' "
+                                    "modules (unsafe ones included)"));
+    free(markdown_packages);
+    json_decref(packages);
 
     char *text = NULL;
     size_t size = 0;
@@ -98,6 +110,7 @@ static void builds_and_renders_the_report(void) {
     fclose(out);
     CHECK(strstr(text, "graph breaks") != NULL);
     CHECK(strstr(text, "outputs match: yes") != NULL);
+    CHECK(strstr(text, "1 mend applied to the copy (unsafe ones included)") != NULL);
     CHECK(strstr(text, "1 mend applied to the copy (unsafe ones included)") != NULL);
     CHECK(strstr(text, "  original |########################################") != NULL);
     CHECK(strstr(text, "m.py:7  Failed to trace builtin operator") != NULL);
