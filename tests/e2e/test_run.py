@@ -183,6 +183,12 @@ def test_exit_status_is_the_programs_and_module_mode_works(world):
     module = run(world, "run", "--packages", "fakepkg", "--", "python", "-m", "tool", "x")
     assert module.returncode == 0, module.stderr
     assert module.stdout.strip() == "['x'] True"  # inspect sees the code that runs
+    # the interpreter's own options stay the interpreter's; -c runs code as python -c does
+    code = run(world, "run", "--packages", "fakepkg", "--", "python", "-u", "-X", "dev", "-c",
+               "import sys, fakepkg.layers as l; print(sys.argv, sys.flags.dev_mode, "
+               "l.__file__.endswith('layers.py'))", "arg")
+    assert code.returncode == 0, code.stderr
+    assert code.stdout.strip() == "['-c', 'arg'] True True"
 
 
 def test_missing_script_and_bad_arguments_are_clear_errors(world):
