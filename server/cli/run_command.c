@@ -103,6 +103,11 @@ static int parse_options(int argc, char **argv, run_options *options) {
     return 0;
 }
 
+/* -m MODULE or -c CODE, also written -mMODULE, -cCODE: the program, not an interpreter option. */
+static bool starts_program(const char *word) {
+    return word[0] == '-' && (word[1] == 'm' || word[1] == 'c');
+}
+
 /* Python's options that take a value as the next word. */
 static bool takes_value(const char *option) {
     return strcmp(option, "-X") == 0 || strcmp(option, "-W") == 0 ||
@@ -123,7 +128,7 @@ int gm_cli_run(int argc, char **argv) {
     if (is_interpreter(argv[word])) {
         options.python = argv[word++];
         while (word < argc && argv[word][0] == '-' && argv[word][1] != '\0' &&
-               strcmp(argv[word], "-m") != 0 && strcmp(argv[word], "-c") != 0) {
+               !starts_program(argv[word])) {
             int width = takes_value(argv[word]) && word + 1 < argc ? 2 : 1;
             if (strcmp(argv[word], "--") == 0) {
                 word++;
@@ -139,9 +144,7 @@ int gm_cli_run(int argc, char **argv) {
             return 2;
         }
     }
-    const char *script = strcmp(argv[word], "-m") != 0 && strcmp(argv[word], "-c") != 0
-                             ? argv[word]
-                             : NULL;
+    const char *script = starts_program(argv[word]) ? NULL : argv[word];
     gm_mended_packages *mended = calloc(1, sizeof *mended);
     if (!mended) {
         fprintf(stderr, "graphmend run: out of memory\n");
@@ -174,6 +177,10 @@ int gm_cli_run(int argc, char **argv) {
         args[n++] = "--verbose";
     }
     args[n++] = "--";
+    if (starts_program(argv[word]) && argv[word][2] != '\0') { /* -mMODULE: -m MODULE */
+        args[n++] = argv[word][1] == 'm' ? "-m" : "-c";
+        args[n++] = argv[word++] + 2;
+    }
     for (int k = word; k < argc; k++) {
         args[n++] = argv[k];
     }
