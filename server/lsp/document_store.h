@@ -37,6 +37,8 @@ typedef struct gm_document {
     bool workspace_known;
     bool imports_pending; /* outside the folders: load its imports after its first analysis */
     uint64_t external_digest;
+    /* What the last graphmend.confirm said of it (confirm_verdicts.h), or NULL. */
+    struct gm_confirmation *confirmation;
     struct gm_document *next;
 } gm_document;
 
