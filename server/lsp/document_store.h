@@ -26,6 +26,12 @@ typedef struct gm_document {
     bool tree_dropped; /* not used lately: gm_document_tree parses it again */
     uint64_t last_used; /* the store's clock when it was last opened, edited or asked for its tree */
     bool diagnostics_dirty; /* changed since diagnostics were last published */
+    /* Analysed again for a reason that may change nothing (the interpreter's version): the
+     * next publication is sent only when its diagnostics differ from the last ones sent, whose
+     * digest published_digest is (valid when published). */
+    bool publish_if_changed;
+    bool published;
+    uint64_t published_digest;
     gm_analyzer *analyzer;
     const gm_finding_list *findings; /* owned by analyzer; NULL until analysed after a change */
     /* The pyproject.toml that applies (owned; NULL when none), looked up once and again after a

@@ -20,9 +20,14 @@ void gm_handle_did_open(gm_server *server, json_t *params) {
         return;
     }
     json_t *text_value = json_object_get(item, "text");
+    double started = server->trace_timing ? gm_server_now_us() : 0;
     if (!gm_document_store_open(&server->documents, uri, text, json_string_length(text_value),
                                 version)) {
         gm_server_show(server, 1, "graphmend: out of memory opening %s", uri);
+    }
+    if (server->trace_timing) {
+        fprintf(stderr, "timing: didOpen v%lld stored and parsed in %.0f us\n",
+                (long long)version, gm_server_now_us() - started);
     }
 }
 
