@@ -47,9 +47,17 @@ typedef struct {
     size_t statements;
     size_t reused;
     bool recomputed_all; /* the fingerprint or the options changed (or there was no cache) */
+    /* only import statements changed: the symbols were rebuilt, and only the statements that
+     * mention a name whose binding changed were analysed again */
+    bool rebound_imports;
 } gm_analyzer_stats;
 
 void gm_analyzer_last_stats(const gm_analyzer *analyzer, gm_analyzer_stats *stats);
+
+/* A digest of everything gm_analyzer_module_summary reads after the last run (the statements'
+ * call parts and the file-wide facts): two runs with the same digest give the same summary, so a
+ * keystroke that changes neither need not build it again. 0 when unknown (build it). */
+uint64_t gm_analyzer_summary_digest(const gm_analyzer *analyzer);
 
 /* One-shot: parse and analyse text into list (caller frees list). Returns 0, or -1 when the
  * parser could not be created or timed out. */

@@ -43,6 +43,9 @@ typedef struct gm_document {
     bool workspace_known;
     bool imports_pending; /* outside the folders: load its imports after its first analysis */
     uint64_t external_digest;
+    /* gm_analyzer_summary_digest of the summary the index holds for it (0: none given yet):
+     * a keystroke that leaves it unchanged builds and compares no summary. */
+    uint64_t summary_digest;
     struct gm_document *next;
 } gm_document;
 
