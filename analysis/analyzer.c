@@ -819,7 +819,16 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
 
     /* Only imports changed: rebind them, and analyse again what uses a rebound name. */
     bool recompute = !a->have_state || !gm_analysis_options_equal(options, &a->options);
-    if (!recompute && fingerprint != a->fingerprint) {
+    if (!recompute && fingerprint != a->fingerprint && ts_node_has_error(root)) {
+        /* The file does not parse (a bracket opened, a line half typed): error recovery
+         * reshapes the statements around the error, which changes the file-wide facts, and
+         * analysing everything again would take the findings of every statement the error does
+         * not touch through facts that only the error changed. Until the file parses again its
+         * facts stay those of the last text that did: the statements the edit touched are
+         * analysed with them, the others keep their results, and when the text parses again
+         * with the same facts (the error undone) only the statements around it are analysed. */
+        a->stats.kept_last_good = true;
+    } else if (!recompute && fingerprint != a->fingerprint) {
         int rebound = only_imports_changed(a, nchildren) ? rebind_imports(a, text, nchildren) : 1;
         if (rebound < 0)
             return -1;
