@@ -12,8 +12,19 @@ static const gm_finding_list empty_findings = {NULL, 0, 0};
 
 const gm_finding_list *gm_server_findings(gm_server *server, gm_document *doc) {
     if (!doc->findings) {
+        bool stale = doc->tree_stale;
+        double started = server->trace_timing ? gm_server_now_us() : 0;
         TSTree *tree = gm_document_tree(&server->documents, doc);
+        if (server->trace_timing && stale) {
+            fprintf(stderr, "timing: v%lld reparsed in %.0f us\n", (long long)doc->version,
+                    gm_server_now_us() - started);
+        }
         if (!tree) {
+            if (stale && doc->parse_timed_out) {
+                gm_server_log(server, 2,
+                              "parsing %s took too long; diagnostics paused until next edit",
+                              doc->uri);
+            }
             return &empty_findings; /* parse timed out: nothing reliable to say */
         }
         gm_analysis_options options;

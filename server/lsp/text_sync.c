@@ -102,7 +102,7 @@ void gm_handle_did_change(gm_server *server, json_t *params) {
                                   server->encoding, error, sizeof error);
     free(changes);
     if (server->trace_timing) {
-        fprintf(stderr, "timing: didChange v%lld applied and reparsed in %.0f us\n",
+        fprintf(stderr, "timing: didChange v%lld applied in %.0f us\n",
                 (long long)version, gm_server_now_us() - started);
     }
     switch (status) {
@@ -116,10 +116,6 @@ void gm_handle_did_change(gm_server *server, json_t *params) {
         break;
     case GM_DOC_NO_MEMORY:
         gm_server_show(server, 1, "graphmend: out of memory applying an edit to %s", uri);
-        break;
-    case GM_DOC_PARSE_TIMEOUT:
-        gm_server_log(server, 2, "parsing %s took too long; diagnostics paused until next edit",
-                      uri);
         break;
     }
 }
