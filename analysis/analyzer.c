@@ -18,6 +18,7 @@
 #include "analysis/findings/suppression.h"
 #include "analysis/findings/syntax_errors.h"
 #include "analysis/findings/unused_suppressions.h"
+#include "analysis/module_facts/breaking_properties.h"
 #include "analysis/module_facts/call_graph.h"
 #include "analysis/module_facts/compile_constants.h"
 #include "analysis/module_facts/module_index.h"
@@ -104,6 +105,10 @@ struct gm_analyzer {
     gm_analyzer_stats stats;
     gm_module_index module_index; /* per run, built on first use */
     gm_module_scan module_scan;   /* per run, scanned on first use */
+    /* the getters that break, from the last run, and the digest of the set the cached entries
+     * were analysed with: when they differ, every statement is analysed again */
+    gm_breaking_properties breaking_properties;
+    uint64_t breaking_properties_used;
 };
 
 static void entry_free(cache_entry *e) {
@@ -282,6 +287,7 @@ void gm_analyzer_free(gm_analyzer *analyzer) {
     external_keys_clear(analyzer);
     free(analyzer->constants);
     gm_module_index_free(&analyzer->module_index);
+    gm_breaking_properties_free(&analyzer->breaking_properties);
     free(analyzer);
 }
 
@@ -391,6 +397,7 @@ static int analyze_statement(gm_analyzer *a, TSNode top, TSNode next, const char
         .constant_count = a->constant_count,
         .module_index = &a->module_index,
         .module_scan = &a->module_scan,
+        .breaking_properties = &a->breaking_properties,
     };
     gm_compiled_regions_each_with(&a->symbols, &a->syntax, text, &a->options, top, reach, calls,
                                   analyze_region, &st);
@@ -878,9 +885,12 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
         free_child_calls(a, nchildren);
         return -1;
     }
-    if (a->constants_digest != constants_before)
+    if (a->constants_digest != constants_before ||
+        a->breaking_properties.digest != a->breaking_properties_used) {
         for (size_t i = 0; i < nchildren; i++)
             a->info[i].match = -1; /* a call anywhere may fold differently now */
+        a->breaking_properties_used = a->breaking_properties.digest;
+    }
     for (size_t i = 0; i < nchildren; i++) {
         child_info *info = &a->info[i];
         if (info->match >= 0 && old->items[info->match].membership != info->membership)
@@ -973,9 +983,27 @@ const gm_finding_list *gm_analyzer_run(gm_analyzer *analyzer, const TSTree *tree
         gm_analyzer_reset(analyzer);
         return &analyzer->result;
     }
-    if (run(analyzer, ts_tree_root_node(tree), text, (uint32_t)len, options) != 0) {
-        /* Out of memory: report what was gathered and recompute everything next time. */
-        gm_analyzer_reset(analyzer);
+    /* A second run only when the first changed which property getters break, which the
+     * statements that read them depend on (module_facts/breaking_properties.h). */
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass > 0) {
+            analyzer->result.count = 0;
+            analyzer->hit_count = 0;
+            gm_finding_free(&analyzer->syntax_finding);
+            gm_finding_list_free(&analyzer->unused_suppressions);
+        }
+        TSNode root = ts_tree_root_node(tree);
+        int changed = -1;
+        if (run(analyzer, root, text, (uint32_t)len, options) != 0 ||
+            (changed = gm_breaking_properties_collect(&analyzer->breaking_properties,
+                                                      &analyzer->syntax, text, root,
+                                                      &analyzer->result)) < 0) {
+            /* Out of memory: report what was gathered and recompute everything next time. */
+            gm_analyzer_reset(analyzer);
+            break;
+        }
+        if (!changed)
+            break;
     }
     return &analyzer->result;
 }

@@ -203,6 +203,8 @@ static void scan_expr(gm_region *r, TSNode n, int depth) {
     scan_children(r, n, depth);
     if (t == syn->sym.attribute && !r->frame_skipped) {
         gm_rule_cached_property_read(r, n);
+        if (!r->frame_skipped)
+            gm_rule_property_read(r, n);
         note_breaks(r, before);
     }
     if (operation && !r->frame_skipped) {
@@ -468,6 +470,7 @@ static void walk_expression_statement(gm_region *r, TSNode n, int depth) {
                 gm_rule_autograd_store(r, left);
                 gm_rule_buffer_store(r, left);
                 gm_rule_checkpoint_side_effect(r, left, false);
+                gm_note_attribute_store(r, left, right);
             }
             gm_kinds_assign(r, left, right);
         } else if (gm_is(e, syn->sym.augmented_assignment)) {

@@ -92,9 +92,8 @@ gm_decorator_kind gm_decorators_kind(const gm_symbols *symbols, const gm_syntax 
     return kind;
 }
 
-/* Whether a decorated_definition has @property (or functools.cached_property): reading the
- * attribute runs the method, and dynamo inlines it into the reading frame. */
-bool gm_decorators_have_property(const gm_syntax *syn, const char *text, TSNode decorated) {
+static bool has_property_decorator(const gm_syntax *syn, const char *text, TSNode decorated,
+                                   bool cached_too) {
     if (ts_node_is_null(decorated))
         return false;
     uint32_t n = ts_node_named_child_count(decorated);
@@ -106,8 +105,19 @@ bool gm_decorators_have_property(const gm_syntax *syn, const char *text, TSNode 
         if (gm_is(e, syn->sym.attribute))
             e = gm_child(e, syn->field.attribute);
         if (gm_is(e, syn->sym.identifier) &&
-            (gm_node_text_is(e, text, "property") || gm_node_text_is(e, text, "cached_property")))
+            (gm_node_text_is(e, text, "property") ||
+             (cached_too && gm_node_text_is(e, text, "cached_property"))))
             return true;
     }
     return false;
+}
+
+/* Whether a decorated_definition has @property (or functools.cached_property): reading the
+ * attribute runs the method, and dynamo inlines it into the reading frame. */
+bool gm_decorators_have_property(const gm_syntax *syn, const char *text, TSNode decorated) {
+    return has_property_decorator(syn, text, decorated, true);
+}
+
+bool gm_decorators_have_plain_property(const gm_syntax *syn, const char *text, TSNode decorated) {
+    return has_property_decorator(syn, text, decorated, false);
 }

@@ -28,6 +28,9 @@ gm_decorator_kind gm_decorators_kind(const gm_symbols *symbols, const gm_syntax 
 /* Whether a decorated_definition has @property (or functools.cached_property): reading the
  * attribute runs the method, and dynamo inlines it into the reading frame. */
 bool gm_decorators_have_property(const gm_syntax *syn, const char *text, TSNode decorated);
+/* The same for @property alone: a functools.cached_property's getter runs from its __get__,
+ * which before Python 3.12 dynamo does not inline (GM607), so the getter is a frame of its own. */
+bool gm_decorators_have_plain_property(const gm_syntax *syn, const char *text, TSNode decorated);
 
 /* Whether a resolved dotted name is torch.compile or torch._dynamo.optimize. */
 bool gm_is_compile_name(const char *name);

@@ -43,6 +43,9 @@ typedef struct {
     /* shared by the run's statements, filled on first use */
     gm_module_index *module_index; /* the module's classes, functions and words */
     gm_module_scan *module_scan;
+    /* the module's @property getters that break (module_facts/breaking_properties.h), from the
+     * run before; NULL or empty when none */
+    const struct gm_breaking_properties *breaking_properties;
     bool oom;
 } gm_stmt_ctx;
 
@@ -107,6 +110,9 @@ typedef struct {
     /* A GM609 finding was made in the region: dynamo gives up on a checkpoint's body at its
      * first side effect. */
     bool checkpoint_side_effect_reported;
+    /* The region stored a tensor into an attribute (`self.t = x * 2`, or a method of the file
+     * it called did): a later read of a breaking property is then reported where it is read. */
+    bool tensor_attribute_stored;
     /* Why the mend builders declined the finding about to be emitted (a static string), or
      * NULL; gm_emit_finding copies it into that finding and clears it. */
     const char *mend_declined;

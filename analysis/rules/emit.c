@@ -1,10 +1,13 @@
 #include "analysis/rules/emit.h"
 
+#include "analysis/module_facts/decorators.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/findings/suppression.h"
+#include "analysis/module_facts/decorators.h"
 #include "analysis/value_kinds/value_kinds.h"
 
 static void fixes_free(gm_fix *fixes, size_t count) {
@@ -17,10 +20,23 @@ static void fixes_free(gm_fix *fixes, size_t count) {
  * breaks a called function is skipped and its caller resumes after the call; with them the
  * caller is not resumed either (explain: step_unsupported, compiled up to the last resumable
  * point). */
+/* Whether the region is the getter of a @property: dynamo inlines it into the function that
+ * reads the attribute, and cannot break at that read (a LOAD_ATTR, not a call). */
+static bool in_property_getter(const gm_region *region) {
+    const gm_syntax *syn = region->stmt->syntax;
+    TSNode decorated = ts_node_parent(region->site.function);
+    return !region->site.nested && gm_is(decorated, syn->sym.decorated_definition) &&
+           gm_decorators_have_plain_property(syn, region->stmt->text, decorated);
+}
+
 static const char *consequence(const gm_region *region, bool fullgraph) {
     if (fullgraph)
         return "; with fullgraph=True this is an error: compiling raises "
                "torch._dynamo.exc.Unsupported instead of splitting the graph";
+    if (in_property_getter(region))
+        return "; it is in a property's getter, which dynamo inlines where the property is "
+               "read and cannot resume after a break in, so the function that reads it runs "
+               "eagerly from the read on";
     if (region->loop_depth > region->comprehension_frame_depth)
         return "; the break is inside a loop, so dynamo skips the frame and the whole function "
                "runs eagerly";
@@ -39,11 +55,11 @@ static const char *consequence(const gm_region *region, bool fullgraph) {
 
 /* The length of message without the rule's own consequence clause ("; the code before and
  * after runs as separate graphs", " and cannot resume after this break, ..."), which
- * fullgraph replaces. */
-static size_t message_core(const char *message, bool fullgraph) {
+ * fullgraph or a property getter replaces. */
+static size_t message_core(const char *message, bool cut_consequence) {
     static const char *const markers[] = {"; ", " and cannot resume"};
     size_t core = strlen(message);
-    for (size_t i = 0; fullgraph && i < sizeof markers / sizeof markers[0]; i++) {
+    for (size_t i = 0; cut_consequence && i < sizeof markers / sizeof markers[0]; i++) {
         const char *cut = strstr(message, markers[i]);
         if (cut && (size_t)(cut - message) < core)
             core = (size_t)(cut - message);
@@ -87,7 +103,8 @@ void gm_emit_finding(gm_region *region, const gm_rule *rule, TSNode node, const 
     if (fullgraph)
         f.severity = GM_SEVERITY_ERROR;
     const char *suffix = consequence(region, fullgraph);
-    size_t core = message_core(message, fullgraph);
+    /* a consequence of the region's own replaces the rule's "code before and after" */
+    size_t core = message_core(message, fullgraph || in_property_getter(region));
     size_t n = core + strlen(suffix) + 1;
     f.message = malloc(n);
     f.fixes = calloc(count + 1, sizeof *f.fixes);

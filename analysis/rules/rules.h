@@ -35,6 +35,12 @@ void gm_rule_comprehension_frames(gm_region *region, TSNode body);
 /* GM607: every attribute read in the region (`self.p`, p a functools.cached_property). */
 void gm_rule_cached_property_read(gm_region *region, TSNode attribute);
 
+/* Reads of a @property whose getter breaks (st->breaking_properties): every attribute read in
+ * the region; the stores and calls before them that put a tensor into an attribute. */
+void gm_rule_property_read(gm_region *region, TSNode attribute);
+void gm_note_attribute_store(gm_region *region, TSNode left, TSNode right);
+void gm_rule_property_state_call(gm_region *region, TSNode call);
+
 /* GM610: the tensor-method calls whose arguments hold breaking, a node just reported by a rule
  * whose break dynamo resumes after mid-expression (GM301). */
 void gm_rule_method_across_break(gm_region *region, TSNode breaking);

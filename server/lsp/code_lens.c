@@ -1,6 +1,6 @@
 /* textDocument/codeLens: "Profile mended vs original" on the function the profile starts from
  * and on each function where a graph break is predicted, in files that define the profile entry
- * function. The lens only carries the command; nothing runs until the user picks it. It names
+ * function, and "Confirm breaks with torch.compile" on the entry function. The lens only carries the command; nothing runs until the user picks it. It names
  * no fix level: the command then mends as the unsafeFixes setting says, as the palette does. */
 #include <string.h>
 
@@ -8,6 +8,7 @@
 #include "server/profile/defaults.h"
 
 #define LENS_TITLE "Profile mended vs original"
+#define CONFIRM_LENS_TITLE "Confirm breaks with torch.compile"
 
 static bool name_is(TSNode function, const char *text, const char *name) {
     TSNode identifier = ts_node_child_by_field_name(function, "name", 4);
@@ -57,6 +58,20 @@ static void add_lens(gm_server *server, gm_document *doc, json_t *lenses, TSNode
     }
 }
 
+static void add_confirm_lens(gm_server *server, gm_document *doc, json_t *lenses, TSNode entry,
+                             const char *entry_name) {
+    TSNode name = ts_node_child_by_field_name(entry, "name", 4);
+    uint32_t end = ts_node_is_null(name) ? ts_node_start_byte(entry) : ts_node_end_byte(name);
+    json_t *lens = json_pack(
+        "{s:o,s:{s:s,s:s,s:[s,{s:s,s:s}]}}", "range",
+        gm_range_json(server, doc, ts_node_start_byte(entry), end), "command", "title",
+        CONFIRM_LENS_TITLE, "command", GM_CONFIRM_COMMAND, "arguments", doc->uri, "entry",
+        entry_name, "device", "auto");
+    if (lens) {
+        json_array_append_new(lenses, lens);
+    }
+}
+
 json_t *gm_handle_code_lens(gm_server *server, json_t *params, int *error_code, char *error,
                             size_t error_size) {
     gm_document *doc = gm_document_for_params(server, params, error_code, error, error_size);
@@ -75,6 +90,7 @@ json_t *gm_handle_code_lens(gm_server *server, json_t *params, int *error_code, 
         return lenses; /* nothing to profile from */
     }
     add_lens(server, doc, lenses, entry, entry_name);
+    add_confirm_lens(server, doc, lenses, entry, entry_name);
     const gm_finding_list *findings = gm_server_findings(server, doc);
     uint32_t last_start = UINT32_MAX;
     for (size_t i = 0; i < findings->count; i++) {

@@ -2,10 +2,12 @@
  * Diagnostics are written as JSON text directly: on every keystroke of a large file this is the
  * hottest path after the reparse. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/module_facts/symbols.h"
 #include "protocol/lsp_params.h"
+#include "server/lsp/confirm_verdicts.h"
 #include "server/lsp/lsp_internal.h"
 
 static const gm_finding_list empty_findings = {NULL, 0, 0};
@@ -67,6 +69,28 @@ static void write_position(gm_json_writer *writer, const gm_server *server, cons
     gm_json_raw_str(writer, "}");
 }
 
+/* The finding's message, with the last graphmend.confirm's verdict on it when there is one. */
+static void write_message(gm_json_writer *writer, const gm_document *doc,
+                          const gm_finding *finding) {
+    const char *note = doc->confirmation ? gm_confirmation_note(doc->confirmation,
+                                                                finding->rule->id,
+                                                                finding->span.start.row)
+                                         : NULL;
+    if (!note) {
+        gm_json_string(writer, finding->message, strlen(finding->message));
+        return;
+    }
+    size_t size = strlen(finding->message) + strlen(note) + 8;
+    char *message = malloc(size);
+    if (!message) {
+        writer->failed = true;
+        return;
+    }
+    snprintf(message, size, "%s [%s]", finding->message, note);
+    gm_json_string(writer, message, strlen(message));
+    free(message);
+}
+
 static void write_diagnostic(gm_json_writer *writer, const gm_server *server,
                              const gm_document *doc, const gm_finding *finding) {
     const gm_rule *rule = finding->rule;
@@ -79,7 +103,7 @@ static void write_diagnostic(gm_json_writer *writer, const gm_server *server,
     gm_json_raw_str(writer, ",\"code\":");
     gm_json_string(writer, rule->id, strlen(rule->id));
     gm_json_raw_str(writer, ",\"source\":\"graphmend\",\"message\":");
-    gm_json_string(writer, finding->message, strlen(finding->message));
+    write_message(writer, doc, finding);
     if (rule->url) {
         gm_json_raw_str(writer, ",\"codeDescription\":{\"href\":");
         gm_json_string(writer, rule->url, strlen(rule->url));
@@ -97,6 +121,8 @@ void gm_write_diagnostics(gm_server *server, gm_document *doc, gm_json_writer *w
         }
         write_diagnostic(writer, server, doc, &findings->items[i]);
     }
+    gm_confirmation_write_breaks(doc->confirmation, writer, findings->count > 0, doc->text,
+                                 doc->len, &doc->lines, server->encoding);
     gm_json_raw_str(writer, "]");
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/syntax/python_parser.h"
+#include "server/lsp/confirm_verdicts.h"
 
 int gm_document_store_init(gm_document_store *store) {
     memset(store, 0, sizeof *store);
@@ -29,6 +30,7 @@ static void document_free(gm_document *doc) {
         gm_tree_delete(doc->tree);
     }
     gm_analyzer_free(doc->analyzer);
+    gm_confirmation_free(doc->confirmation);
     free(doc);
 }
 

@@ -83,7 +83,8 @@ json_t *gm_handle_initialize(gm_server *server, json_t *params, int *error_code,
     /* graphmend.profile runs the user's code: only ever on this explicit command. */
     json_t *provided = json_object_get(result, "capabilities");
     json_object_set_new(provided, "executeCommandProvider",
-                        json_pack("{s:[s]}", "commands", GM_PROFILE_COMMAND));
+                        json_pack("{s:[s,s]}", "commands", GM_PROFILE_COMMAND,
+                                  GM_CONFIRM_COMMAND));
     json_object_set_new(provided, "codeLensProvider", json_pack("{s:b}", "resolveProvider", 0));
     return result;
 }

@@ -1,7 +1,9 @@
-/* workspace/executeCommand graphmend.profile: runs the profile job (server/profile/job.c) for a
- * document, reports $/progress while it runs, answers with the report, and kills the children
- * on $/cancelRequest, window/workDoneProgress/cancel, shutdown and exit. This is the only place
- * where the server runs the user's code, and only on this explicit request. */
+/* workspace/executeCommand graphmend.profile and graphmend.confirm: runs the profile job
+ * (server/profile/job.c) for a document, reports $/progress while it runs, answers with the
+ * report, and kills the children on $/cancelRequest, window/workDoneProgress/cancel, shutdown
+ * and exit. This is the only place where the server runs the user's code, and only on this
+ * explicit request. A confirm's verdicts are kept with the document and shown in its
+ * diagnostics (confirm_verdicts.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +14,9 @@
 #include "protocol/lsp_params.h"
 #include "protocol/uri.h"
 #include "server/config/pyproject_config.h"
+#include "server/lsp/confirm_verdicts.h"
 #include "server/lsp/lsp_internal.h"
+#include "server/profile/confirm_report.h"
 #include "server/profile/defaults.h"
 #include "server/profile/job.h"
 #include "server/profile/report.h"
@@ -35,6 +39,11 @@ struct gm_profile_session {
     char title[160];
     char last_message[256];
     unsigned last_percent;
+    /* graphmend.confirm: the document and the text and version that ran (owned) */
+    bool confirm;
+    char *uri, *path, *text, *entry;
+    size_t len;
+    int64_t version;
     struct gm_profile_session *next;
 };
 
@@ -52,6 +61,10 @@ static void unlink_session(gm_server *server, gm_profile_session *session) {
 }
 
 static void free_session(gm_profile_session *session) {
+    free(session->uri);
+    free(session->path);
+    free(session->text);
+    free(session->entry);
     json_decref(session->request_id);
     json_decref(session->token);
     free(session);
@@ -106,6 +119,73 @@ static void on_started(void *context, const char *arm, long pid) {
 
 /* ---------------------------------------------------------------- the end */
 
+static const char *const *profile_options(gm_server *server, const char *uri, const char *path,
+                                          gm_analysis_options *options, size_t *root_count);
+
+/* The report in a fenced block, as `graphmend confirm` prints it. */
+static char *confirm_markdown(const json_t *report) {
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    if (!out) {
+        return NULL;
+    }
+    fputs("```\n", out);
+    gm_confirm_report_print_text(out, report);
+    fputs("```\n", out);
+    fclose(out);
+    return text;
+}
+
+/* Judges the document's findings for the text that ran against dynamo's answer (result), keeps
+ * the verdicts with the document when it still holds that text, and returns the answer: the
+ * confirm report, with "markdown" and "shown_in_diagnostics". */
+static json_t *confirm_answer(gm_server *server, gm_profile_session *session,
+                              const json_t *result) {
+    gm_document *doc = gm_document_store_find(&server->documents, session->uri);
+    bool current = doc && doc->version == session->version && doc->len == session->len &&
+                   memcmp(doc->text, session->text, session->len) == 0;
+    gm_finding_list snapshot;
+    gm_finding_list_init(&snapshot);
+    const gm_finding_list *findings = &snapshot;
+    if (current) {
+        findings = gm_server_findings(server, doc);
+    } else {
+        /* edited or closed meanwhile: judge the text that ran, show nothing in the editor */
+        gm_analysis_options options;
+        size_t root_count;
+        const char *const *roots =
+            profile_options(server, session->uri, session->path, &options, &root_count);
+        gm_analyze_source_with_roots(session->text, session->len, &options, roots, root_count,
+                                     &snapshot);
+    }
+    json_t *report = gm_confirm_report_build(session->path, session->entry, findings, result);
+    gm_finding_list_free(&snapshot);
+    if (!report) {
+        return json_pack("{s:b,s:s}", "ok", 0, "message", "out of memory");
+    }
+    if (current) {
+        gm_confirmation_free(doc->confirmation);
+        doc->confirmation = gm_confirmation_from_report(report);
+        doc->diagnostics_dirty = true;
+        if (server->client.pull_diagnostics) {
+            if (server->client.diagnostic_refresh) {
+                gm_server_request(server, "workspace/diagnostic/refresh", NULL);
+            }
+        } else {
+            gm_publish_diagnostics(server, doc);
+        }
+    }
+    char *markdown = confirm_markdown(report);
+    json_object_set_new(report, "markdown", json_string(markdown ? markdown : ""));
+    free(markdown);
+    json_object_set_new(report, "shown_in_diagnostics", json_boolean(current));
+    gm_server_log(server, 3, "confirm: %s%s",
+                  json_string_value(json_object_get(report, "summary")),
+                  current ? "" : " (the document changed while it ran: not shown)");
+    return report;
+}
+
 static void on_done(void *context, json_t *result) {
     gm_profile_session *session = context;
     gm_server *server = session->server;
@@ -118,7 +198,11 @@ static void on_done(void *context, json_t *result) {
         send_progress(session, json_pack("{s:s,s:s}", "kind", "end", "message",
                                          ok ? "profile finished" : "profile failed"));
     }
-    if (ok) {
+    if (ok && session->confirm) {
+        json_t *answer = confirm_answer(server, session, result);
+        gm_server_send(server, gm_rpc_make_result(session->request_id, answer));
+        json_decref(answer);
+    } else if (ok) {
         char *markdown = gm_profile_report_markdown(result);
         json_t *answer = json_copy(result);
         json_object_set_new(answer, "markdown", json_string(markdown ? markdown : ""));
@@ -131,8 +215,8 @@ static void on_done(void *context, json_t *result) {
                                          "request cancelled: the profile was stopped", NULL));
     } else {
         char text[1024];
-        snprintf(text, sizeof text, "graphmend profile failed: %s",
-                 message ? message : "unknown error");
+        snprintf(text, sizeof text, "graphmend %s failed: %s",
+                 session->confirm ? "confirm" : "profile", message ? message : "unknown error");
         /* The error's data keeps the traceback and the end of the output for the client. */
         json_t *data = json_deep_copy(error);
         gm_server_send(server,
@@ -325,6 +409,79 @@ static void start_progress(gm_server *server, gm_profile_session *session, json_
                                                 json_pack("{s:O}", "token", session->token));
 }
 
+/* graphmend.confirm: one run of the document's text (the buffer when open) under
+ * torch._dynamo.explain; the answer comes from confirm_answer. */
+static json_t *start_confirm(gm_server *server, json_t *params, const char *uri,
+                             gm_profile_request *request, int *error_code, char *error,
+                             size_t error_size) {
+    *error_code = GM_RPC_REQUEST_FAILED;
+    gm_profile_session *session = calloc(1, sizeof *session);
+    if (!session) {
+        snprintf(error, error_size, "out of memory");
+        return NULL;
+    }
+    session->server = server;
+    session->confirm = true;
+    session->uri = strdup(uri);
+    session->path = gm_uri_to_path(uri);
+    session->entry = strdup(request->entry);
+    if (session->uri && !session->path) {
+        snprintf(error, error_size, "%.200s is not a file: URI", uri);
+        free_session(session);
+        return NULL;
+    }
+    if (!session->uri || !session->entry) {
+        snprintf(error, error_size, "out of memory");
+        free_session(session);
+        return NULL;
+    }
+    gm_document *doc = gm_document_store_find(&server->documents, uri);
+    if (doc) {
+        session->text = malloc(doc->len + 1);
+        if (session->text) {
+            memcpy(session->text, doc->text, doc->len);
+            session->text[doc->len] = '\0';
+        }
+        session->len = doc->len;
+        session->version = doc->version;
+    } else {
+        session->text = gm_read_file(session->path, &session->len);
+        if (!session->text) {
+            snprintf(error, error_size, "cannot read %.300s: %s", session->path,
+                     gm_read_file_error(errno));
+            free_session(session);
+            return NULL;
+        }
+    }
+    if (!session->text) {
+        snprintf(error, error_size, "out of memory");
+        free_session(session);
+        return NULL;
+    }
+    request->confirm = true;
+    request->display_path = session->path;
+    request->original_text = session->text;
+    request->original_len = session->len;
+    session->request_id = json_deep_copy(gm_server_current_id(server));
+    const char *base = strrchr(session->path, '/');
+    snprintf(session->title, sizeof session->title, "graphmend: confirming %s with torch.compile",
+             base ? base + 1 : session->path);
+    snprintf(session->last_message, sizeof session->last_message, "starting Python");
+    gm_profile_callbacks callbacks = {
+        .progress = on_progress, .started = on_started, .done = on_done, .context = session};
+    session->job = gm_profile_job_start(server->loop, request, &callbacks, error, error_size);
+    if (!session->job) {
+        free_session(session);
+        return NULL;
+    }
+    session->next = server->profiles;
+    server->profiles = session;
+    start_progress(server, session, params);
+    gm_server_log(server, 3, "confirm: running %s with %s (this executes the file's code)",
+                  session->path, request->python);
+    return GM_RESULT_SENT;
+}
+
 json_t *gm_handle_execute_command(gm_server *server, json_t *params, int *error_code, char *error,
                                   size_t error_size) {
     const char *command = NULL;
@@ -332,10 +489,11 @@ json_t *gm_handle_execute_command(gm_server *server, json_t *params, int *error_
         *error_code = GM_RPC_INVALID_PARAMS;
         return NULL;
     }
-    if (strcmp(command, GM_PROFILE_COMMAND) != 0) {
+    bool confirm = strcmp(command, GM_CONFIRM_COMMAND) == 0;
+    if (!confirm && strcmp(command, GM_PROFILE_COMMAND) != 0) {
         *error_code = GM_RPC_INVALID_PARAMS;
-        snprintf(error, error_size, "unknown command '%.100s' (graphmend offers %s)", command,
-                 GM_PROFILE_COMMAND);
+        snprintf(error, error_size, "unknown command '%.100s' (graphmend offers %s and %s)",
+                 command, GM_PROFILE_COMMAND, GM_CONFIRM_COMMAND);
         return NULL;
     }
     json_t *arguments = json_object_get(params, "arguments");
@@ -343,7 +501,7 @@ json_t *gm_handle_execute_command(gm_server *server, json_t *params, int *error_
     if (!json_is_string(uri)) {
         *error_code = GM_RPC_INVALID_PARAMS;
         snprintf(error, error_size, "%s needs arguments [uri, {entry, device, python}]",
-                 GM_PROFILE_COMMAND);
+                 command);
         return NULL;
     }
     if (gm_uri_has_nul(json_string_value(uri), json_string_length(uri))) {
@@ -362,6 +520,10 @@ json_t *gm_handle_execute_command(gm_server *server, json_t *params, int *error_
         *error_code = GM_RPC_REQUEST_FAILED;
         snprintf(error, error_size, "profiling needs the server's event loop (graphmend serve)");
         return NULL;
+    }
+    if (confirm) {
+        return start_confirm(server, params, json_string_value(uri), &request, error_code, error,
+                             error_size);
     }
     profile_texts texts;
     if (prepare_texts(server, json_string_value(uri), unsafe, &texts, error, error_size) != 0) {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "protocol/lsp_params.h"
+#include "server/lsp/confirm_verdicts.h"
 #include "server/lsp/lsp_internal.h"
 
 void gm_handle_did_open(gm_server *server, json_t *params) {
@@ -73,6 +74,21 @@ static long decode_changes(json_t *params, gm_document_change **out, char *error
     return (long)count;
 }
 
+/* Keeps the lines of the last confirm's verdicts in step with applied edits. */
+static void follow_changes(gm_document *doc, const gm_document_change *changes, size_t count) {
+    for (size_t i = 0; doc->confirmation && i < count; i++) {
+        size_t line_breaks = 0;
+        for (size_t j = 0; j < changes[i].text_len; j++) {
+            char c = changes[i].text[j];
+            line_breaks += c == '\n' || (c == '\r' && (j + 1 == changes[i].text_len ||
+                                                       changes[i].text[j + 1] != '\n'));
+        }
+        gm_confirmation_follow_edit(doc->confirmation, !changes[i].has_range,
+                                    changes[i].start_line, changes[i].start_character,
+                                    changes[i].end_line, changes[i].end_character, line_breaks);
+    }
+}
+
 void gm_handle_did_change(gm_server *server, json_t *params) {
     char error[512];
     json_t *item;
@@ -100,6 +116,9 @@ void gm_handle_did_change(gm_server *server, json_t *params) {
     gm_document_status status =
         gm_document_apply_changes(&server->documents, doc, changes, (size_t)count, version,
                                   server->encoding, error, sizeof error);
+    if (status == GM_DOC_OK) {
+        follow_changes(doc, changes, (size_t)count);
+    }
     free(changes);
     if (server->trace_timing) {
         fprintf(stderr, "timing: didChange v%lld applied in %.0f us\n",

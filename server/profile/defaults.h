@@ -8,6 +8,8 @@
 
 /* The workspace/executeCommand command of the language server. */
 #define GM_PROFILE_COMMAND "graphmend.profile"
+/* The editor's `graphmend confirm`: verdicts on the document's diagnostics. */
+#define GM_CONFIRM_COMMAND "graphmend.confirm"
 #define GM_PROFILE_DEFAULT_ENTRY "graphmend_profile_entry"
 #define GM_PROFILE_MODES "default, reduce-overhead, max-autotune, max-autotune-no-cudagraphs"
 #define GM_PROFILE_BACKENDS "inductor, aot_eager, eager"

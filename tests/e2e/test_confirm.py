@@ -4,6 +4,7 @@ predictions for the file against the breaks dynamo really found."""
 
 import importlib.util
 import json
+import pathlib
 import shutil
 import subprocess
 import sys
@@ -154,3 +155,123 @@ def test_contradicted_and_unpredicted(binary, tmp_path):
     assert report["precision"] == 0.0 and report["recall"] == 0.0
     assert report["summary"] == ("precision 0.00 (0 of 1 reached predictions confirmed), "
                                  "recall 0.00 (0 of 1 dynamo break sites predicted)")
+
+
+# ---------------------------------------------------------------- the editor: graphmend.confirm
+
+def confirm_args(uri, **extra):
+    return {"command": "graphmend.confirm",
+            "arguments": [uri, {"python": PYTHON, "device": "cpu", **extra}]}
+
+
+def by_code_and_line(diagnostics):
+    return {(d["code"], d["range"]["start"]["line"]): d for d in diagnostics}
+
+
+@pytest.mark.parametrize("client_kind", ["vscode", "neovim"])
+def test_lsp_confirm_verdicts_in_diagnostics(servers, client_kind):
+    session = servers.session(client_kind)
+    assert "graphmend.confirm" in \
+        session.init_result["capabilities"]["executeCommandProvider"]["commands"]
+    (pathlib.Path(session.workspace) / "pyproject.toml").write_text(
+        '[tool.graphmend]\nignore = ["GM401"]\n')
+    text = CONTRADICTED_AND_UNPREDICTED + textwrap.dedent("""\
+
+
+        def debug_only(x):
+            if x.sum() > 0:
+                return x
+            return -x
+        """)
+    uri = session.open("model.py", text)
+    before = session.diagnostics(uri)
+    item = line_of_text(text, "h.sum().item()") - 1
+    printed = line_of_text(text, 'print("h"') - 1
+    assert [d["code"] for d in before] == ["GM201"], before
+    mark = session.client.mark()
+    response = session.client.request("workspace/executeCommand", confirm_args(uri), timeout=180)
+    assert "error" not in response, response
+    report = response["result"]
+    assert report["shown_in_diagnostics"] is True
+    assert report["counts"]["contradicted"] == 1 and len(report["unpredicted"]) == 1
+    assert "contradicted" in report["markdown"] and report["markdown"].startswith("```")
+    after = session.diagnostics_until(uri, lambda items: len(items) == 2, since=mark)
+    found = by_code_and_line(after)
+    contradicted = found[("GM201", item)]
+    assert contradicted["message"].startswith(before[0]["message"])
+    assert "[contradicted: torch 2." in contradicted["message"]
+    [dynamo] = [d for d in after if d["source"] == "graphmend confirm"]
+    assert dynamo["range"]["start"]["line"] == printed
+    assert dynamo["code"] == "GB0059" and "not predicted by graphmend" in dynamo["message"]
+    assert dynamo["codeDescription"]["href"].endswith("/gb0059.html")
+
+    # Two lines inserted above: both move with the text; an edit elsewhere keeps them.
+    mark = session.client.mark()
+    session.change(uri, [{"range": {"start": {"line": 0, "character": 0},
+                                    "end": {"line": 0, "character": 0}},
+                          "text": "# one\n# two\n"}])
+    moved = session.diagnostics(uri)
+    found = by_code_and_line(moved)
+    assert "[contradicted" in found[("GM201", item + 2)]["message"]
+    assert [d["range"]["start"]["line"] for d in moved
+            if d["source"] == "graphmend confirm"] == [printed + 2]
+    # Deleting the print's line (a multi-line replacement) drops dynamo's break with it.
+    session.change(uri, [{"range": {"start": {"line": printed + 2, "character": 0},
+                                    "end": {"line": printed + 3, "character": 0}},
+                          "text": ""}])
+    after_delete = session.diagnostics(uri)
+    assert [d for d in after_delete if d["source"] == "graphmend confirm"] == []
+    assert "[contradicted" in by_code_and_line(after_delete)[("GM201", item + 1)]["message"]
+
+
+def test_lsp_confirm_example_and_code_lens(servers):
+    session = servers.session("vscode")
+    text = EXAMPLE.read_text()
+    uri = session.open("confirm_example.py", text)
+    lenses = session.client.result("textDocument/codeLens", {"textDocument": {"uri": uri}})
+    confirm_lenses = [lens for lens in lenses if lens["command"]["command"] == "graphmend.confirm"]
+    assert [lens["command"]["title"] for lens in confirm_lenses] == [
+        "Confirm breaks with torch.compile"]
+    entry_line = line_of_text(text, "def graphmend_profile_entry") - 1
+    assert confirm_lenses[0]["range"]["start"]["line"] == entry_line
+    session.diagnostics(uri)
+    mark = session.client.mark()
+    report = session.client.result("workspace/executeCommand", confirm_args(uri), timeout=180)
+    assert report["precision"] == 1.0 and report["recall"] == 1.0
+    after = session.diagnostics_until(
+        uri, lambda items: all("[" in d["message"] for d in items), since=mark)
+    notes = {d["range"]["start"]["line"] + 1: d["message"].rsplit("[", 1)[1] for d in after}
+    assert notes[line_of(EXAMPLE, 'print("hidden"')].startswith("confirmed by torch 2.")
+    assert notes[line_of(EXAMPLE, "h.max().item()")].startswith("not reached by the confirm")
+    # Progress was reported with the confirm's own title.
+    begins = [n["params"]["value"] for n in session.client.notifications("$/progress")
+              if n["params"]["value"].get("kind") == "begin"]
+    assert any("confirming confirm_example.py" in b["title"] for b in begins), begins
+
+
+def test_lsp_confirm_failure_and_edits_while_running(servers, tmp_path):
+    session = servers.session("vscode")
+    no_entry = session.open("no_entry.py", "import torch\n\nx = torch.ones(2)\n")
+    response = session.client.request("workspace/executeCommand", confirm_args(no_entry),
+                                      timeout=120)
+    assert response["error"]["code"] == -32803
+    assert "graphmend confirm failed" in response["error"]["message"]
+    # Edited while the run is in flight: the answer judges the text that ran and the editor's
+    # diagnostics are left as they are.
+    uri = session.open("model.py", EXAMPLE.read_text())
+    session.diagnostics(uri)
+    request_id = session.client.send_request("workspace/executeCommand", confirm_args(uri))
+    session.change(uri, [{"range": {"start": {"line": 0, "character": 0},
+                                    "end": {"line": 0, "character": 0}}, "text": "\n"}])
+    edited = session.diagnostics(uri)
+    response = session.client.wait_response(request_id, timeout=180)
+    assert response["result"]["shown_in_diagnostics"] is False
+    assert response["result"]["counts"]["confirmed"] == 2
+    assert all("[" not in d["message"] for d in edited)
+
+
+def line_of_text(text, needle):
+    for number, line in enumerate(text.splitlines(), 1):
+        if needle in line:
+            return number
+    raise AssertionError(f"{needle!r} not in the text")

@@ -319,10 +319,15 @@ def children_of(pid):
 def test_lsp_capabilities_and_code_lens(servers):
     session = servers.session("vscode")
     caps = session.init_result["capabilities"]
-    assert caps["executeCommandProvider"]["commands"] == ["graphmend.profile"]
+    assert caps["executeCommandProvider"]["commands"] == ["graphmend.profile",
+                                                          "graphmend.confirm"]
     assert "codeLensProvider" in caps
     uri = session.open("model.py", PRINT_MODEL)
     lenses = session.client.result("textDocument/codeLens", {"textDocument": {"uri": uri}})
+    # The entry function also has the confirm lens (tests/e2e/test_confirm.py).
+    confirm = [lens for lens in lenses if lens["command"]["command"] == "graphmend.confirm"]
+    assert [lens["range"]["start"]["line"] for lens in confirm] == [16], confirm
+    lenses = [lens for lens in lenses if lens not in confirm]
     lines = sorted(lens["range"]["start"]["line"] for lens in lenses)
     # The entry function (line 16) and forward (line 10), where the print breaks.
     assert lines == [10, 16], lenses

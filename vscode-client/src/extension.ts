@@ -16,9 +16,11 @@ import {
 } from 'vscode-languageclient/node';
 
 import {
+  CONFIRM_COMMAND,
   PROFILE_COMMAND,
   ProfileFailure,
   ProfileOptions,
+  confirmSummary,
   parseProfileArguments,
   profileArguments,
   profileErrorDetails,
@@ -138,13 +140,17 @@ const middleware: Middleware = {
     if (!lenses || vscode.workspace.isTrusted) {
       return lenses;
     }
-    /* Profiling runs the workspace's code: no profile lens in an untrusted workspace. */
-    return lenses.filter((lens) => lens.command?.command !== PROFILE_COMMAND);
+    /* Profiling and confirming run the workspace's code: no such lens in an untrusted workspace. */
+    return lenses.filter(
+      (lens) => lens.command?.command !== PROFILE_COMMAND && lens.command?.command !== CONFIRM_COMMAND,
+    );
   },
   executeCommand: async (command, args, next) => {
-    if (command === PROFILE_COMMAND) {
+    if (command === PROFILE_COMMAND || command === CONFIRM_COMMAND) {
       const parsed = parseProfileArguments(args);
-      return profile(parsed.uri, parsed.options);
+      return command === PROFILE_COMMAND
+        ? profile(parsed.uri, parsed.options)
+        : confirm(parsed.uri, parsed.options);
     }
     return next(command, args);
   },
@@ -279,20 +285,51 @@ function fixAllOnSave(event: vscode.TextDocumentWillSaveEvent): void {
 }
 
 /** Shows the report as a rendered markdown preview (written to the extension's storage). */
-async function showReport(source: vscode.Uri, markdown: string): Promise<void> {
+async function showReport(source: vscode.Uri, markdown: string, kind = 'profile'): Promise<void> {
   const dir = context.globalStorageUri;
   await vscode.workspace.fs.createDirectory(dir);
   const name = source.path.split('/').pop()?.replace(/\.py$/, '') ?? 'report';
-  const file = vscode.Uri.joinPath(dir, `profile-${name}.md`);
+  const file = vscode.Uri.joinPath(dir, `${kind}-${name}.md`);
   await vscode.workspace.fs.writeFile(file, Buffer.from(markdown, 'utf8'));
   await vscode.commands.executeCommand('markdown.showPreview', file);
 }
 
 /** Runs the server's graphmend.profile on a file and shows the report. */
 async function profile(uriText?: string, given?: ProfileOptions): Promise<unknown> {
+  return runOnServer(PROFILE_COMMAND, 'profiling', '(original against mended)', uriText, given, async (uri, result) => {
+    await showReport(uri, profileReportMarkdown(result));
+  });
+}
+
+/** Runs the server's graphmend.confirm on a file: the verdicts appear in its diagnostics; the
+ * precision and recall line is shown, with the full report a click away. */
+async function confirm(uriText?: string, given?: ProfileOptions): Promise<unknown> {
+  return runOnServer(CONFIRM_COMMAND, 'confirming', 'with torch.compile', uriText, given, async (uri, result) => {
+    const markdown = (result as { markdown?: unknown } | undefined)?.markdown;
+    const choice = await vscode.window.showInformationMessage(
+      `graphmend confirm: ${confirmSummary(result)}`,
+      'Show report',
+    );
+    if (choice && typeof markdown === 'string') {
+      await showReport(uri, markdown, 'confirm');
+    }
+  });
+}
+
+/** Runs one of the server's commands that execute the file's code, with progress and errors
+ * shown; show presents the result. */
+async function runOnServer(
+  command: string,
+  doing: string,
+  what: string,
+  uriText: string | undefined,
+  given: ProfileOptions | undefined,
+  show: (uri: vscode.Uri, result: unknown) => Promise<void>,
+): Promise<unknown> {
+  const name = command === PROFILE_COMMAND ? 'profile' : 'confirm';
   if (!vscode.workspace.isTrusted) {
     void vscode.window.showWarningMessage(
-      'graphmend: profiling runs the code of this workspace; it is disabled until you trust the workspace.',
+      `graphmend: ${doing} runs the code of this workspace; it is disabled until you trust the workspace.`,
     );
     return undefined;
   }
@@ -303,7 +340,7 @@ async function profile(uriText?: string, given?: ProfileOptions): Promise<unknow
   }
   const uri = uriText ? vscode.Uri.parse(uriText) : vscode.window.activeTextEditor?.document.uri;
   if (!uri) {
-    void vscode.window.showInformationMessage('graphmend: open the Python file to profile.');
+    void vscode.window.showInformationMessage(`graphmend: open the Python file to ${name}.`);
     return undefined;
   }
   /* The server profiles the editor's buffer, saved or not. */
@@ -316,40 +353,39 @@ async function profile(uriText?: string, given?: ProfileOptions): Promise<unknow
     { python, device: cfg.get<string>('profile.device'), entry: cfg.get<string>('profile.entry') },
     given,
   );
-  output.appendLine(`profile: ${JSON.stringify(args)}`);
+  output.appendLine(`${name}: ${JSON.stringify(args)}`);
   try {
     const result = await vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
-        title: `graphmend: profiling ${uri.path.split('/').pop()} (original against mended)`,
+        title: `graphmend: ${doing} ${uri.path.split('/').pop()} ${what}`,
         cancellable: true,
       },
       (_progress, token) =>
         running.sendRequest(
           ExecuteCommandRequest.type,
-          { command: PROFILE_COMMAND, arguments: args },
+          { command, arguments: args },
           token,
         ),
     );
-    const markdown = profileReportMarkdown(result);
-    await showReport(uri, markdown);
+    await show(uri, result);
     return result;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const details =
       error instanceof ProfileFailure ? error.details : profileErrorDetails((error as { data?: unknown }).data);
     if (details) {
-      output.appendLine(`profile failed: ${message}\n${details}`);
+      output.appendLine(`${name} failed: ${message}\n${details}`);
     }
     if (error instanceof ResponseError && error.code === LSPErrorCodes.RequestCancelled) {
-      void vscode.window.showInformationMessage('graphmend: profile cancelled.');
+      void vscode.window.showInformationMessage(`graphmend: ${name} cancelled.`);
       return undefined;
     }
     if (error instanceof ResponseError && error.code === PROFILE_FAILED) {
       /* The server has shown the message (window/showMessage); the details are in the log. */
       return undefined;
     }
-    const choice = await vscode.window.showErrorMessage(`graphmend profile: ${message}`, 'Show logs');
+    const choice = await vscode.window.showErrorMessage(`graphmend ${name}: ${message}`, 'Show logs');
     if (choice) {
       output.show(true);
     }
@@ -387,6 +423,9 @@ export async function activate(extensionContext: vscode.ExtensionContext): Promi
     vscode.commands.registerCommand('graphmend.mendAll', mendAll),
     vscode.commands.registerCommand('graphmend.profileFile', (uri?: vscode.Uri) =>
       profile(uri instanceof vscode.Uri ? uri.toString() : undefined),
+    ),
+    vscode.commands.registerCommand('graphmend.confirmFile', (uri?: vscode.Uri) =>
+      confirm(uri instanceof vscode.Uri ? uri.toString() : undefined),
     ),
     vscode.commands.registerCommand('graphmend.restartServer', restart),
     vscode.commands.registerCommand('graphmend.showLogs', () => output.show(true)),

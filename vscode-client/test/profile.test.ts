@@ -3,6 +3,7 @@ import { test } from 'node:test';
 
 import {
   ProfileFailure,
+  confirmSummary,
   parseProfileArguments,
   profileArguments,
   profileErrorDetails,
@@ -65,4 +66,11 @@ test('report: a failure becomes a ProfileFailure with the details', () => {
     (e: unknown) => e instanceof ProfileFailure && e.message === 'no-torch: torch is not installed' && e.details === 'tb',
   );
   assert.throws(() => profileReportMarkdown(null), ProfileFailure);
+});
+
+test('confirm: the summary line of the answer, or a plain note without one', () => {
+  const summary = 'precision 1.00 (2 of 2 reached predictions confirmed), recall 0.50 (1 of 2 dynamo break sites predicted)';
+  assert.equal(confirmSummary({ ok: true, summary }), summary);
+  assert.equal(confirmSummary({ ok: true }), 'no summary in the answer');
+  assert.equal(confirmSummary(undefined), 'no summary in the answer');
 });

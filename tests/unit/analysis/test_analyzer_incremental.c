@@ -79,7 +79,28 @@ static const char model[] = "import math\n"
                             "\n"
                             "def helper(x):\n"
                             "    print(x)\n"
-                            "    return x\n";
+                            "    return x\n"
+                            "\n"
+                            "\n"
+                            "class Stats:\n"
+                            "    def __init__(self):\n"
+                            "        self.weight = torch.ones(4)\n"
+                            "\n"
+                            "    @property\n"
+                            "    def scale(self):\n"
+                            "        return self.weight.sum().item()\n"
+                            "\n"
+                            "\n"
+                            "class Scaled(nn.Module):\n"
+                            "    def __init__(self):\n"
+                            "        super().__init__()\n"
+                            "        self.stats = Stats()\n"
+                            "\n"
+                            "    def forward(self, x):\n"
+                            "        self.cache = x * 2\n"
+                            "        y = x * self.stats.scale\n"
+                            "        print(y)\n"
+                            "        return y\n";
 
 static const char *const snippets[] = {
     "print(x)\n",
@@ -121,6 +142,10 @@ static const char *const snippets[] = {
     "helper2(x)",
     "helper",
     "@torch.compiler.disable\n",
+    "    @property\n",
+    "        return self.weight\n",
+    "        self.cache = x * 2\n",
+    "self.stats.scale",
 };
 
 static uint64_t rng_state;

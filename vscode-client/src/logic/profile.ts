@@ -2,6 +2,15 @@
  * report it returns. Pure: no VS Code API. */
 
 export const PROFILE_COMMAND = 'graphmend.profile';
+/** Runs the file's entry once under torch._dynamo.explain and puts a verdict on each diagnostic;
+ * it takes the same arguments. */
+export const CONFIRM_COMMAND = 'graphmend.confirm';
+
+/** The line a confirm answer sums up with: its precision and recall on that run. */
+export function confirmSummary(result: unknown): string {
+  const summary = result && typeof result === 'object' ? (result as Record<string, unknown>).summary : undefined;
+  return typeof summary === 'string' && summary !== '' ? summary : 'no summary in the answer';
+}
 
 /** The options object of graphmend.profile: entry, device and python come from the settings;
  * the server takes more (unsafeFixes, mode, backend, iterations, warmup, timeout), which a

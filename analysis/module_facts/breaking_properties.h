@@ -1,0 +1,44 @@
+/* The @property getters of the module whose body breaks the graph, from the findings of the
+ * last analysis run. Reading such a property is not a call: dynamo cannot break at the read (a
+ * LOAD_ATTR), so the reading function runs eagerly from there on, and when it has stored a
+ * tensor into an attribute before the read dynamo also reports the read itself
+ * (step_unsupported). The rules of the reading function need this set, which the getter's own
+ * analysis makes: the analyzer runs once more when a run changes it. */
+#ifndef GM_ANALYSIS_MODULE_FACTS_BREAKING_PROPERTIES_H
+#define GM_ANALYSIS_MODULE_FACTS_BREAKING_PROPERTIES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <tree_sitter/api.h>
+
+#include "analysis/findings/findings.h"
+#include "analysis/syntax/syntax.h"
+
+typedef struct {
+    char key[128];       /* "Class.property" */
+    const gm_rule *rule; /* of the getter's first break */
+    uint32_t row;        /* 0-based line of that break */
+} gm_breaking_property;
+
+typedef struct gm_breaking_properties {
+    gm_breaking_property *items;
+    size_t count, capacity;
+    uint64_t digest; /* of the keys, rules and rows (0: none): a change means the run was stale */
+} gm_breaking_properties;
+
+void gm_breaking_properties_free(gm_breaking_properties *set);
+
+/* Rebuilds set from findings (those of a run over root). Returns 1 when it changed, 0 when it
+ * is the same, -1 on OOM (set left empty). */
+int gm_breaking_properties_collect(gm_breaking_properties *set, const gm_syntax *syntax,
+                                   const char *text, TSNode root, const gm_finding_list *findings);
+
+/* The entry for property of class_name, or NULL. */
+const gm_breaking_property *gm_breaking_properties_find(const gm_breaking_properties *set,
+                                                        gm_slice class_name, gm_slice property);
+
+/* Whether some class's property of that name breaks (a quick test before resolving a read). */
+bool gm_breaking_properties_has_name(const gm_breaking_properties *set, gm_slice property);
+
+#endif
