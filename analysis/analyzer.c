@@ -29,6 +29,7 @@
 #include "analysis/regions/compiled_regions.h"
 #include "analysis/regions/region.h"
 #include "analysis/syntax/line_breaks.h"
+#include "analysis/syntax/name_set.h"
 #include "analysis/syntax/python_parser.h"
 #include "analysis/syntax/syntax.h"
 
@@ -632,6 +633,150 @@ static int place_after_imports(gm_analyzer *a, TSNode root, const char *text, ui
     return 0;
 }
 
+static bool is_import(const gm_syntax *syn, TSSymbol symbol) {
+    return symbol == syn->sym.import_statement || symbol == syn->sym.import_from_statement;
+}
+
+/* Whether the statements that changed since the last run (the children that match no entry and
+ * the entries that no child matched) are all import statements: then only what imports bind
+ * changed file-wide, and only the statements that use a rebound name need analysing again. */
+static bool only_imports_changed(const gm_analyzer *a, size_t nchildren) {
+    const gm_syntax *syn = &a->syntax;
+    const entry_list *old = &a->entries;
+    size_t next_matched = 0;
+    for (size_t i = 0; i < nchildren; i++) {
+        const child_info *info = &a->info[i];
+        if (!info->statement)
+            continue;
+        if (info->match < 0) {
+            if (!is_import(syn, ts_node_symbol(a->children[i])))
+                return false;
+            continue;
+        }
+        /* The entries skipped between two matched ones are gone from the file. */
+        for (size_t j = next_matched; j < (size_t)info->match; j++)
+            if (!is_import(syn, old->items[j].symbol))
+                return false;
+        next_matched = (size_t)info->match + 1;
+    }
+    for (size_t j = next_matched; j < old->count; j++)
+        if (!is_import(syn, old->items[j].symbol))
+            return false;
+    return true;
+}
+
+static bool same_text(const char *x, const char *y) {
+    return x == y || (x && y && strcmp(x, y) == 0);
+}
+
+/* What the last import binding local to in symbols stands for (NULL: none binds it). */
+static const char *bound_to(const gm_symbols *symbols, const char *local) {
+    const char *canonical = NULL;
+    for (size_t i = 0; i < symbols->import_count; i++)
+        if (strcmp(symbols->imports[i].local, local) == 0)
+            canonical = symbols->imports[i].canonical;
+    return canonical;
+}
+
+/* Adds the names whose import binding differs between before and now to changed. Returns 1
+ * when something besides import bindings differs (classes, torch's alias, print): then every
+ * statement must be analysed again; 0, or -1 on OOM. */
+static int rebound_names(const gm_symbols *before, const gm_symbols *now, gm_name_set *changed) {
+    if (before->class_count != now->class_count || !same_text(before->torch_alias, now->torch_alias) ||
+        before->module_binds_print != now->module_binds_print ||
+        before->mentions_reorderable_logging != now->mentions_reorderable_logging ||
+        before->uses_gradient_checkpointing != now->uses_gradient_checkpointing ||
+        before->logger_count != now->logger_count)
+        return 1;
+    for (size_t i = 0; i < now->class_count; i++) {
+        const gm_class_symbol *x = &before->classes[i], *y = &now->classes[i];
+        if (strcmp(x->name, y->name) != 0 || x->is_module != y->is_module ||
+            x->base_count != y->base_count)
+            return 1;
+        for (size_t b = 0; b < x->base_count; b++)
+            if (strcmp(x->bases[b], y->bases[b]) != 0)
+                return 1;
+    }
+    const gm_symbols *both[2] = {before, now};
+    for (int s = 0; s < 2; s++)
+        for (size_t i = 0; i < both[s]->import_count; i++) {
+            const char *local = both[s]->imports[i].local;
+            if (!same_text(bound_to(before, local), bound_to(now, local)) &&
+                gm_name_set_add(changed, (gm_slice){local, strlen(local)}) != 0)
+                return -1;
+        }
+    /* A logger's meaning follows the import of its callee's head (logging.getLogger). */
+    for (size_t i = 0; i < now->logger_count; i++) {
+        const char *callee = now->loggers[i].canonical;
+        if (!same_text(before->loggers[i].local, now->loggers[i].local) ||
+            !same_text(before->loggers[i].canonical, callee))
+            return 1;
+        if (gm_name_set_has(changed, (gm_slice){callee, strcspn(callee, ".")}) &&
+            gm_name_set_add(changed, (gm_slice){now->loggers[i].local,
+                                                strlen(now->loggers[i].local)}) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The module child that starts at byte (children are in file order), or -1. */
+static ptrdiff_t child_at(const gm_analyzer *a, size_t nchildren, uint32_t byte) {
+    size_t lo = 0, hi = nchildren;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        uint32_t start = ts_node_start_byte(a->children[mid]);
+        if (start == byte)
+            return (ptrdiff_t)mid;
+        if (start < byte)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
+}
+
+/* Rebuilds the symbols after an edit of import statements only, and keeps the cached results of
+ * the statements that mention no name whose binding changed. Returns 1 when that cannot be
+ * told (every statement is then analysed again), 0 when done, -1 on OOM. */
+static int rebind_imports(gm_analyzer *a, const char *text, size_t nchildren) {
+    const gm_syntax *syn = &a->syntax;
+    gm_symbols before = a->symbols;
+    gm_symbols_init(&a->symbols);
+    a->symbols.module_bases = (const char *const *)a->external_module_bases;
+    a->symbols.module_base_count = a->external_module_base_count;
+    int rc = 0;
+    for (size_t i = 0; i < nchildren && rc == 0; i++) {
+        uint64_t unused = GM_HASH_INIT;
+        if (a->info[i].statement &&
+            gm_symbols_scan_top(&a->symbols, syn, text, a->children[i], &unused) != 0)
+            rc = -1;
+    }
+    if (rc == 0 && gm_symbols_finish(&a->symbols) != 0)
+        rc = -1;
+    gm_name_set changed = {0};
+    if (rc == 0)
+        rc = rebound_names(&before, &a->symbols, &changed);
+    for (size_t n = 0; rc == 0 && n < changed.count; n++) {
+        const TSNode *uses;
+        uint32_t count = gm_module_index_mentions(&a->module_index, changed.items[n], &uses);
+        if (a->module_index.oom) {
+            rc = 1;
+            break;
+        }
+        for (uint32_t k = 0; k < count; k++) {
+            ptrdiff_t i = child_at(a, nchildren, ts_node_start_byte(uses[k]));
+            if (i < 0) {
+                rc = 1; /* cannot happen: the index holds the module's children */
+                break;
+            }
+            a->info[i].match = -1;
+        }
+    }
+    gm_name_set_free(&changed);
+    gm_symbols_free(&before); /* after: changed borrows its names */
+    return rc;
+}
+
 static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
                const gm_analysis_options *options) {
     const gm_syntax *syn = &a->syntax;
@@ -679,9 +824,27 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
             fingerprint = mix(fingerprint, info->contribution);
     }
 
+    /* Only imports changed: rebind them, and analyse again what uses a rebound name. */
+    bool recompute = !a->have_state || !gm_analysis_options_equal(options, &a->options);
+    if (!recompute && fingerprint != a->fingerprint && ts_node_has_error(root)) {
+        /* The file does not parse (a bracket opened, a line half typed): error recovery
+         * reshapes the statements around the error, which changes the file-wide facts, and
+         * analysing everything again would take the findings of every statement the error does
+         * not touch through facts that only the error changed. Until the file parses again its
+         * facts stay those of the last text that did: the statements the edit touched are
+         * analysed with them, the others keep their results, and when the text parses again
+         * with the same facts (the error undone) only the statements around it are analysed. */
+        a->stats.kept_last_good = true;
+    } else if (!recompute && fingerprint != a->fingerprint) {
+        int rebound = only_imports_changed(a, nchildren) ? rebind_imports(a, text, nchildren) : 1;
+        if (rebound < 0)
+            return -1;
+        recompute = rebound != 0;
+        a->fingerprint = fingerprint;
+        a->stats.rebound_imports = rebound == 0;
+    }
     /* Something other statements depend on changed: rebuild the symbols, reuse nothing. */
-    if (!a->have_state || fingerprint != a->fingerprint ||
-        !gm_analysis_options_equal(options, &a->options)) {
+    if (recompute) {
         a->stats.recomputed_all = true;
         for (size_t i = 0; i < nchildren; i++)
             a->info[i].match = -1;
@@ -860,6 +1023,21 @@ int gm_analyzer_module_summary(gm_analyzer *analyzer, struct gm_module_summary *
             analyzer->parts[count++] = &entries->items[i].calls;
     return gm_module_summary_build(analyzer->parts, count, &analyzer->symbols,
                                    analyzer->options.forward_is_compiled, summary);
+}
+
+uint64_t gm_analyzer_summary_digest(const gm_analyzer *analyzer) {
+    const gm_analyzer *a = analyzer;
+    if (!a->have_state || !a->graph.have_digest)
+        return 0;
+    /* The graph's digest covers the call parts (keys, roots, callees, compile targets and
+     * instances) and the fingerprint; the constants and the Modules of other files are not in
+     * it. */
+    uint64_t digest = mix(a->graph.digest, a->constants_digest);
+    digest = mix(digest, a->options.forward_is_compiled);
+    for (size_t i = 0; i < a->external_module_base_count; i++)
+        digest = gm_hash_bytes(digest, a->external_module_bases[i],
+                               strlen(a->external_module_bases[i]) + 1);
+    return digest ? digest : 1;
 }
 
 void gm_analyzer_last_stats(const gm_analyzer *analyzer, gm_analyzer_stats *stats) {

@@ -1,6 +1,8 @@
 /* Python source -> findings. The analyzer keeps results per top-level statement so that after an
  * edit only the statements the edit touched are analysed again (unless something file-wide, such
- * as the imports, changed). */
+ * as the imports, changed). While the text does not parse, the file-wide facts of the last text
+ * that did are kept: the results of an incremental run on a broken text may then differ from a
+ * fresh analysis's, for statements whose analysis reads facts that only the error changed. */
 #ifndef GM_ANALYSIS_ANALYZER_H
 #define GM_ANALYSIS_ANALYZER_H
 
@@ -47,9 +49,20 @@ typedef struct {
     size_t statements;
     size_t reused;
     bool recomputed_all; /* the fingerprint or the options changed (or there was no cache) */
+    /* only import statements changed: the symbols were rebuilt, and only the statements that
+     * mention a name whose binding changed were analysed again */
+    bool rebound_imports;
+    /* the tree has a syntax error and the file-wide facts changed: those of the last run kept
+     * (the last text that parsed), and only the statements the edit touched analysed */
+    bool kept_last_good;
 } gm_analyzer_stats;
 
 void gm_analyzer_last_stats(const gm_analyzer *analyzer, gm_analyzer_stats *stats);
+
+/* A digest of everything gm_analyzer_module_summary reads after the last run (the statements'
+ * call parts and the file-wide facts): two runs with the same digest give the same summary, so a
+ * keystroke that changes neither need not build it again. 0 when unknown (build it). */
+uint64_t gm_analyzer_summary_digest(const gm_analyzer *analyzer);
 
 /* One-shot: parse and analyse text into list (caller frees list). Returns 0, or -1 when the
  * parser could not be created or timed out. */

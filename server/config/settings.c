@@ -18,8 +18,11 @@ int gm_python_version_nearest_supported(int version) {
 }
 
 void gm_analysis_options_default_with_interpreter(gm_analysis_options *options) {
+    gm_analysis_options_default_with_version(options, gm_interpreter_python_version());
+}
+
+void gm_analysis_options_default_with_version(gm_analysis_options *options, int interpreter) {
     gm_analysis_options_default(options);
-    int interpreter = gm_interpreter_python_version();
     if (interpreter) {
         options->python_version = gm_python_version_nearest_supported(interpreter);
     }

@@ -36,6 +36,10 @@ void gm_analysis_options_overlay(gm_analysis_options *target, const gm_analysis_
  * follows the project's Python; 3.11 when none does). */
 void gm_analysis_options_default_with_interpreter(gm_analysis_options *options);
 
+/* The same with the interpreter's version already known (0: none answered, the default stays):
+ * the language server's, which never waits for the interpreter to answer. */
+void gm_analysis_options_default_with_version(gm_analysis_options *options, int interpreter);
+
 /* version (major*100+minor) moved into [GM_PYTHON_VERSION_MIN, GM_PYTHON_VERSION_MAX]: a Python
  * dynamo does not support counts as the supported one nearest to it. */
 int gm_python_version_nearest_supported(int version);

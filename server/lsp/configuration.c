@@ -140,7 +140,7 @@ bool gm_document_find_pyproject(gm_document *doc) {
 }
 
 void gm_server_document_options(gm_server *server, gm_document *doc, gm_analysis_options *options) {
-    gm_analysis_options_default_with_interpreter(options);
+    gm_analysis_options_default_with_version(options, server->interpreter_version);
     if (!doc->pyproject_resolved) {
         gm_document_find_pyproject(doc);
     }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/module_facts/symbols.h"
 #include "protocol/lsp_params.h"
 #include "server/lsp/confirm_verdicts.h"
 #include "server/lsp/lsp_internal.h"
@@ -13,18 +14,43 @@ static const gm_finding_list empty_findings = {NULL, 0, 0};
 
 const gm_finding_list *gm_server_findings(gm_server *server, gm_document *doc) {
     if (!doc->findings) {
+        bool stale = doc->tree_stale;
+        double started = server->trace_timing ? gm_server_now_us() : 0;
         TSTree *tree = gm_document_tree(&server->documents, doc);
+        if (server->trace_timing && stale) {
+            fprintf(stderr, "timing: v%lld reparsed in %.0f us\n", (long long)doc->version,
+                    gm_server_now_us() - started);
+        }
         if (!tree) {
+            if (stale && doc->parse_timed_out) {
+                gm_server_log(server, 2,
+                              "parsing %s took too long; diagnostics paused until next edit",
+                              doc->uri);
+            }
             return &empty_findings; /* parse timed out: nothing reliable to say */
         }
         gm_analysis_options options;
         gm_server_document_options(server, doc, &options);
         /* twice at most: once more when its own summary changed what the workspace says of it */
         for (int pass = 0; pass < 2; pass++) {
+            double started = server->trace_timing ? gm_server_now_us() : 0;
             gm_workspace_before_analysis(server, doc);
+            double analysed = server->trace_timing ? gm_server_now_us() : 0;
             doc->findings =
                 gm_analyzer_run(doc->analyzer, tree, doc->text, doc->len, &options);
-            if (!gm_workspace_after_analysis(server, doc))
+            double after = server->trace_timing ? gm_server_now_us() : 0;
+            bool again = gm_workspace_after_analysis(server, doc);
+            if (server->trace_timing) {
+                gm_analyzer_stats stats;
+                gm_analyzer_last_stats(doc->analyzer, &stats);
+                fprintf(stderr,
+                        "timing: pass %d: workspace before %.0f us, analyser %.0f us (%zu of %zu "
+                        "statements reused%s), workspace after %.0f us\n",
+                        pass + 1, analysed - started, after - analysed, stats.reused,
+                        stats.statements, stats.recomputed_all ? ", all recomputed" : "",
+                        gm_server_now_us() - after);
+            }
+            if (!again)
                 break;
         }
     }
@@ -124,16 +150,25 @@ void gm_publish_diagnostics(gm_server *server, gm_document *doc) {
     gm_json_raw_str(&writer, ",\"version\":");
     gm_json_int(&writer, doc->version);
     gm_json_raw_str(&writer, ",\"diagnostics\":");
+    size_t from = writer.len;
     gm_write_diagnostics(server, doc, &writer);
+    uint64_t digest = writer.failed ? 0 : gm_hash_bytes(GM_HASH_INIT, writer.data + from,
+                                                        writer.len - from);
     gm_json_raw_str(&writer, "}}");
+    bool unchanged = doc->publish_if_changed && doc->published && digest == doc->published_digest;
+    doc->publish_if_changed = false;
     if (server->trace_timing) {
         fprintf(stderr, "timing: diagnostics built in %.0f us\n", gm_server_now_us() - started);
     }
     if (writer.failed) {
         gm_server_log(server, 1, "out of memory publishing diagnostics for %s", doc->uri);
+    } else if (unchanged) {
+        doc->diagnostics_dirty = false; /* what the client shows is still right */
     } else {
         gm_server_send_body(server, writer.data, writer.len);
         doc->diagnostics_dirty = false;
+        doc->published = true;
+        doc->published_digest = digest;
     }
     gm_json_writer_free(&writer);
     if (server->trace_timing) {
@@ -160,6 +195,9 @@ void gm_publish_dirty_diagnostics(gm_server *server) {
             }
         }
     }
+    /* The first diagnostics are out: the interpreter may be asked now (interpreter_probe.c). */
+    if (server->documents.head)
+        gm_interpreter_probe_start(server);
 }
 
 void gm_invalidate_all_diagnostics(gm_server *server) {
@@ -206,6 +244,7 @@ json_t *gm_handle_document_diagnostic(gm_server *server, json_t *params, int *er
     } else {
         gm_server_send_raw_result(server, gm_server_current_id(server), writer.data, writer.len);
         doc->diagnostics_dirty = false;
+        gm_interpreter_probe_start(server);
     }
     gm_json_writer_free(&writer);
     return result;

@@ -111,6 +111,8 @@ static void reparse(gm_document_store *store, gm_document *doc) {
     drop_tree(store, doc);
     doc->tree = tree;
     doc->tree_dropped = false;
+    doc->tree_stale = false;
+    doc->parse_timed_out = tree == NULL;
     if (tree) {
         store->trees_held++;
     }
@@ -118,7 +120,7 @@ static void reparse(gm_document_store *store, gm_document *doc) {
 }
 
 TSTree *gm_document_tree(gm_document_store *store, gm_document *doc) {
-    if (doc->tree_dropped) {
+    if (doc->tree_dropped || doc->tree_stale) {
         reparse(store, doc); /* the analysis cache matches the new tree's statements by range */
     } else {
         mark_used(store, doc);
@@ -283,6 +285,8 @@ gm_document_status gm_document_apply_changes(gm_document_store *store, gm_docume
     doc->version = version;
     doc->diagnostics_dirty = true;
     doc->findings = NULL;
-    reparse(store, doc);
-    return doc->tree ? GM_DOC_OK : GM_DOC_PARSE_TIMEOUT;
+    /* A tree that timed out (NULL) or was dropped is parsed whole; an edited one incrementally. */
+    doc->tree_stale = true;
+    mark_used(store, doc);
+    return GM_DOC_OK;
 }

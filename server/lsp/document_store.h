@@ -1,6 +1,8 @@
 /* Open documents: text, version, line index and syntax tree, kept in step with the client's
  * incremental edits. Each edit is applied to the text and to the tree (ts_tree_edit); the tree is
- * reparsed once per batch of changes, reusing the old tree. Syntax trees are most of a
+ * reparsed, reusing the old tree, when it is next needed (gm_document_tree): several didChange
+ * notifications read together cost one reparse, and a version that a newer one replaced before
+ * its diagnostics were due is never parsed. Syntax trees are most of a
  * document's memory (about 1 KB per line): only the GM_DOCUMENT_TREES_KEPT documents used last
  * keep theirs; another one's is dropped and parsed again when next needed (its findings, text
  * and analysis cache stay, so an unchanged document costs no new analysis). */
@@ -24,8 +26,16 @@ typedef struct gm_document {
     gm_line_index lines;
     TSTree *tree;      /* NULL when the last parse timed out, or dropped (tree_dropped) */
     bool tree_dropped; /* not used lately: gm_document_tree parses it again */
+    bool tree_stale;   /* edited since its last parse: gm_document_tree reparses it */
+    bool parse_timed_out; /* the last parse gave up (GM_DOCUMENT_PARSE_TIMEOUT_MICROS) */
     uint64_t last_used; /* the store's clock when it was last opened, edited or asked for its tree */
     bool diagnostics_dirty; /* changed since diagnostics were last published */
+    /* Analysed again for a reason that may change nothing (the interpreter's version): the
+     * next publication is sent only when its diagnostics differ from the last ones sent, whose
+     * digest published_digest is (valid when published). */
+    bool publish_if_changed;
+    bool published;
+    uint64_t published_digest;
     gm_analyzer *analyzer;
     const gm_finding_list *findings; /* owned by analyzer; NULL until analysed after a change */
     /* The pyproject.toml that applies (owned; NULL when none), looked up once and again after a
@@ -37,6 +47,9 @@ typedef struct gm_document {
     bool workspace_known;
     bool imports_pending; /* outside the folders: load its imports after its first analysis */
     uint64_t external_digest;
+    /* gm_analyzer_summary_digest of the summary the index holds for it (0: none given yet):
+     * a keystroke that leaves it unchanged builds and compares no summary. */
+    uint64_t summary_digest;
     /* What the last graphmend.confirm said of it (confirm_verdicts.h), or NULL. */
     struct gm_confirmation *confirmation;
     struct gm_document *next;
@@ -65,7 +78,6 @@ typedef enum {
     GM_DOC_OK = 0,
     GM_DOC_BAD_RANGE = -1, /* range outside the document or splitting a character */
     GM_DOC_NO_MEMORY = -2,
-    GM_DOC_PARSE_TIMEOUT = -3, /* text updated, tree unavailable until the next parse */
 } gm_document_status;
 
 /* Parse-time bound per reparse. */
@@ -76,8 +88,8 @@ void gm_document_store_free(gm_document_store *store);
 
 gm_document *gm_document_store_find(gm_document_store *store, const char *uri);
 
-/* The document's syntax tree, parsed again if it was dropped (NULL when that parse times out);
- * marks the document used. */
+/* The document's syntax tree, parsed again if it was dropped or edited since (NULL when that parse
+ * times out: parse_timed_out then says so); marks the document used. */
 TSTree *gm_document_tree(gm_document_store *store, gm_document *doc);
 
 /* Opens (or replaces) a document with text. Returns it, or NULL on OOM. */
@@ -85,9 +97,10 @@ gm_document *gm_document_store_open(gm_document_store *store, const char *uri, c
                                     size_t len, int64_t version);
 void gm_document_store_close(gm_document_store *store, const char *uri);
 
-/* Applies changes in order (each relative to the text left by the previous), then reparses once.
- * All or nothing: on GM_DOC_BAD_RANGE the document is left exactly as it was (text, tree,
- * version) and error (size error_size) explains which change was refused and why. */
+/* Applies changes in order (each relative to the text left by the previous) to the text and the
+ * tree, which gm_document_tree reparses when it is next asked for. All or nothing: on
+ * GM_DOC_BAD_RANGE the document is left exactly as it was (text, tree, version) and error (size
+ * error_size) explains which change was refused and why. */
 gm_document_status gm_document_apply_changes(gm_document_store *store, gm_document *doc,
                                              const gm_document_change *changes, size_t count,
                                              int64_t version, gm_position_encoding encoding,

@@ -66,6 +66,7 @@ json_t *gm_handle_initialize(gm_server *server, json_t *params, int *error_code,
     gm_settings_apply_json(&server->settings, json_object_get(params, "initializationOptions"),
                            problems, sizeof problems);
     server->lifecycle = GM_LIFECYCLE_RUNNING;
+    gm_interpreter_probe_prepare(server);
     if (problems[0]) {
         gm_server_show(server, 2, "graphmend settings: %s", problems);
     }
@@ -97,6 +98,7 @@ void gm_handle_initialized(gm_server *server, json_t *params) {
         gm_request_configuration(server);
     }
     gm_workspace_index_folders(server);
+    gm_interpreter_probe_initialized(server);
 }
 
 json_t *gm_handle_shutdown(gm_server *server, json_t *params, int *error_code, char *error,

@@ -105,6 +105,12 @@ struct gm_server {
     struct uv_loop_s *loop;
     gm_profile_session *profiles;
     unsigned next_profile_token;
+
+    /* The version of the python3 on PATH (major*100+minor; 0: unknown, the default applies):
+     * remembered on disk, and asked in the background when it may have changed
+     * (interpreter_probe.c), never waited for. */
+    int interpreter_version;
+    struct gm_interpreter_probe *probe; /* owned, or NULL when nothing is to be asked */
 };
 
 /* Monotonic clock in microseconds, for GRAPHMEND_TRACE_TIMING. */
@@ -182,6 +188,17 @@ void gm_profile_progress_created(gm_server *server, int64_t request_id, bool acc
 bool gm_profile_cancel_request(gm_server *server, const json_t *id);
 /* shutdown: every running profile is answered as cancelled and its children are killed. */
 void gm_profile_cancel_all(gm_server *server);
+
+/* --- the python3 on PATH (interpreter_probe.c) --- */
+/* At initialize: the remembered version, and whether the interpreter is to be asked again. */
+void gm_interpreter_probe_prepare(gm_server *server);
+/* At initialized: asks anyway after a while when no diagnostics have been published by then. */
+void gm_interpreter_probe_initialized(gm_server *server);
+/* Asks now, if it is still to be asked (once diagnostics are out). */
+void gm_interpreter_probe_start(gm_server *server);
+/* Kills a running question and forgets the server (end of the process). */
+void gm_interpreter_probe_stop(gm_server *server);
+void gm_interpreter_probe_free(gm_server *server);
 
 /* --- configuration (configuration.c) --- */
 void gm_handle_did_change_configuration(gm_server *, json_t *);

@@ -69,6 +69,7 @@ void gm_server_free(gm_server *server) {
         gm_rpc_message_clear(&server->queue[i].message);
     }
     gm_server_stop_jobs(server);
+    gm_interpreter_probe_free(server);
     free(server->queue);
     free(server->outgoing);
     gm_frame_reader_free(server->reader);

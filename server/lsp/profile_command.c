@@ -251,7 +251,7 @@ static const char *const *profile_options(gm_server *server, const char *uri, co
     if (doc) {
         gm_server_document_options(server, doc, options);
     } else {
-        gm_analysis_options_default_with_interpreter(options);
+        gm_analysis_options_default_with_version(options, server->interpreter_version);
         unsigned set = 0;
         char problem[600];
         gm_pyproject_load_for_file(path, options, &set, problem, sizeof problem);
@@ -615,6 +615,7 @@ void gm_profile_cancel_all(gm_server *server) {
 }
 
 void gm_server_stop_jobs(gm_server *server) {
+    gm_interpreter_probe_stop(server);
     while (server->profiles) {
         gm_profile_session *session = server->profiles;
         server->profiles = session->next;

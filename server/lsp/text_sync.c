@@ -21,9 +21,14 @@ void gm_handle_did_open(gm_server *server, json_t *params) {
         return;
     }
     json_t *text_value = json_object_get(item, "text");
+    double started = server->trace_timing ? gm_server_now_us() : 0;
     if (!gm_document_store_open(&server->documents, uri, text, json_string_length(text_value),
                                 version)) {
         gm_server_show(server, 1, "graphmend: out of memory opening %s", uri);
+    }
+    if (server->trace_timing) {
+        fprintf(stderr, "timing: didOpen v%lld stored and parsed in %.0f us\n",
+                (long long)version, gm_server_now_us() - started);
     }
 }
 
@@ -111,12 +116,12 @@ void gm_handle_did_change(gm_server *server, json_t *params) {
     gm_document_status status =
         gm_document_apply_changes(&server->documents, doc, changes, (size_t)count, version,
                                   server->encoding, error, sizeof error);
-    if (status == GM_DOC_OK || status == GM_DOC_PARSE_TIMEOUT) {
+    if (status == GM_DOC_OK) {
         follow_changes(doc, changes, (size_t)count);
     }
     free(changes);
     if (server->trace_timing) {
-        fprintf(stderr, "timing: didChange v%lld applied and reparsed in %.0f us\n",
+        fprintf(stderr, "timing: didChange v%lld applied in %.0f us\n",
                 (long long)version, gm_server_now_us() - started);
     }
     switch (status) {
@@ -130,10 +135,6 @@ void gm_handle_did_change(gm_server *server, json_t *params) {
         break;
     case GM_DOC_NO_MEMORY:
         gm_server_show(server, 1, "graphmend: out of memory applying an edit to %s", uri);
-        break;
-    case GM_DOC_PARSE_TIMEOUT:
-        gm_server_log(server, 2, "parsing %s took too long; diagnostics paused until next edit",
-                      uri);
         break;
     }
 }

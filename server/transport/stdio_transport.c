@@ -24,6 +24,9 @@ typedef struct {
     char *file_buffer;
     bool write_failed;
     uv_idle_t background; /* runs the server's background work while no input is waiting */
+    /* Input was just handled: the loop looks for more before the next slice of background
+     * work, so that a message already sent (the didOpen after initialized) goes first. */
+    bool input_just_handled;
 } gm_transport;
 
 /* Slice of background work per loop iteration: input that arrives meanwhile waits at most this. */
@@ -56,6 +59,11 @@ static void stop(gm_transport *transport) {
 
 static void on_idle(uv_idle_t *idle) {
     gm_transport *transport = idle->data;
+    if (transport->input_just_handled) {
+        /* While an idle handle is active the loop polls without waiting: this costs one turn. */
+        transport->input_just_handled = false;
+        return;
+    }
     gm_server_background_work(transport->server, BACKGROUND_SLICE_MS);
     if (!gm_server_has_background_work(transport->server)) {
         uv_idle_stop(idle);
@@ -66,6 +74,7 @@ static void after_input(gm_transport *transport) {
     if (gm_server_finished(transport->server, NULL) || transport->write_failed) {
         stop(transport);
     } else if (gm_server_has_background_work(transport->server)) {
+        transport->input_just_handled = true;
         uv_idle_start(&transport->background, on_idle);
     }
 }

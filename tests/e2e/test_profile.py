@@ -289,7 +289,18 @@ def profile_args(uri, **extra):
     return {"command": "graphmend.profile", "arguments": [uri, options]}
 
 
+def is_version_query(child):
+    """The python3 version query the server asks in the background after its first diagnostics
+    (server/lsp/interpreter_probe.c): not a profile arm."""
+    try:
+        with open(f"/proc/{child}/cmdline", "rb") as f:
+            return b"sys.version_info" in f.read()
+    except OSError:
+        return False
+
+
 def children_of(pid):
+    """The server's child processes, but the version query."""
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -300,7 +311,7 @@ def children_of(pid):
         except OSError:
             continue
         fields = stat[stat.rindex(")") + 2:].split()
-        if int(fields[1]) == pid:
+        if int(fields[1]) == pid and not is_version_query(entry):
             found.append(int(entry))
     return found
 
