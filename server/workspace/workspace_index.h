@@ -46,6 +46,11 @@ int gm_workspace_index_scan(gm_workspace_index *index, const char *root,
 int gm_workspace_index_add_file(gm_workspace_index *index, const char *path,
                                 const gm_analysis_options *options);
 
+/* Makes the index one of an installed package's files wherever it lies (pip --target, a
+ * PYTHONPATH directory): gm_workspace_index_load_imports then follows a file's imports only
+ * into its own top-level package, as it does for files under site-packages. */
+void gm_workspace_index_keep_to_package(gm_workspace_index *index);
+
 /* Adds the workspace files that known modules import (found under their import roots),
  * transitively, until max_files are known. Returns 0, or -1 on OOM. */
 int gm_workspace_index_load_imports(gm_workspace_index *index, const gm_analysis_options *options,
@@ -56,6 +61,12 @@ int gm_workspace_index_load_imports(gm_workspace_index *index, const gm_analysis
 int gm_workspace_index_update(gm_workspace_index *index, const char *path,
                               gm_module_summary *summary);
 
+/* Compiles a model of class cls, defined in the known file path, as `torch.compile(model)` in
+ * another file does: the forward of cls and of every class its path is built of
+ * (gm_workspace_graph_model_classes) become what the next solve starts from. Returns how many
+ * classes, 0 when path defines no class cls, -1 when path is unknown or on OOM. */
+int gm_workspace_index_compile_model(gm_workspace_index *index, const char *path, const char *cls);
+
 /* Follows compiled code across all known modules. Returns 0, or -1 on OOM. */
 int gm_workspace_index_solve(gm_workspace_index *index);
 
@@ -65,5 +76,8 @@ const char *const *gm_workspace_index_roots(const gm_workspace_index *index, con
                                             size_t *count, uint64_t *digest);
 
 size_t gm_workspace_index_file_count(const gm_workspace_index *index);
+/* The path (resolved) of the i-th file the index knows, in the order they were added; NULL past
+ * the end. */
+const char *gm_workspace_index_file_path(const gm_workspace_index *index, size_t i);
 
 #endif
