@@ -167,7 +167,7 @@ static void library_options(const gm_analysis_options *user, gm_analysis_options
     options->ignore_logging_functions = user->ignore_logging_functions;
 }
 
-static uint64_t options_digest(const gm_analysis_options *o) {
+uint64_t gm_library_options_digest(const gm_analysis_options *o) {
     int fields[] = {o->training,
                     o->torch_version,
                     o->python_version,
@@ -428,7 +428,7 @@ int gm_library_report_get(gm_library_cache *cache, const char *python, const cha
                           gm_library_report *r) {
     memset(r, 0, sizeof *r);
     double started = now_s();
-    uint64_t digest = options_digest(user_options);
+    uint64_t digest = gm_library_options_digest(user_options);
     pthread_mutex_lock(&cache->lock);
     for (size_t i = 0; i < GM_LIBRARY_CACHE_REPORTS; i++) {
         report_entry *e = &cache->reports[i];

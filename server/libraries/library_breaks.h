@@ -64,6 +64,10 @@ int gm_library_report_get(gm_library_cache *cache, const char *python, const cha
                           const gm_analysis_options *user_options, const char *user_path,
                           gm_library_report *report);
 
+/* A digest of what of the user's options changes a report (PyTorch and Python versions, dynamo
+ * settings, training): two option sets with equal digests give equal reports. */
+uint64_t gm_library_options_digest(const gm_analysis_options *options);
+
 /* Whether a top-level name is one no library analysis is asked for: torch itself (dynamo has
  * its own rules for it) and Python's own modules that compile nothing. */
 bool gm_library_package_skipped(const char *package);

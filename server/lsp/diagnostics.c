@@ -71,6 +71,8 @@ void gm_write_diagnostics(gm_server *server, gm_document *doc, gm_json_writer *w
         }
         write_diagnostic(writer, server, doc, &findings->items[i]);
     }
+    bool first = findings->count == 0;
+    gm_library_write_diagnostics(server, doc, writer, &first);
     gm_json_raw_str(writer, "]");
 }
 
@@ -137,6 +139,7 @@ void gm_publish_dirty_diagnostics(gm_server *server) {
 }
 
 void gm_invalidate_all_diagnostics(gm_server *server) {
+    gm_library_forget_reports(server); /* made again (from the worker's cache when unchanged) */
     for (gm_document *doc = server->documents.head; doc; doc = doc->next) {
         doc->findings = NULL;
         doc->diagnostics_dirty = true;

@@ -12,6 +12,7 @@
 #include "protocol/lsp_params.h"
 #include "protocol/uri.h"
 #include "server/config/pyproject_config.h"
+#include "server/libraries/package_directory.h"
 #include "server/lsp/lsp_internal.h"
 #include "server/profile/defaults.h"
 #include "server/profile/job.h"
@@ -238,9 +239,37 @@ static json_t *nothing_to_compare(gm_server *server, const char *uri,
 }
 
 /* The options object of the command: {entry, device, python, unsafeFixes, mode, backend,
- * iterations, warmup, timeout}. Returns 0, or -1 with the problem in error. */
+ * iterations, warmup, timeout, packages}. Returns 0, or -1 with the problem in error. */
+/* packages: a list of installed package names, joined with commas into buf. */
+static int read_packages(const json_t *value, char *buf, size_t cap, char *error,
+                         size_t error_size) {
+    size_t used = 0, i;
+    json_t *item;
+    if (!json_is_array(value)) {
+        snprintf(error, error_size, "arguments[1].packages must be a list of package names");
+        return -1;
+    }
+    buf[0] = '\0';
+    json_array_foreach(value, i, item) {
+        const char *name = json_string_value(item);
+        if (!name || !gm_package_name_is_valid(name)) {
+            snprintf(error, error_size,
+                     "arguments[1].packages[%zu] must be a package name such as \"transformers\"",
+                     i);
+            return -1;
+        }
+        int n = snprintf(buf + used, cap - used, "%s%s", used ? "," : "", name);
+        if (n < 0 || (size_t)n >= cap - used) {
+            snprintf(error, error_size, "arguments[1].packages: too many packages");
+            return -1;
+        }
+        used += (size_t)n;
+    }
+    return 0;
+}
+
 static int read_options(const json_t *options, gm_profile_request *request, int *unsafe,
-                        char *error, size_t error_size) {
+                        char *packages, size_t packages_cap, char *error, size_t error_size) {
     gm_profile_request_default(request);
     *unsafe = -1;
     if (!options || json_is_null(options)) {
@@ -295,6 +324,12 @@ static int read_options(const json_t *options, gm_profile_request *request, int 
         if (value) {
             *counts[i] = (int)json_integer_value(value);
         }
+    }
+    json_t *list = json_object_get(options, "packages");
+    if (list && !json_is_null(list)) {
+        if (read_packages(list, packages, packages_cap, error, error_size) != 0)
+            return -1;
+        request->packages = packages[0] ? packages : NULL;
     }
     json_t *timeout = json_object_get(options, "timeout");
     if (timeout) {
@@ -354,7 +389,9 @@ json_t *gm_handle_execute_command(gm_server *server, json_t *params, int *error_
     }
     gm_profile_request request;
     int unsafe;
-    if (read_options(json_array_get(arguments, 1), &request, &unsafe, error, error_size) != 0) {
+    char packages[1024];
+    if (read_options(json_array_get(arguments, 1), &request, &unsafe, packages, sizeof packages,
+                     error, error_size) != 0) {
         *error_code = GM_RPC_INVALID_PARAMS;
         return NULL;
     }
@@ -369,7 +406,7 @@ json_t *gm_handle_execute_command(gm_server *server, json_t *params, int *error_
         *error_code = GM_RPC_REQUEST_FAILED;
         return NULL;
     }
-    if (texts.applied == 0) {
+    if (texts.applied == 0 && !request.packages) { /* packages: their mends make the difference */
         json_t *answer = nothing_to_compare(server, json_string_value(uri), &texts);
         free_texts(&texts);
         return answer;
@@ -453,6 +490,7 @@ void gm_profile_cancel_all(gm_server *server) {
 }
 
 void gm_server_stop_jobs(gm_server *server) {
+    gm_library_stop(server);
     while (server->profiles) {
         gm_profile_session *session = server->profiles;
         server->profiles = session->next;

@@ -28,6 +28,7 @@ struct gm_profile_job {
     gm_profile_callbacks callbacks;
     char dir[1024];
     char *python, *display_path, *module_dir, *entry, *device, *mode, *backend;
+    char *packages; /* owned, or NULL: what the mended arm mends as imported */
     int iterations, warmup;
     size_t mends_applied;
     bool unsafe_fixes;
@@ -276,6 +277,7 @@ static void free_job(gm_profile_job *job) {
     free(job->device);
     free(job->mode);
     free(job->backend);
+    free(job->packages);
     free(job);
 }
 
@@ -463,9 +465,25 @@ static void spawn_arm(gm_profile_job *job, int arm) {
                     outputs,
                     "--progress-fd",
                     "3",
-                    job->confirm ? "--confirm" : arm > 0 ? "--reference" : NULL,
-                    job->confirm ? NULL : reference,
+                    NULL, /* the optional arguments below */
+                    NULL,
+                    NULL,
+                    NULL,
                     NULL};
+    size_t tail = 0;
+    while (args[tail])
+        tail++;
+    if (job->packages && !job->confirm && arm > 0) {
+        /* the mended arm mends the installed packages as they are imported */
+        args[tail++] = "--packages";
+        args[tail++] = job->packages;
+    }
+    if (job->confirm) {
+        args[tail++] = "--confirm";
+    } else if (arm > 0) {
+        args[tail++] = "--reference";
+        args[tail++] = reference;
+    }
 
     for (int i = 0; i < PIPE_COUNT; i++) {
         uv_pipe_init(job->loop, &job->pipes[i], 0);
@@ -560,6 +578,7 @@ gm_profile_job *gm_profile_job_start(uv_loop_t *loop, const gm_profile_request *
     job->device = copy_string(request->device);
     job->mode = copy_string(request->mode);
     job->backend = copy_string(request->backend);
+    job->packages = request->packages ? strdup(request->packages) : NULL;
     job->iterations = request->iterations;
     job->warmup = request->warmup;
     job->mends_applied = request->mends_applied;
@@ -567,7 +586,7 @@ gm_profile_job *gm_profile_job_start(uv_loop_t *loop, const gm_profile_request *
     job->timeout_s = request->timeout_s;
     job->confirm = request->confirm;
     if (!job->python || !job->display_path || !job->module_dir || !job->entry || !job->device ||
-        !job->mode || !job->backend) {
+        !job->mode || !job->backend || (request->packages && !job->packages)) {
         snprintf(error, error_size, "out of memory");
         free_job(job);
         return NULL;

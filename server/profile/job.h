@@ -23,6 +23,10 @@ typedef struct {
     const char *backend; /* torch.compile backend: "inductor", "aot_eager", "eager" */
     int iterations, warmup;
     double timeout_s; /* for the whole run (both arms); <= 0: none */
+    /* comma-separated installed packages ("transformers,diffusers") whose modules the mended
+     * arm mends as they are imported (the helper's --packages, as `graphmend run --packages`),
+     * or NULL */
+    const char *packages;
     /* `graphmend confirm`: one run of original_text only (mended_text is not used), the helper
      * with --confirm; done's result is then the helper's own answer ({"ok": true, "confirm":
      * true, "torch", "python", "device", "graphs", "graph_breaks", "breaks": [{"line", "reason",
