@@ -29,6 +29,7 @@ void gm_library_report_free(gm_library_report *r) {
     free(r->target);
     free(r->class_name);
     free(r->class_path);
+    free(r->package_dir);
     for (size_t i = 0; i < r->break_count; i++)
         break_free(&r->breaks[i]);
     free(r->breaks);
@@ -52,6 +53,7 @@ int gm_library_report_copy(const gm_library_report *src, gm_library_report *dst)
     dst->target = dup_or_null(src->target, &failed);
     dst->class_name = dup_or_null(src->class_name, &failed);
     dst->class_path = dup_or_null(src->class_path, &failed);
+    dst->package_dir = dup_or_null(src->package_dir, &failed);
     dst->error = dup_or_null(src->error, &failed);
     dst->breaks = src->break_count ? calloc(src->break_count, sizeof *dst->breaks) : NULL;
     dst->break_count = 0;
@@ -423,6 +425,21 @@ static bool in_project_of(const char *dir, const char *user_path) {
     return strncmp(real, root, n) == 0 && (real[n] == '/' || real[n] == '\0' || n == 1);
 }
 
+/* The report of a package that is the project's own code: no breaks, and why. */
+static int project_code(gm_library_report *r) {
+    char error[600];
+    snprintf(error, sizeof error,
+             "package '%.100s' at %.300s is part of the project: its own analysis covers it",
+             r->package, r->package_dir);
+    for (size_t i = 0; i < r->break_count; i++)
+        break_free(&r->breaks[i]);
+    free(r->breaks);
+    r->breaks = NULL;
+    r->break_count = 0;
+    set_error(r, error);
+    return r->error ? 0 : -1;
+}
+
 int gm_library_report_get(gm_library_cache *cache, const char *python, const char *target,
                           const gm_analysis_options *user_options, const char *user_path,
                           gm_library_report *r) {
@@ -441,6 +458,8 @@ int gm_library_report_get(gm_library_cache *cache, const char *python, const cha
         }
         int rc = gm_library_report_copy(&e->report, r);
         pthread_mutex_unlock(&cache->lock);
+        if (rc == 0 && in_project_of(r->package_dir, user_path))
+            return project_code(r);
         return rc;
     }
     pthread_mutex_unlock(&cache->lock);
@@ -459,12 +478,11 @@ int gm_library_report_get(gm_library_cache *cache, const char *python, const cha
     int rc = 0;
     if (package_dir(cache, python, r->package, dir, sizeof dir, error, sizeof error) != 0)
         set_error(r, error);
-    else if (in_project_of(dir, user_path)) {
-        snprintf(error, sizeof error,
-                 "package '%.100s' at %.300s is part of the project: its own analysis covers it",
-                 r->package, dir);
-        set_error(r, error);
-    } else
+    else if (!(r->package_dir = strdup(dir)))
+        rc = -1;
+    else if (in_project_of(dir, user_path))
+        return project_code(r);
+    else
         rc = report_build(dir, target, user_options, r, &stamps);
     r->seconds = now_s() - started;
     if (rc != 0) {

@@ -35,6 +35,7 @@ typedef struct {
     char *target;     /* owned: the class as the user's imports name it, "transformers.BartModel" */
     char *class_name; /* owned: "BartModel" */
     char *class_path; /* owned, or NULL: the file that defines it */
+    char *package_dir; /* owned, or NULL: where the interpreter has the package */
     gm_library_break *breaks; /* owned, by file then position */
     size_t break_count;
     size_t files_summarised, files_analysed, classes;
