@@ -36,6 +36,80 @@ void gm_module_summary_free(gm_module_summary *s) {
     memset(s, 0, sizeof *s);
 }
 
+/* A copy of count strings (entries may be NULL), or NULL with *failed set. */
+static char **strings_copy(char *const *items, size_t count, bool *failed) {
+    if (count == 0 || *failed)
+        return NULL;
+    char **copy = calloc(count, sizeof *copy);
+    if (!copy) {
+        *failed = true;
+        return NULL;
+    }
+    for (size_t i = 0; i < count; i++)
+        if (items[i] && !(copy[i] = strdup(items[i])))
+            *failed = true;
+    return copy;
+}
+
+int gm_module_summary_copy(const gm_module_summary *src, gm_module_summary *dst) {
+    *dst = *src;
+    bool failed = false;
+    dst->nodes = src->node_count ? calloc(src->node_count, sizeof *dst->nodes) : NULL;
+    dst->imports = src->import_count ? calloc(src->import_count, sizeof *dst->imports) : NULL;
+    dst->classes = src->class_count ? calloc(src->class_count, sizeof *dst->classes) : NULL;
+    failed = (src->node_count && !dst->nodes) || (src->import_count && !dst->imports) ||
+             (src->class_count && !dst->classes);
+    for (size_t i = 0; !failed && i < src->node_count; i++) {
+        dst->nodes[i] = src->nodes[i];
+        failed = !(dst->nodes[i].key = strdup(src->nodes[i].key));
+    }
+    for (size_t i = 0; !failed && i < src->import_count; i++) {
+        dst->imports[i].local = strdup(src->imports[i].local);
+        dst->imports[i].canonical = strdup(src->imports[i].canonical);
+        failed = !dst->imports[i].local || !dst->imports[i].canonical;
+    }
+    for (size_t i = 0; !failed && i < src->class_count; i++) {
+        dst->classes[i] = src->classes[i];
+        dst->classes[i].bases = NULL;
+        failed = !(dst->classes[i].name = strdup(src->classes[i].name));
+        dst->classes[i].bases =
+            strings_copy(src->classes[i].bases, src->classes[i].base_count, &failed);
+    }
+    dst->callees = strings_copy(src->callees, src->callee_count, &failed);
+    dst->externals = strings_copy(src->externals, src->external_count, &failed);
+    dst->target_names = strings_copy(src->target_names, src->target_count, &failed);
+    dst->target_members = src->target_count ? calloc(src->target_count, sizeof(char *)) : NULL;
+    failed |= src->target_count && !dst->target_members;
+    for (size_t i = 0; !failed && i < src->target_count; i++)
+        if (src->target_members[i] && !(dst->target_members[i] = strdup(src->target_members[i])))
+            failed = true;
+    if (failed) {
+        /* a count whose array was not copied would make the free walk it: zero them */
+        if (!dst->nodes)
+            dst->node_count = 0;
+        if (!dst->imports)
+            dst->import_count = 0;
+        if (!dst->classes)
+            dst->class_count = 0;
+        for (size_t i = 0; i < dst->class_count; i++)
+            if (!dst->classes[i].bases)
+                dst->classes[i].base_count = 0;
+        if (!dst->callees)
+            dst->callee_count = 0;
+        if (!dst->externals)
+            dst->external_count = 0;
+        if (!dst->target_names || !dst->target_members) {
+            strings_free(dst->target_names, dst->target_names ? dst->target_count : 0);
+            free(dst->target_members);
+            dst->target_names = dst->target_members = NULL;
+            dst->target_count = 0;
+        }
+        gm_module_summary_free(dst);
+        return -1;
+    }
+    return 0;
+}
+
 static int class_order(const void *a, const void *b) {
     return strcmp(((const gm_summary_class *)a)->name, ((const gm_summary_class *)b)->name);
 }

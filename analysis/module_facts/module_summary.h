@@ -98,6 +98,9 @@ void gm_compile_site_list_free(gm_compile_site_list *sites);
 int gm_imported_compile_sites(const char *text, size_t len, const gm_analysis_options *options,
                               gm_compile_site_list *sites);
 
+/* A deep copy of src into dst (overwritten). Returns 0, or -1 on OOM (dst is then empty). */
+int gm_module_summary_copy(const gm_module_summary *src, gm_module_summary *dst);
+
 /* The class named name, or NULL (the first of them when the module defines it twice). */
 const gm_summary_class *gm_module_summary_class(const gm_module_summary *summary, const char *name);
 

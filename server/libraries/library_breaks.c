@@ -272,7 +272,15 @@ static int stamps_take(file_stamps *s, const gm_workspace_index *index) {
     return 0;
 }
 
-static int report_build(const char *package_dir, const char *target,
+typedef struct {
+    gm_library_cache *cache;
+    uint64_t options; /* gm_library_options_digest of what the index summarises with */
+} memo_context;
+
+static bool memo_lookup(void *context, uint64_t content, gm_module_summary *summary);
+static void memo_store(void *context, uint64_t content, const gm_module_summary *summary);
+
+static int report_build(gm_library_cache *cache, const char *package_dir, const char *target,
                         const gm_analysis_options *user_options, gm_library_report *r,
                         file_stamps *stamps) {
     char class_path[PATH_MAX];
@@ -292,6 +300,9 @@ static int report_build(const char *package_dir, const char *target,
     if (!index)
         return -1;
     gm_workspace_index_keep_to_package(index);
+    memo_context memo_of = {cache, gm_library_options_digest(&options)};
+    gm_summary_memo memo = {memo_lookup, memo_store, &memo_of};
+    gm_workspace_index_set_memo(index, &memo);
     int rc = -1;
     if (gm_workspace_index_add_file(index, class_path, &options) != 0) {
         set_error(r, "the file that defines the class cannot be read or parsed");
@@ -334,9 +345,19 @@ typedef struct {
 } report_entry;
 
 #define GM_LIBRARY_CACHE_REPORTS 32
+/* Summaries of package files by content: enough for transformers' shared modules and a few
+ * dozen model families (a summary is a few kilobytes). */
+#define GM_LIBRARY_CACHE_SUMMARIES 4096
+
+typedef struct {
+    uint64_t key; /* content hash mixed with the options digest; 0: empty */
+    gm_module_summary summary;
+} summary_slot;
 
 struct gm_library_cache {
     pthread_mutex_t lock;
+    summary_slot *summaries; /* open addressing, GM_LIBRARY_CACHE_SUMMARIES slots */
+    size_t summary_count;
     dir_entry *dirs;
     size_t dir_count;
     report_entry reports[GM_LIBRARY_CACHE_REPORTS];
@@ -363,6 +384,10 @@ static void report_entry_free(report_entry *e) {
 void gm_library_cache_free(gm_library_cache *cache) {
     if (!cache)
         return;
+    for (size_t i = 0; cache->summaries && i < GM_LIBRARY_CACHE_SUMMARIES; i++)
+        if (cache->summaries[i].key)
+            gm_module_summary_free(&cache->summaries[i].summary);
+    free(cache->summaries);
     for (size_t i = 0; i < cache->dir_count; i++) {
         free(cache->dirs[i].python);
         free(cache->dirs[i].package);
@@ -374,6 +399,50 @@ void gm_library_cache_free(gm_library_cache *cache) {
         report_entry_free(&cache->reports[i]);
     pthread_mutex_destroy(&cache->lock);
     free(cache);
+}
+
+/* ---- summaries by content (gm_summary_memo) ---- */
+
+static uint64_t memo_key(const memo_context *m, uint64_t content) {
+    uint64_t key = gm_hash_bytes(content, &m->options, sizeof m->options);
+    return key ? key : 1;
+}
+
+static summary_slot *memo_slot(gm_library_cache *cache, uint64_t key) {
+    size_t mask = GM_LIBRARY_CACHE_SUMMARIES - 1;
+    for (size_t at = (size_t)key & mask, n = 0; n < GM_LIBRARY_CACHE_SUMMARIES;
+         at = (at + 1) & mask, n++)
+        if (cache->summaries[at].key == key || cache->summaries[at].key == 0)
+            return &cache->summaries[at];
+    return NULL;
+}
+
+static bool memo_lookup(void *context, uint64_t content, gm_module_summary *summary) {
+    memo_context *m = context;
+    bool found = false;
+    pthread_mutex_lock(&m->cache->lock);
+    summary_slot *slot = m->cache->summaries ? memo_slot(m->cache, memo_key(m, content)) : NULL;
+    if (slot && slot->key)
+        found = gm_module_summary_copy(&slot->summary, summary) == 0;
+    pthread_mutex_unlock(&m->cache->lock);
+    return found;
+}
+
+static void memo_store(void *context, uint64_t content, const gm_module_summary *summary) {
+    memo_context *m = context;
+    pthread_mutex_lock(&m->cache->lock);
+    if (!m->cache->summaries)
+        m->cache->summaries = calloc(GM_LIBRARY_CACHE_SUMMARIES, sizeof *m->cache->summaries);
+    /* three quarters full: kept as it is (the package's files are summarised again) */
+    if (m->cache->summaries && 4 * m->cache->summary_count < 3 * GM_LIBRARY_CACHE_SUMMARIES) {
+        uint64_t key = memo_key(m, content);
+        summary_slot *slot = memo_slot(m->cache, key);
+        if (slot && !slot->key && gm_module_summary_copy(summary, &slot->summary) == 0) {
+            slot->key = key;
+            m->cache->summary_count++;
+        }
+    }
+    pthread_mutex_unlock(&m->cache->lock);
 }
 
 /* The package's directory for python, asked once (the answer, or why there is none, is kept).
@@ -483,7 +552,7 @@ int gm_library_report_get(gm_library_cache *cache, const char *python, const cha
     else if (in_project_of(dir, user_path))
         return project_code(r);
     else
-        rc = report_build(dir, target, user_options, r, &stamps);
+        rc = report_build(cache, dir, target, user_options, r, &stamps);
     r->seconds = now_s() - started;
     if (rc != 0) {
         stamps_free(&stamps);

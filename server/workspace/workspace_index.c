@@ -26,6 +26,7 @@ struct gm_workspace_index {
     size_t table_size;
     gm_workspace_graph *graph;
     bool one_package; /* every file is an installed package's: imports stay in its package */
+    gm_summary_memo memo; /* lookup NULL: none */
 };
 
 gm_workspace_index *gm_workspace_index_new(void) {
@@ -52,6 +53,13 @@ void gm_workspace_index_free(gm_workspace_index *index) {
     free(index->table);
     gm_workspace_graph_free(index->graph);
     free(index);
+}
+
+void gm_workspace_index_set_memo(gm_workspace_index *index, const gm_summary_memo *memo) {
+    if (memo)
+        index->memo = *memo;
+    else
+        memset(&index->memo, 0, sizeof index->memo);
 }
 
 void gm_workspace_index_keep_to_package(gm_workspace_index *index) {
@@ -241,7 +249,13 @@ static int summarise_from_disk(gm_workspace_index *index, const char *real_path,
     if (!text)
         return -1;
     gm_module_summary summary;
-    int rc = gm_module_summary_from_source(text, len, options, &summary);
+    uint64_t content = index->memo.lookup ? gm_hash_bytes(GM_HASH_INIT, text, len) : 0;
+    int rc = 0;
+    if (!index->memo.lookup || !index->memo.lookup(index->memo.context, content, &summary)) {
+        rc = gm_module_summary_from_source(text, len, options, &summary);
+        if (rc == 0 && index->memo.store)
+            index->memo.store(index->memo.context, content, &summary);
+    }
     free(text);
     if (rc != 0)
         return -1;

@@ -46,6 +46,19 @@ int gm_workspace_index_scan(gm_workspace_index *index, const char *root,
 int gm_workspace_index_add_file(gm_workspace_index *index, const char *path,
                                 const gm_analysis_options *options);
 
+/* Summaries kept between indexes by the content they were made of (an installed package's
+ * files, summarised once for every model of it): lookup fills summary with a copy and returns
+ * true when a summary of content_hash is known; store keeps a copy. */
+typedef struct {
+    bool (*lookup)(void *context, uint64_t content_hash, gm_module_summary *summary);
+    void (*store)(void *context, uint64_t content_hash, const gm_module_summary *summary);
+    void *context;
+} gm_summary_memo;
+
+/* The index summarises files from disk through memo from now on (copied; NULL: none). The memo
+ * must hold summaries made with the options the index is given. */
+void gm_workspace_index_set_memo(gm_workspace_index *index, const gm_summary_memo *memo);
+
 /* Makes the index one of an installed package's files wherever it lies (pip --target, a
  * PYTHONPATH directory): gm_workspace_index_load_imports then follows a file's imports only
  * into its own top-level package, as it does for files under site-packages. */
