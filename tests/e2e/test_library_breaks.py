@@ -159,3 +159,15 @@ def test_cli_check_reports_the_same_finding(binary, tmp_path, tmp_path_factory):
                    "train.py", cwd=project, timeout=60)
     assert b"GM902" not in proc.stdout
     assert b"is part of the project" in proc.stderr
+
+
+def test_profile_packages_argument_is_checked(servers):
+    session = servers.session("vscode")
+    uri = session.open("train.py", TRAIN)
+    for packages, problem in ((["transformers; rm -rf /"], "packages[0] must be a package name"),
+                              ("transformers", "packages must be a list of package names"),
+                              ([3], "packages[0] must be a package name")):
+        answer = session.client.request("workspace/executeCommand", {
+            "command": "graphmend.profile", "arguments": [uri, {"packages": packages}]})
+        assert answer["error"]["code"] == -32602, answer
+        assert problem in answer["error"]["message"]
