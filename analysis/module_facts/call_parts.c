@@ -454,7 +454,11 @@ static int add_node(call_collect *c, TSNode fn, TSNode decorated, bool root, boo
             ? (int8_t)gm_function_constant_return(c->symbols, syn, c->text, fn, NULL, 0)
             : -1;
     TSNode body = gm_child(fn, syn->field.body);
-    if (!traceable || ts_node_is_null(body))
+    /* __init__ is never traced, but what it builds is what the module's forward runs: its calls
+     * name the classes of the model's path (gm_workspace_graph_model_classes). Nothing reaches
+     * an untraceable node, so its calls lead nowhere else. */
+    bool builds_module = c->class_name && gm_node_text_is(name, c->text, "__init__");
+    if ((!traceable && !builds_module) || ts_node_is_null(body))
         return 0; /* no calls to collect */
     struct pending_body *b = push_pending_body(c);
     if (!b)

@@ -69,6 +69,9 @@ typedef struct {
     char *member; /* owned or NULL */
     bool fullgraph;
     bool module_compile; /* x.compile(): x is a module instance */
+    /* the compile call in the text the part was built from (bytes, 0-based rows and byte
+     * columns): where a finding about what it compiles is shown */
+    uint32_t start_byte, end_byte, start_row, start_column, end_row, end_column;
 } gm_compile_target;
 
 /* `var = Cls(...)` (possibly `Cls(...).eval()`/`.to(...)`) anywhere in the statement: lets a

@@ -12,8 +12,8 @@ typedef struct {
     gm_call_part *part; /* receives the targets and instance bindings */
 } walk;
 
-static int add_target(gm_call_part *p, const char *name, size_t name_len, const char *member,
-                      size_t member_len, bool fullgraph, bool module_compile) {
+static int add_target(gm_call_part *p, TSNode call, const char *name, size_t name_len,
+                      const char *member, size_t member_len, bool fullgraph, bool module_compile) {
     if (p->target_count == p->target_capacity) {
         uint32_t cap = p->target_capacity ? p->target_capacity * 2 : 2;
         gm_compile_target *items = realloc(p->targets, cap * sizeof *items);
@@ -27,6 +27,13 @@ static int add_target(gm_call_part *p, const char *name, size_t name_len, const 
     t->member = member ? strndup(member, member_len) : NULL;
     t->fullgraph = fullgraph;
     t->module_compile = module_compile;
+    TSPoint start = ts_node_start_point(call), end = ts_node_end_point(call);
+    t->start_byte = ts_node_start_byte(call);
+    t->end_byte = ts_node_end_byte(call);
+    t->start_row = start.row;
+    t->start_column = start.column;
+    t->end_row = end.row;
+    t->end_column = end.column;
     if (!t->name || (member && !t->member)) {
         free(t->name);
         free(t->member);
@@ -37,7 +44,7 @@ static int add_target(gm_call_part *p, const char *name, size_t name_len, const 
 }
 
 /* The thing torch.compile is given: `f`, `obj.method`, `mod.f` (an import), `Net(...)`. */
-static int add_target_expr(const walk *w, TSNode arg, bool fullgraph) {
+static int add_target_expr(const walk *w, TSNode call, TSNode arg, bool fullgraph) {
     const gm_syntax *syn = w->syntax;
     arg = gm_unparen(syn, arg);
     if (gm_is(arg, syn->sym.call))
@@ -52,10 +59,10 @@ static int add_target_expr(const walk *w, TSNode arg, bool fullgraph) {
         /* obj.method: the method of whatever class obj is an instance of */
         if (strchr(dot + 1, '.'))
             return 0;
-        return add_target(w->part, name, (size_t)(dot - name), dot + 1, strlen(dot + 1), fullgraph,
-                          false);
+        return add_target(w->part, call, name, (size_t)(dot - name), dot + 1, strlen(dot + 1),
+                          fullgraph, false);
     }
-    return add_target(w->part, name, len, NULL, 0, fullgraph, false);
+    return add_target(w->part, call, name, len, NULL, 0, fullgraph, false);
 }
 
 static int add_instance(gm_call_part *p, gm_slice var, const char *class_name, size_t len) {
@@ -135,18 +142,18 @@ static int note_target_call(const walk *w, TSNode n) {
         if (!ts_node_is_null(first) && !gm_is(first, syn->sym.keyword_argument) &&
             gm_symbols_resolve(w->symbols, syn, w->text, inner, name, sizeof name) &&
             strcmp(name, "torch._dynamo.optimize") == 0)
-            return add_target_expr(w, first, gm_compile_call_asks_fullgraph(syn, w->text, fn));
+            return add_target_expr(w, n, first, gm_compile_call_asks_fullgraph(syn, w->text, fn));
     } else if (gm_symbols_resolve(w->symbols, syn, w->text, fn, name, sizeof name)) {
         TSNode head = gm_chain_head(syn, fn);
         if (gm_is_compile_name(name) && strcmp(name, "torch._dynamo.optimize") != 0) {
             if (!ts_node_is_null(first) && !gm_is(first, syn->sym.keyword_argument))
-                return add_target_expr(w, first, gm_compile_call_asks_fullgraph(syn, w->text, n));
+                return add_target_expr(w, n, first, gm_compile_call_asks_fullgraph(syn, w->text, n));
         } else if (gm_is(fn, syn->sym.attribute) && gm_name_last_is(name, "compile") &&
                    gm_is(gm_unparen(syn, gm_child(fn, syn->field.object)), syn->sym.identifier) &&
                    !gm_symbols_is_imported(w->symbols, gm_node_slice(head, w->text))) {
             /* model.compile(): nn.Module.compile compiles the module's forward */
             gm_slice obj = gm_node_slice(head, w->text);
-            return add_target(w->part, obj.ptr, obj.len, NULL, 0,
+            return add_target(w->part, n, obj.ptr, obj.len, NULL, 0,
                               gm_compile_call_asks_fullgraph(syn, w->text, n), true);
         }
     }

@@ -36,6 +36,80 @@ void gm_module_summary_free(gm_module_summary *s) {
     memset(s, 0, sizeof *s);
 }
 
+/* A copy of count strings (entries may be NULL), or NULL with *failed set. */
+static char **strings_copy(char *const *items, size_t count, bool *failed) {
+    if (count == 0 || *failed)
+        return NULL;
+    char **copy = calloc(count, sizeof *copy);
+    if (!copy) {
+        *failed = true;
+        return NULL;
+    }
+    for (size_t i = 0; i < count; i++)
+        if (items[i] && !(copy[i] = strdup(items[i])))
+            *failed = true;
+    return copy;
+}
+
+int gm_module_summary_copy(const gm_module_summary *src, gm_module_summary *dst) {
+    *dst = *src;
+    bool failed = false;
+    dst->nodes = src->node_count ? calloc(src->node_count, sizeof *dst->nodes) : NULL;
+    dst->imports = src->import_count ? calloc(src->import_count, sizeof *dst->imports) : NULL;
+    dst->classes = src->class_count ? calloc(src->class_count, sizeof *dst->classes) : NULL;
+    failed = (src->node_count && !dst->nodes) || (src->import_count && !dst->imports) ||
+             (src->class_count && !dst->classes);
+    for (size_t i = 0; !failed && i < src->node_count; i++) {
+        dst->nodes[i] = src->nodes[i];
+        failed = !(dst->nodes[i].key = strdup(src->nodes[i].key));
+    }
+    for (size_t i = 0; !failed && i < src->import_count; i++) {
+        dst->imports[i].local = strdup(src->imports[i].local);
+        dst->imports[i].canonical = strdup(src->imports[i].canonical);
+        failed = !dst->imports[i].local || !dst->imports[i].canonical;
+    }
+    for (size_t i = 0; !failed && i < src->class_count; i++) {
+        dst->classes[i] = src->classes[i];
+        dst->classes[i].bases = NULL;
+        failed = !(dst->classes[i].name = strdup(src->classes[i].name));
+        dst->classes[i].bases =
+            strings_copy(src->classes[i].bases, src->classes[i].base_count, &failed);
+    }
+    dst->callees = strings_copy(src->callees, src->callee_count, &failed);
+    dst->externals = strings_copy(src->externals, src->external_count, &failed);
+    dst->target_names = strings_copy(src->target_names, src->target_count, &failed);
+    dst->target_members = src->target_count ? calloc(src->target_count, sizeof(char *)) : NULL;
+    failed |= src->target_count && !dst->target_members;
+    for (size_t i = 0; !failed && i < src->target_count; i++)
+        if (src->target_members[i] && !(dst->target_members[i] = strdup(src->target_members[i])))
+            failed = true;
+    if (failed) {
+        /* a count whose array was not copied would make the free walk it: zero them */
+        if (!dst->nodes)
+            dst->node_count = 0;
+        if (!dst->imports)
+            dst->import_count = 0;
+        if (!dst->classes)
+            dst->class_count = 0;
+        for (size_t i = 0; i < dst->class_count; i++)
+            if (!dst->classes[i].bases)
+                dst->classes[i].base_count = 0;
+        if (!dst->callees)
+            dst->callee_count = 0;
+        if (!dst->externals)
+            dst->external_count = 0;
+        if (!dst->target_names || !dst->target_members) {
+            strings_free(dst->target_names, dst->target_names ? dst->target_count : 0);
+            free(dst->target_members);
+            dst->target_names = dst->target_members = NULL;
+            dst->target_count = 0;
+        }
+        gm_module_summary_free(dst);
+        return -1;
+    }
+    return 0;
+}
+
 static int class_order(const void *a, const void *b) {
     return strcmp(((const gm_summary_class *)a)->name, ((const gm_summary_class *)b)->name);
 }
@@ -138,10 +212,56 @@ typedef struct {
     const gm_symbols *symbols;
     gm_module_summary *out;
     string_list externals, target_names, target_members;
+    gm_compile_site_list *sites; /* or NULL: the compile calls of imported names */
 } builder;
 
 static gm_summary_node *find_mut(gm_module_summary *s, const char *key) {
     return (gm_summary_node *)gm_module_summary_find(s, key);
+}
+
+void gm_compile_site_list_free(gm_compile_site_list *sites) {
+    for (size_t i = 0; i < sites->count; i++) {
+        free(sites->items[i].name);
+        free(sites->items[i].member);
+        free(sites->items[i].class_as_written);
+    }
+    free(sites->items);
+    memset(sites, 0, sizeof *sites);
+}
+
+/* A compile call whose target lives in another module, named absolutely (a relative import
+ * names a module of the same package, never an installed one). Returns nonzero on OOM. */
+static int add_site(gm_compile_site_list *sites, const gm_compile_target *t, const char *name,
+                    const char *cls) {
+    if (!sites || name[0] == '.')
+        return 0;
+    if (sites->count == sites->capacity) {
+        size_t cap = sites->capacity ? sites->capacity * 2 : 4;
+        gm_compile_site *items = realloc(sites->items, cap * sizeof *items);
+        if (!items)
+            return -1;
+        sites->items = items;
+        sites->capacity = cap;
+    }
+    gm_compile_site *s = &sites->items[sites->count];
+    memset(s, 0, sizeof *s);
+    s->name = strdup(name);
+    s->member = t->member ? strdup(t->member) : NULL;
+    s->class_as_written = strdup(cls ? cls : t->name);
+    if (!s->name || (t->member && !s->member) || !s->class_as_written) {
+        free(s->name);
+        free(s->member);
+        free(s->class_as_written);
+        return -1;
+    }
+    s->start_byte = t->start_byte;
+    s->end_byte = t->end_byte;
+    s->start_row = t->start_row;
+    s->start_column = t->start_column;
+    s->end_row = t->end_row;
+    s->end_column = t->end_column;
+    sites->count++;
+    return 0;
 }
 
 /* What one compile target of the module stands for: a root here, or a name elsewhere. */
@@ -169,23 +289,26 @@ static int add_target(builder *b, const gm_compile_target *t) {
         if (!gm_symbols_resolve_imported(b->symbols, cls, name, sizeof name))
             return 0;
         return string_push(&b->target_names, name) != 0 ||
-                       string_push(&b->target_members, t->member) != 0
+                       string_push(&b->target_members, t->member) != 0 ||
+                       add_site(b->sites, t, name, cls)
                    ? -1
                    : 0;
     }
     if (t->module_compile || !gm_symbols_resolve_imported(b->symbols, t->name, name, sizeof name))
         return 0;
     return string_push(&b->target_names, name) != 0 ||
-                   string_push(&b->target_members, t->member) != 0
+                   string_push(&b->target_members, t->member) != 0 ||
+                   add_site(b->sites, t, name, NULL)
                ? -1
                : 0;
 }
 
-int gm_module_summary_build(const gm_call_part *const *parts, size_t part_count,
-                            const gm_symbols *symbols, bool forward_is_compiled,
-                            gm_module_summary *out) {
+static int build_summary(const gm_call_part *const *parts, size_t part_count,
+                         const gm_symbols *symbols, bool forward_is_compiled,
+                         gm_module_summary *out, gm_compile_site_list *sites) {
     memset(out, 0, sizeof *out);
-    builder b = {.parts = parts, .part_count = part_count, .symbols = symbols, .out = out};
+    builder b = {
+        .parts = parts, .part_count = part_count, .symbols = symbols, .out = out, .sites = sites};
     string_list callees = {0};
     size_t total = 0;
     for (size_t i = 0; i < part_count; i++)
@@ -245,6 +368,12 @@ int gm_module_summary_build(const gm_call_part *const *parts, size_t part_count,
                 if (string_push(&b.externals, canonical) != 0)
                     goto oom;
                 sn->external_count++;
+            } else if (defines_class(symbols, key)) {
+                /* `Block(config)` in __init__: the classes a model is built of (its path:
+                 * gm_workspace_graph_model_classes); no node has the key, so no call follows */
+                if (string_push(&callees, key) != 0)
+                    goto oom;
+                sn->callee_count++;
             }
         }
     }
@@ -317,8 +446,34 @@ oom:
     return -1;
 }
 
+int gm_module_summary_build(const gm_call_part *const *parts, size_t part_count,
+                            const gm_symbols *symbols, bool forward_is_compiled,
+                            gm_module_summary *out) {
+    return build_summary(parts, part_count, symbols, forward_is_compiled, out, NULL);
+}
+
+static int summary_from_source(const char *text, size_t len, const gm_analysis_options *options,
+                               gm_module_summary *summary, gm_compile_site_list *sites);
+
 int gm_module_summary_from_source(const char *text, size_t len, const gm_analysis_options *options,
                                   gm_module_summary *summary) {
+    return summary_from_source(text, len, options, summary, NULL);
+}
+
+int gm_imported_compile_sites(const char *text, size_t len, const gm_analysis_options *options,
+                              gm_compile_site_list *sites) {
+    memset(sites, 0, sizeof *sites);
+    gm_module_summary summary;
+    int rc = summary_from_source(text, len, options, &summary, sites);
+    if (rc == 0)
+        gm_module_summary_free(&summary);
+    else
+        gm_compile_site_list_free(sites);
+    return rc;
+}
+
+static int summary_from_source(const char *text, size_t len, const gm_analysis_options *options,
+                               gm_module_summary *summary, gm_compile_site_list *sites) {
     memset(summary, 0, sizeof *summary);
     gm_syntax syntax;
     if (gm_syntax_init(&syntax, gm_python_language()) != 0)
@@ -367,7 +522,7 @@ int gm_module_summary_from_source(const char *text, size_t len, const gm_analysi
         }
     }
     if (rc == 0)
-        rc = gm_module_summary_build(views, built, &symbols, options->forward_is_compiled, summary);
+        rc = build_summary(views, built, &symbols, options->forward_is_compiled, summary, sites);
     for (uint32_t i = 0; i < built; i++)
         gm_call_part_free(&parts[i]);
     free(parts);

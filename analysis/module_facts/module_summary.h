@@ -74,6 +74,33 @@ int gm_module_summary_build(const gm_call_part *const *parts, size_t part_count,
 int gm_module_summary_from_source(const char *text, size_t len, const gm_analysis_options *options,
                                   gm_module_summary *summary);
 
+/* A compile call (`torch.compile(model)`, `model.compile()`, `torch.compile(model.forward)`)
+ * whose target is defined in another module that an absolute import names: a model of an
+ * installed package (`from transformers import BartModel; m = BartModel(cfg)`). */
+typedef struct {
+    char *name;             /* owned: the class (or function) as the imports make it absolute,
+                               "transformers.BartModel" */
+    char *member;           /* owned or NULL: the method compiled (NULL: forward, or a function) */
+    char *class_as_written; /* owned: the name as the file spells it, "BartModel" */
+    uint32_t start_byte, end_byte; /* the compile call */
+    uint32_t start_row, start_column, end_row, end_column;
+} gm_compile_site;
+
+typedef struct {
+    gm_compile_site *items;
+    size_t count, capacity;
+} gm_compile_site_list;
+
+void gm_compile_site_list_free(gm_compile_site_list *sites);
+
+/* Parses text and lists its compile calls of imported names, in file order. sites is
+ * overwritten. Returns 0, or -1 on OOM or when the parser gives up (nothing to free then). */
+int gm_imported_compile_sites(const char *text, size_t len, const gm_analysis_options *options,
+                              gm_compile_site_list *sites);
+
+/* A deep copy of src into dst (overwritten). Returns 0, or -1 on OOM (dst is then empty). */
+int gm_module_summary_copy(const gm_module_summary *src, gm_module_summary *dst);
+
 /* The class named name, or NULL (the first of them when the module defines it twice). */
 const gm_summary_class *gm_module_summary_class(const gm_module_summary *summary, const char *name);
 

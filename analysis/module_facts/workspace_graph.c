@@ -613,3 +613,111 @@ const char *const *gm_workspace_graph_roots(const gm_workspace_graph *g, const c
     *digest = m ? m->roots_digest : 0;
     return m ? (const char *const *)m->roots : NULL;
 }
+
+/* ---- the classes a model is built of ------------------------------------------------------ */
+
+typedef struct {
+    module *m;
+    char *cls; /* owned */
+} class_ref;
+
+static int class_visit(class_ref **items, size_t *count, size_t *cap, module *m, const char *cls) {
+    for (size_t i = 0; i < *count; i++)
+        if ((*items)[i].m == m && strcmp((*items)[i].cls, cls) == 0)
+            return 0;
+    if (!gm_module_summary_class(&m->summary, cls))
+        return 0; /* a function, or nothing the workspace defines */
+    if (*count == *cap) {
+        size_t n = *cap ? *cap * 2 : 16;
+        class_ref *grown = realloc(*items, n * sizeof *grown);
+        if (!grown)
+            return -1;
+        *items = grown;
+        *cap = n;
+    }
+    char *copy = strdup(cls);
+    if (!copy)
+        return -1;
+    (*items)[(*count)++] = (class_ref){m, copy};
+    return 0;
+}
+
+/* The classes __init__ of cls (in m) instantiates, as its summary node's calls name them. */
+static int visit_init_calls(const gm_workspace_graph *g, module *m, const char *cls,
+                            class_ref **items, size_t *count, size_t *cap) {
+    char key[2 * GM_NAME_MAX];
+    if (strlen(cls) + sizeof ".__init__" > sizeof key)
+        return 0;
+    snprintf(key, sizeof key, "%s.__init__", cls);
+    const gm_summary_node *found = gm_module_summary_find(&m->summary, key);
+    if (!found)
+        return 0;
+    size_t first = (size_t)(found - m->summary.nodes);
+    while (first > 0 && strcmp(m->summary.nodes[first - 1].key, key) == 0)
+        first--;
+    for (size_t n = first; n < m->summary.node_count && strcmp(m->summary.nodes[n].key, key) == 0;
+         n++) {
+        const gm_summary_node *node = &m->summary.nodes[n];
+        for (uint32_t c = 0; c < node->callee_count; c++)
+            if (class_visit(items, count, cap, m, m->summary.callees[node->callee_start + c]) != 0)
+                return -1;
+        for (uint32_t e = 0; e < node->external_count; e++) {
+            char where[2 * GM_NAME_MAX];
+            module *to = resolve(g, m, m->summary.externals[node->external_start + e], where,
+                                 sizeof where, 0);
+            if (to && !strchr(where, '.') && class_visit(items, count, cap, to, where) != 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+int gm_workspace_graph_model_classes(gm_workspace_graph *g, const char *root, const char *name,
+                                     const char *cls, char ***out) {
+    *out = NULL;
+    module *start = find_linear(g, root, name);
+    if (!start || build_table(g) != 0)
+        return start ? -1 : 0;
+    class_ref *items = NULL;
+    size_t count = 0, cap = 0;
+    int rc = class_visit(&items, &count, &cap, start, cls);
+    /* breadth first: the list grows while it is walked */
+    for (size_t i = 0; rc == 0 && i < count; i++) {
+        module *m = items[i].m;
+        const gm_summary_class *c = gm_module_summary_class(&m->summary, items[i].cls);
+        for (size_t b = 0; rc == 0 && c && b < c->base_count; b++) {
+            char key[2 * GM_NAME_MAX];
+            module *bm = base_class(g, m, c->bases[b], key, sizeof key);
+            if (bm)
+                rc = class_visit(&items, &count, &cap, bm, key);
+        }
+        if (rc == 0)
+            rc = visit_init_calls(g, m, items[i].cls, &items, &count, &cap);
+    }
+    char **names = rc == 0 && count ? calloc(count, sizeof *names) : NULL;
+    if (count && !names)
+        rc = -1;
+    for (size_t i = 0; i < count; i++) {
+        if (rc == 0) {
+            size_t n = strlen(items[i].m->name), k = strlen(items[i].cls);
+            names[i] = malloc(n + k + 2);
+            if (names[i]) {
+                memcpy(names[i], items[i].m->name, n);
+                names[i][n] = '.';
+                memcpy(names[i] + n + 1, items[i].cls, k + 1);
+            } else {
+                rc = -1;
+            }
+        }
+        free(items[i].cls);
+    }
+    free(items);
+    if (rc != 0) {
+        for (size_t i = 0; names && i < count; i++)
+            free(names[i]);
+        free(names);
+        return -1;
+    }
+    *out = names;
+    return (int)count;
+}

@@ -47,6 +47,15 @@ int gm_workspace_graph_solve(gm_workspace_graph *graph);
 const char *const *gm_workspace_graph_roots(const gm_workspace_graph *graph, const char *root,
                                             const char *name, size_t *count, uint64_t *digest);
 
+/* The classes a model of class cls (of module name under root) is built of, the path
+ * torch.compile of one of its instances traces: cls, its bases, and the classes the __init__ of
+ * each instantiates (`self.encoder = Encoder(config)`, `nn.ModuleList([Layer(config) for _ in
+ * ...])`), transitively, across modules through the imports. *out gets them as absolute
+ * "module.Class" names (owned: each and the array), cls first. Returns how many, 0 when cls is
+ * unknown, -1 on OOM. */
+int gm_workspace_graph_model_classes(gm_workspace_graph *graph, const char *root,
+                                     const char *name, const char *cls, char ***out);
+
 /* The absolute form of a name as an import in module module_name spells it: ".helpers.f" in
  * pkg.sub.mod is pkg.sub.helpers.f ("." in a package's __init__ is the package itself). False
  * when it climbs above the top package or does not fit in buf. */

@@ -333,7 +333,12 @@ static gm_value eval_attribute(gm_region *r, TSNode n, int depth) {
     gm_slice name = gm_node_slice(attr, text_of(r));
     if (gm_vk_slice_in_list(gm_vk_static_attributes, name))
         return value(GM_KIND_STATIC);
-    if (gm_vk_is_self(r, object) && gm_slice_is(name, "training"))
+    /* also `self.training` in a decorator's wrapper `def wrapper(self, *args, **kwargs)`, which
+     * a module's forward runs through (transformers' output-capturing wrappers): no method,
+     * but the object called self is the module */
+    if ((gm_vk_is_self(r, object) || (r->self_name.len == 0 && gm_is(object, syn->sym.identifier) &&
+                                      gm_slice_is(gm_node_slice(object, text_of(r)), "self"))) &&
+        gm_slice_is(name, "training"))
         return constant(r->stmt->options->training);
     if (gm_vk_is_self(r, object) && r->site.module_class && is_buffer(r, name))
         return value(GM_KIND_TENSOR);

@@ -13,7 +13,7 @@ static void print_usage(FILE *out, const char *command) {
                 "                       [--select IDS] [--ignore IDS] [--unsafe-fixes]\n"
                 "                       [--statistics] [--show-fixes] [--exit-zero]\n"
                 "                       [--color auto|always|never] [--force-exclude]\n"
-                "                       [--stdin-filename NAME] [PATHS...]\n");
+                "                       [--python PATH] [--stdin-filename NAME] [PATHS...]\n");
     } else {
         fprintf(out,
                 "usage: graphmend fix [--unsafe-fixes|--no-unsafe-fixes] [--diff] [--select IDS]\n"
@@ -102,6 +102,12 @@ int gm_cli_parse_options(int argc, char **argv, bool fix, gm_cli_options *option
                 fprintf(stderr, "graphmend: unknown --color '%s' (auto, always, never)\n", value);
                 return 2;
             }
+        } else if (!fix && (value = option_value("--python", argc, argv, &i, &missing))) {
+            if (!value[0]) {
+                fprintf(stderr, "graphmend check: --python needs an interpreter\n");
+                return 2;
+            }
+            options->python = value;
         } else if ((value = option_value("--stdin-filename", argc, argv, &i, &missing))) {
             options->stdin_filename = value;
         } else if (is_flag(arg, "--unsafe-fixes") || is_flag(arg, "--no-unsafe-fixes")) {

@@ -19,6 +19,8 @@ typedef struct {
     bool force_exclude;
     gm_color_choice color;
     const char *stdin_filename; /* read the source from stdin and report it under this name */
+    const char *python; /* check: the interpreter whose installed packages GM902 looks into, or
+                           NULL for the default ($GRAPHMEND_PYTHON, then python3) */
     const char **paths;         /* as given (pointers into argv); "." when none were */
     int path_count;
     gm_analysis_options rules; /* --select / --ignore / --unsafe-fixes, as rules_set says */

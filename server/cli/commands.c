@@ -12,7 +12,7 @@
 #include "server/cli/cli_options.h"
 #include "server/cli/file_rewrite.h"
 #include "server/cli/file_selection.h"
-#include "server/workspace/parallel_each.h"
+#include "server/cli/library_check.h"
 #include "server/cli/progress.h"
 #include "server/cli/report.h"
 #include "server/cli/stdin_source.h"
@@ -20,7 +20,9 @@
 #include "server/cli/terminal_style.h"
 #include "server/cli/unified_diff.h"
 #include "server/config/pyproject_config.h"
+#include "server/profile/defaults.h"
 #include "server/workspace/file_reader.h"
+#include "server/workspace/parallel_each.h"
 #include "server/workspace/python_files.h"
 #include "server/workspace/workspace_index.h"
 
@@ -285,6 +287,13 @@ int gm_cli_check(int argc, char **argv) {
     }
     free(summaries);
     free(failed);
+    if (analysed > 0) {
+        gm_profile_request defaults;
+        gm_profile_request_default(&defaults);
+        error |= gm_cli_add_library_findings(reports, analysed, file_analysis,
+                                             options.python ? options.python
+                                                            : defaults.python) != 0;
+    }
     gm_progress_finish(&progress);
     fflush(stderr);
     print_check_output(stdout, &options, reports, analysed, error);

@@ -9,6 +9,7 @@ void gm_settings_default(gm_settings *settings) {
     gm_analysis_options_default(&settings->analysis);
     settings->analysis_set = 0;
     settings->log_level = 3;
+    settings->python[0] = '\0';
 }
 
 int gm_python_version_nearest_supported(int version) {
@@ -260,6 +261,18 @@ bool gm_settings_apply_json(gm_settings *settings, const json_t *section, char *
         }
     }
     changed |= apply_python_version(section, analysis, set, problems, problems_size);
+    json_t *python = json_object_get(section, "python");
+    if (python && (json_is_null(python) || json_is_string(python))) {
+        const char *value = json_is_string(python) ? json_string_value(python) : "";
+        if (strlen(value) < sizeof settings->python && !memchr(value, '\n', strlen(value))) {
+            changed |= strcmp(value, settings->python) != 0;
+            strcpy(settings->python, value);
+        } else {
+            note_problem(problems, problems_size, "python", "a path of an interpreter");
+        }
+    } else if (python) {
+        note_problem(problems, problems_size, "python", "a path of an interpreter, or null");
+    }
     json_t *level = json_object_get(section, "logLevel");
     if (level && !json_is_null(level)) {
         int found = 0;

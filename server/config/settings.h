@@ -48,6 +48,9 @@ typedef struct {
     gm_analysis_options analysis;
     unsigned analysis_set; /* GM_SET_* bits: the keys the client gave (they beat pyproject.toml) */
     int log_level; /* window/logMessage types up to this are sent: 1 error .. 4 log; default 3 */
+    /* the Python interpreter that has the user's packages (where an installed model's code is
+     * found); "" for the default, $GRAPHMEND_PYTHON, then python3 */
+    char python[1024];
 } gm_settings;
 
 void gm_settings_default(gm_settings *settings);
@@ -59,7 +62,8 @@ void gm_settings_default(gm_settings *settings);
  * (bool, or null for "as torch_version does"), reorderableLoggingFunctions and
  * ignoreLoggingFunctions (arrays of dotted function names), select and ignore (arrays of rule
  * ids or prefixes), unsafeFixes (bool: fix-all applies unsafe mends too), logLevel
- * ("error"|"warning"|"info"|"debug"). torchVersion must lie in 2.0..2.20, pythonVersion in
+ * ("error"|"warning"|"info"|"debug"), python (a path or a name on PATH; "" or null for the
+ * default). torchVersion must lie in 2.0..2.20, pythonVersion in
  * 3.9..3.15. Keys with bad values are skipped (the previous value stays) and named in problems
  * (empty when none). Returns true when something changed. */
 bool gm_settings_apply_json(gm_settings *settings, const json_t *section, char *problems,

@@ -145,6 +145,9 @@ json_t *gm_handle_code_action(gm_server *server, json_t *params, int *error_code
             }
         }
     }
+    if (kind_requested(only, "quickfix")) {
+        gm_library_code_actions(server, doc, start, end, actions);
+    }
     if (kind_requested(only, FIX_ALL_KIND)) {
         json_t *action = fix_all(server, doc, findings);
         if (action) {

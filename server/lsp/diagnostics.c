@@ -121,8 +121,10 @@ void gm_write_diagnostics(gm_server *server, gm_document *doc, gm_json_writer *w
         }
         write_diagnostic(writer, server, doc, &findings->items[i]);
     }
-    gm_confirmation_write_breaks(doc->confirmation, writer, findings->count > 0, doc->text,
-                                 doc->len, &doc->lines, server->encoding);
+    bool first = findings->count == 0;
+    gm_library_write_diagnostics(server, doc, writer, &first);
+    first = !gm_confirmation_write_breaks(doc->confirmation, writer, !first, doc->text, doc->len,
+                                          &doc->lines, server->encoding);
     gm_json_raw_str(writer, "]");
 }
 
@@ -201,6 +203,7 @@ void gm_publish_dirty_diagnostics(gm_server *server) {
 }
 
 void gm_invalidate_all_diagnostics(gm_server *server) {
+    gm_library_forget_reports(server); /* made again (from the worker's cache when unchanged) */
     for (gm_document *doc = server->documents.head; doc; doc = doc->next) {
         doc->findings = NULL;
         doc->diagnostics_dirty = true;

@@ -49,6 +49,9 @@ typedef struct {
 
 #define GM_MAX_FOLDERS 16
 
+/* The installed packages' breaks (library_diagnostics.c). */
+typedef struct gm_library_state gm_library_state;
+
 /* A graphmend.profile command in flight (profile_command.c). */
 typedef struct gm_profile_session gm_profile_session;
 
@@ -111,6 +114,7 @@ struct gm_server {
      * (interpreter_probe.c), never waited for. */
     int interpreter_version;
     struct gm_interpreter_probe *probe; /* owned, or NULL when nothing is to be asked */
+    gm_library_state *libraries; /* NULL until a document compiles an installed model */
 };
 
 /* Monotonic clock in microseconds, for GRAPHMEND_TRACE_TIMING. */
@@ -216,6 +220,22 @@ bool gm_document_find_pyproject(gm_document *doc);
 void gm_server_document_options(gm_server *server, gm_document *doc, gm_analysis_options *options);
 /* Frees what the pyproject.toml cache owns. */
 void gm_server_forget_pyprojects(gm_server *server);
+
+/* --- installed packages' breaks: GM902 (library_diagnostics.c) --- */
+/* Appends doc's GM902 diagnostics (each with a leading comma unless *first; *first is cleared
+ * by the first one) for the sites whose package analysis is ready, and starts the analysis of
+ * the others on the threadpool (their document is published again when it finishes). */
+void gm_library_write_diagnostics(gm_server *server, gm_document *doc, gm_json_writer *writer,
+                                  bool *first);
+/* Appends the "Profile with PACKAGE mended" actions of the GM902 sites in [start, end]. */
+void gm_library_code_actions(gm_server *server, gm_document *doc, size_t start, size_t end,
+                             json_t *actions);
+void gm_library_document_closed(gm_server *server, const char *uri);
+/* Drops the finished reports (settings changed: they are made again when asked for). */
+void gm_library_forget_reports(gm_server *server);
+/* The server is stopping: work that finishes publishes nothing. */
+void gm_library_stop(gm_server *server);
+void gm_library_free(gm_server *server);
 
 /* --- the workspace's modules (workspace.c) --- */
 /* Remembers the folders of initialize's workspaceFolders (or rootUri). */

@@ -75,6 +75,7 @@ void gm_server_free(gm_server *server) {
     gm_frame_reader_free(server->reader);
     gm_document_store_free(&server->documents);
     gm_workspace_free(server);
+    gm_library_free(server);
     gm_server_forget_pyprojects(server);
     free(server);
 }

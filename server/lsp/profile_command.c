@@ -15,7 +15,9 @@
 #include "protocol/uri.h"
 #include "server/config/pyproject_config.h"
 #include "server/lsp/confirm_verdicts.h"
+#include "server/packages/package_locate.h"
 #include "server/lsp/lsp_internal.h"
+#include "server/lsp/package_mend_stage.h"
 #include "server/profile/confirm_report.h"
 #include "server/profile/defaults.h"
 #include "server/profile/job.h"
@@ -44,6 +46,15 @@ struct gm_profile_session {
     char *uri, *path, *text, *entry;
     size_t len;
     int64_t version;
+    /* graphmend.profile with packages: while the packages are mended into the cache (job is
+     * NULL until then), the mended copy of the file (owned), the command's options (owned, a
+     * copy: the request's strings point into it) and the package names */
+    bool mending_packages, cancelled, abandoned;
+    char *mended;
+    size_t mended_len, applied;
+    bool unsafe_copy;
+    json_t *options;
+    char packages[1024];
     struct gm_profile_session *next;
 };
 
@@ -61,6 +72,8 @@ static void unlink_session(gm_server *server, gm_profile_session *session) {
 }
 
 static void free_session(gm_profile_session *session) {
+    free(session->mended);
+    json_decref(session->options);
     free(session->uri);
     free(session->path);
     free(session->text);
@@ -322,9 +335,37 @@ static json_t *nothing_to_compare(gm_server *server, const char *uri,
 }
 
 /* The options object of the command: {entry, device, python, unsafeFixes, mode, backend,
- * iterations, warmup, timeout}. Returns 0, or -1 with the problem in error. */
+ * iterations, warmup, timeout, packages}. Returns 0, or -1 with the problem in error. */
+/* packages: a list of installed package names, joined with commas into buf. */
+static int read_packages(const json_t *value, char *buf, size_t cap, char *error,
+                         size_t error_size) {
+    size_t used = 0, i;
+    json_t *item;
+    if (!json_is_array(value)) {
+        snprintf(error, error_size, "arguments[1].packages must be a list of package names");
+        return -1;
+    }
+    buf[0] = '\0';
+    json_array_foreach(value, i, item) {
+        const char *name = json_string_value(item);
+        if (!name || !gm_package_name_valid(name)) {
+            snprintf(error, error_size,
+                     "arguments[1].packages[%zu] must be a package name such as \"transformers\"",
+                     i);
+            return -1;
+        }
+        int n = snprintf(buf + used, cap - used, "%s%s", used ? "," : "", name);
+        if (n < 0 || (size_t)n >= cap - used) {
+            snprintf(error, error_size, "arguments[1].packages: too many packages");
+            return -1;
+        }
+        used += (size_t)n;
+    }
+    return 0;
+}
+
 static int read_options(const json_t *options, gm_profile_request *request, int *unsafe,
-                        char *error, size_t error_size) {
+                        char *packages, size_t packages_cap, char *error, size_t error_size) {
     gm_profile_request_default(request);
     *unsafe = -1;
     if (!options || json_is_null(options)) {
@@ -380,6 +421,11 @@ static int read_options(const json_t *options, gm_profile_request *request, int 
             *counts[i] = (int)json_integer_value(value);
         }
     }
+    json_t *list = json_object_get(options, "packages");
+    if (list && !json_is_null(list)) {
+        if (read_packages(list, packages, packages_cap, error, error_size) != 0)
+            return -1;
+    }
     json_t *timeout = json_object_get(options, "timeout");
     if (timeout) {
         if (!json_is_number(timeout) || !(json_number_value(timeout) > 0)) {
@@ -407,6 +453,112 @@ static void start_progress(gm_server *server, gm_profile_session *session, json_
     session->progress = PROGRESS_PENDING;
     session->create_request = gm_server_request(server, "window/workDoneProgress/create",
                                                 json_pack("{s:O}", "token", session->token));
+}
+
+/* graphmend.profile with packages, once they are mended: the profile job as without them, its
+ * mended arm importing the packages' mended copies. */
+static void on_packages_mended(void *context, const char *launcher, const char *map, size_t mends,
+                               const char *failure) {
+    gm_profile_session *session = context;
+    gm_server *server = session->server;
+    session->mending_packages = false;
+    char error[1600];
+    if (session->abandoned) { /* the server answered it and let it go while the stage ran */
+        free_session(session);
+        return;
+    }
+    if (session->cancelled || failure) {
+        unlink_session(server, session);
+        if (session->progress == PROGRESS_ACTIVE) {
+            send_progress(session, json_pack("{s:s,s:s}", "kind", "end", "message",
+                                             session->cancelled ? "profile cancelled"
+                                                                : "profile failed"));
+        }
+        if (session->cancelled) {
+            gm_server_send(server,
+                           gm_rpc_make_error(session->request_id, GM_RPC_REQUEST_CANCELLED,
+                                             "request cancelled: the profile was stopped", NULL));
+        } else {
+            snprintf(error, sizeof error, "graphmend profile failed: %s", failure);
+            gm_server_send(server, gm_rpc_make_error(session->request_id, GM_RPC_REQUEST_FAILED,
+                                                     error, NULL));
+            gm_server_show(server, 1, "%s", error);
+        }
+        free_session(session);
+        return;
+    }
+    gm_profile_request request;
+    int unsafe;
+    char packages[1024];
+    read_options(session->options, &request, &unsafe, packages, sizeof packages, error,
+                 sizeof error); /* read once already: valid */
+    request.display_path = session->path;
+    request.original_text = session->text;
+    request.original_len = session->len;
+    request.mended_text = session->mended;
+    request.mended_len = session->mended_len;
+    request.mends_applied = session->applied;
+    request.unsafe_fixes = session->unsafe_copy;
+    request.mended_imports_launcher = launcher;
+    request.mended_imports_map = map;
+    request.package_mends = mends;
+    gm_profile_callbacks callbacks = {
+        .progress = on_progress, .started = on_started, .done = on_done, .context = session};
+    on_progress(session, "packages mended; starting the original arm", 5);
+    session->job = gm_profile_job_start(server->loop, &request, &callbacks, error, sizeof error);
+    if (!session->job) {
+        on_packages_mended(session, NULL, NULL, 0, error);
+    }
+}
+
+/* graphmend.profile with packages: the packages are mended first (package_mend_stage.h), then
+ * the job starts. Takes texts over. */
+static json_t *start_with_packages(gm_server *server, json_t *params, const json_t *options,
+                                   const gm_profile_request *request, const char *packages,
+                                   profile_texts *texts, int *error_code, char *error,
+                                   size_t error_size) {
+    *error_code = GM_RPC_REQUEST_FAILED;
+    gm_profile_session *session = calloc(1, sizeof *session);
+    if (!session) {
+        free_texts(texts);
+        snprintf(error, error_size, "out of memory");
+        return NULL;
+    }
+    session->server = server;
+    session->request_id = json_deep_copy(gm_server_current_id(server));
+    session->options = options ? json_deep_copy(options) : json_object();
+    session->path = texts->path;
+    session->text = texts->text;
+    session->len = texts->len;
+    session->mended = texts->mended;
+    session->mended_len = texts->mended_len;
+    session->applied = texts->applied;
+    session->unsafe_copy = texts->unsafe;
+    memset(texts, 0, sizeof *texts); /* owned by the session now */
+    snprintf(session->packages, sizeof session->packages, "%s", packages);
+    const char *base = strrchr(session->path, '/');
+    snprintf(session->title, sizeof session->title, "graphmend: profiling %s",
+             base ? base + 1 : session->path);
+    snprintf(session->last_message, sizeof session->last_message,
+             "mending %s into graphmend's cache (the first time takes a while)", packages);
+    if (!session->options) {
+        free_session(session);
+        snprintf(error, error_size, "out of memory");
+        return NULL;
+    }
+    session->mending_packages = true;
+    if (gm_package_stage_start(server->loop, request->python, packages, session->path,
+                               session->unsafe_copy, on_packages_mended, session, error,
+                               error_size) != 0) {
+        free_session(session);
+        return NULL;
+    }
+    session->next = server->profiles;
+    server->profiles = session;
+    start_progress(server, session, params);
+    gm_server_log(server, 3, "profile: mending %s for %s before running it", packages,
+                  session->path);
+    return GM_RESULT_SENT;
 }
 
 /* graphmend.confirm: one run of the document's text (the buffer when open) under
@@ -512,7 +664,9 @@ json_t *gm_handle_execute_command(gm_server *server, json_t *params, int *error_
     }
     gm_profile_request request;
     int unsafe;
-    if (read_options(json_array_get(arguments, 1), &request, &unsafe, error, error_size) != 0) {
+    char packages[1024] = "";
+    if (read_options(json_array_get(arguments, 1), &request, &unsafe, packages, sizeof packages,
+                     error, error_size) != 0) {
         *error_code = GM_RPC_INVALID_PARAMS;
         return NULL;
     }
@@ -531,10 +685,14 @@ json_t *gm_handle_execute_command(gm_server *server, json_t *params, int *error_
         *error_code = GM_RPC_REQUEST_FAILED;
         return NULL;
     }
-    if (texts.applied == 0) {
+    if (texts.applied == 0 && !packages[0]) { /* packages: their mends make the difference */
         json_t *answer = nothing_to_compare(server, json_string_value(uri), &texts);
         free_texts(&texts);
         return answer;
+    }
+    if (packages[0]) {
+        return start_with_packages(server, params, json_array_get(arguments, 1), &request,
+                                   packages, &texts, error_code, error, error_size);
     }
     request.display_path = texts.path;
     request.original_text = texts.text;
@@ -576,12 +734,27 @@ json_t *gm_handle_execute_command(gm_server *server, json_t *params, int *error_
 
 /* ---------------------------------------------------------------- cancellation */
 
+/* Lets a session go that the server has answered or no longer answers: its job is killed, or,
+ * while its packages are being mended, it is freed when that stage ends. */
+static void release_session(gm_profile_session *session) {
+    if (session->mending_packages) {
+        session->abandoned = true;
+        return;
+    }
+    gm_profile_job_abandon(session->job);
+    free_session(session);
+}
+
 bool gm_profile_cancel_request(gm_server *server, const json_t *id) {
     char wanted[128], key[128];
     gm_rpc_id_key(id, wanted, sizeof wanted);
     for (gm_profile_session *s = server->profiles; s; s = s->next) {
         if (strcmp(gm_rpc_id_key(s->request_id, key, sizeof key), wanted) == 0) {
-            gm_profile_job_cancel(s->job);
+            if (s->job) {
+                gm_profile_job_cancel(s->job);
+            } else {
+                s->cancelled = true; /* answered when the package stage ends */
+            }
             return true;
         }
     }
@@ -592,7 +765,11 @@ void gm_handle_work_done_progress_cancel(gm_server *server, json_t *params) {
     json_t *token = json_object_get(params, "token");
     for (gm_profile_session *s = server->profiles; s && token; s = s->next) {
         if (s->token && json_equal(s->token, token)) {
-            gm_profile_job_cancel(s->job);
+            if (s->job) {
+                gm_profile_job_cancel(s->job);
+            } else {
+                s->cancelled = true;
+            }
         }
     }
 }
@@ -609,17 +786,16 @@ void gm_profile_cancel_all(gm_server *server) {
         gm_server_send(server,
                        gm_rpc_make_error(session->request_id, GM_RPC_REQUEST_CANCELLED,
                                          "request cancelled: the server is shutting down", NULL));
-        gm_profile_job_abandon(session->job);
-        free_session(session);
+        release_session(session);
     }
 }
 
 void gm_server_stop_jobs(gm_server *server) {
     gm_interpreter_probe_stop(server);
+    gm_library_stop(server);
     while (server->profiles) {
         gm_profile_session *session = server->profiles;
         server->profiles = session->next;
-        gm_profile_job_abandon(session->job);
-        free_session(session);
+        release_session(session);
     }
 }

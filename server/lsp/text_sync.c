@@ -154,6 +154,7 @@ void gm_handle_did_close(gm_server *server, json_t *params) {
         gm_publish_empty_diagnostics(server, uri);
     }
     gm_workspace_document_closed(server, uri);
+    gm_library_document_closed(server, uri);
 }
 
 void gm_handle_did_save(gm_server *server, json_t *params) {

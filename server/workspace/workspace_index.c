@@ -25,6 +25,8 @@ struct gm_workspace_index {
     size_t *table; /* file index + 1 by path hash */
     size_t table_size;
     gm_workspace_graph *graph;
+    bool one_package; /* every file is an installed package's: imports stay in its package */
+    gm_summary_memo memo; /* lookup NULL: none */
 };
 
 gm_workspace_index *gm_workspace_index_new(void) {
@@ -53,8 +55,23 @@ void gm_workspace_index_free(gm_workspace_index *index) {
     free(index);
 }
 
+void gm_workspace_index_set_memo(gm_workspace_index *index, const gm_summary_memo *memo) {
+    if (memo)
+        index->memo = *memo;
+    else
+        memset(&index->memo, 0, sizeof index->memo);
+}
+
+void gm_workspace_index_keep_to_package(gm_workspace_index *index) {
+    index->one_package = true;
+}
+
 size_t gm_workspace_index_file_count(const gm_workspace_index *index) {
     return index->count;
+}
+
+const char *gm_workspace_index_file_path(const gm_workspace_index *index, size_t i) {
+    return i < index->count ? index->files[i].path : NULL;
 }
 
 static bool file_exists(const char *path, bool directory) {
@@ -232,7 +249,13 @@ static int summarise_from_disk(gm_workspace_index *index, const char *real_path,
     if (!text)
         return -1;
     gm_module_summary summary;
-    int rc = gm_module_summary_from_source(text, len, options, &summary);
+    uint64_t content = index->memo.lookup ? gm_hash_bytes(GM_HASH_INIT, text, len) : 0;
+    int rc = 0;
+    if (!index->memo.lookup || !index->memo.lookup(index->memo.context, content, &summary)) {
+        rc = gm_module_summary_from_source(text, len, options, &summary);
+        if (rc == 0 && index->memo.store)
+            index->memo.store(index->memo.context, content, &summary);
+    }
     free(text);
     if (rc != 0)
         return -1;
@@ -317,7 +340,8 @@ int gm_workspace_index_load_imports(gm_workspace_index *index, const gm_analysis
             continue;
         index->files[i].imports_loaded = true;
         file_entry f = index->files[i]; /* index->files may move */
-        bool installed = strstr(f.root, "/site-packages") || strstr(f.root, "/dist-packages");
+        bool installed = index->one_package || strstr(f.root, "/site-packages") ||
+                         strstr(f.root, "/dist-packages");
         const gm_module_summary *summary =
             gm_workspace_graph_summary(index->graph, f.root, f.module);
         for (size_t k = 0; summary && k < summary->import_count; k++) {
@@ -366,4 +390,40 @@ const char *const *gm_workspace_index_roots(const gm_workspace_index *index, con
         return NULL;
     const file_entry *f = find_file(index, real);
     return f ? gm_workspace_graph_roots(index->graph, f->root, f->module, count, digest) : NULL;
+}
+
+/* The module that stands for the user's `torch.compile(model)`: it compiles each class of the
+ * model's path (its forward), and nothing else. A name no Python file can have. */
+#define GM_MODEL_ENTRY_MODULE "<graphmend model>"
+
+int gm_workspace_index_compile_model(gm_workspace_index *index, const char *path,
+                                     const char *cls) {
+    char real[PATH_MAX];
+    if (!realpath(path, real))
+        return -1;
+    const file_entry *f = find_file(index, real);
+    if (!f)
+        return -1;
+    char **names = NULL;
+    int count = gm_workspace_graph_model_classes(index->graph, f->root, f->module, cls, &names);
+    if (count <= 0)
+        return count;
+    gm_module_summary entry;
+    memset(&entry, 0, sizeof entry);
+    entry.target_names = names;
+    entry.target_members = calloc((size_t)count, sizeof *entry.target_members);
+    if (!entry.target_members) {
+        for (int i = 0; i < count; i++)
+            free(names[i]);
+        free(names);
+        return -1;
+    }
+    entry.target_count = (size_t)count;
+    uint64_t digest = GM_HASH_INIT;
+    for (int i = 0; i < count; i++)
+        digest = gm_hash_bytes(digest, names[i], strlen(names[i]) + 1);
+    entry.digest = digest;
+    if (gm_workspace_graph_set(index->graph, f->root, GM_MODEL_ENTRY_MODULE, false, &entry) < 0)
+        return -1;
+    return count;
 }

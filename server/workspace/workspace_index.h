@@ -46,6 +46,24 @@ int gm_workspace_index_scan(gm_workspace_index *index, const char *root,
 int gm_workspace_index_add_file(gm_workspace_index *index, const char *path,
                                 const gm_analysis_options *options);
 
+/* Summaries kept between indexes by the content they were made of (an installed package's
+ * files, summarised once for every model of it): lookup fills summary with a copy and returns
+ * true when a summary of content_hash is known; store keeps a copy. */
+typedef struct {
+    bool (*lookup)(void *context, uint64_t content_hash, gm_module_summary *summary);
+    void (*store)(void *context, uint64_t content_hash, const gm_module_summary *summary);
+    void *context;
+} gm_summary_memo;
+
+/* The index summarises files from disk through memo from now on (copied; NULL: none). The memo
+ * must hold summaries made with the options the index is given. */
+void gm_workspace_index_set_memo(gm_workspace_index *index, const gm_summary_memo *memo);
+
+/* Makes the index one of an installed package's files wherever it lies (pip --target, a
+ * PYTHONPATH directory): gm_workspace_index_load_imports then follows a file's imports only
+ * into its own top-level package, as it does for files under site-packages. */
+void gm_workspace_index_keep_to_package(gm_workspace_index *index);
+
 /* Adds the workspace files that known modules import (found under their import roots),
  * transitively, until max_files are known. Returns 0, or -1 on OOM. */
 int gm_workspace_index_load_imports(gm_workspace_index *index, const gm_analysis_options *options,
@@ -56,6 +74,12 @@ int gm_workspace_index_load_imports(gm_workspace_index *index, const gm_analysis
 int gm_workspace_index_update(gm_workspace_index *index, const char *path,
                               gm_module_summary *summary);
 
+/* Compiles a model of class cls, defined in the known file path, as `torch.compile(model)` in
+ * another file does: the forward of cls and of every class its path is built of
+ * (gm_workspace_graph_model_classes) become what the next solve starts from. Returns how many
+ * classes, 0 when path defines no class cls, -1 when path is unknown or on OOM. */
+int gm_workspace_index_compile_model(gm_workspace_index *index, const char *path, const char *cls);
+
 /* Follows compiled code across all known modules. Returns 0, or -1 on OOM. */
 int gm_workspace_index_solve(gm_workspace_index *index);
 
@@ -65,5 +89,8 @@ const char *const *gm_workspace_index_roots(const gm_workspace_index *index, con
                                             size_t *count, uint64_t *digest);
 
 size_t gm_workspace_index_file_count(const gm_workspace_index *index);
+/* The path (resolved) of the i-th file the index knows, in the order they were added; NULL past
+ * the end. */
+const char *gm_workspace_index_file_path(const gm_workspace_index *index, size_t i);
 
 #endif

@@ -339,3 +339,45 @@ def test_profile_mends_the_packages_in_the_mended_arm_only(world):
     plain = run(world, "profile", "prof.py", "--output-format", "json")
     assert plain.returncode == 0
     assert "original" not in json.loads(plain.stdout)
+
+
+def test_editor_profile_mends_the_packages_off_the_loop(world):
+    """graphmend.profile with a packages argument: the packages are mended on the server's
+    threadpool (the server keeps answering meanwhile), then only the mended arm imports them."""
+    from lsp_client import LspClient
+
+    (world["root"] / "prof.py").write_text(PROFILE)
+    before = snapshot(world["site"])
+    client = LspClient([binary_path(), "serve"], cwd=str(world["root"]), env=world["env"])
+    try:
+        client.request("initialize", {"processId": None, "rootUri": None, "capabilities": {}},
+                       timeout=60)
+        client.notify("initialized", {})
+        uri = (world["root"] / "prof.py").as_uri()
+        client.notify("textDocument/didOpen", {"textDocument": {
+            "uri": uri, "languageId": "python", "version": 1, "text": PROFILE}})
+        options = {"python": PYTHON, "device": "cpu", "unsafeFixes": True, "iterations": 3,
+                   "warmup": 1, "backend": "aot_eager", "packages": ["fakepkg"]}
+        request_id = client.send_request("workspace/executeCommand",
+                                         {"command": "graphmend.profile",
+                                          "arguments": [uri, options]})
+        # answered while the packages are being mended or profiled
+        assert "result" in client.request("textDocument/hover", {
+            "textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}}, timeout=30)
+        response = client.wait_response(request_id, timeout=400)
+        assert "error" not in response, response
+        report = response["result"]
+        assert report["original"]["graphs"] > 1
+        assert report["mended"]["graphs"] == 1 and report["mended"]["breaks"] == 0
+        assert report["outputs_match"] is True
+        assert snapshot(world["site"]) == before
+        # a package the interpreter does not have: a clear error, nothing runs
+        options["packages"] = ["no_such_package_here"]
+        failed = client.request("workspace/executeCommand", {
+            "command": "graphmend.profile", "arguments": [uri, options]}, timeout=120)
+        assert failed["error"]["code"] == -32803
+        assert "no_such_package_here" in failed["error"]["message"]
+        client.request("shutdown", None, timeout=10)
+        client.notify("exit")
+    finally:
+        client.kill()

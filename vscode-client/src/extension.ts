@@ -33,7 +33,7 @@ import {
   expandPath,
   resolveServerPath,
 } from './logic/serverPath';
-import { SERVER_SETTING_KEYS, needsRestart, serverSettings, severityFor } from './logic/settings';
+import { SERVER_SETTING_KEYS, needsRestart, serverPython, serverSettings, severityFor } from './logic/settings';
 
 const SECTION = 'graphmend';
 /** The error code of a failed graphmend.profile (the server's message says what failed). */
@@ -52,7 +52,16 @@ function config(): vscode.WorkspaceConfiguration {
 
 function currentServerSettings(): Record<string, unknown> {
   const cfg = config();
-  return serverSettings((key) => cfg.inspect(key));
+  const settings = serverSettings((key) => cfg.inspect(key));
+  const python = serverPython(
+    cfg.inspect('python') as SettingLevels<string>,
+    vscode.workspace.isTrusted,
+    vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
+  );
+  if (python !== undefined) {
+    settings.python = python;
+  }
+  return settings;
 }
 
 function isExecutable(file: string): boolean {

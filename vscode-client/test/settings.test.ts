@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { SettingLevels } from '../src/logic/serverPath';
-import { compareDefaults, needsRestart, serverSettings, severityFor } from '../src/logic/settings';
+import { compareDefaults, needsRestart, serverPython, serverSettings, severityFor } from '../src/logic/settings';
 
 function inspector(levels: Record<string, SettingLevels<unknown>>) {
   return (key: string): SettingLevels<unknown> | undefined => levels[key] ?? {};
@@ -57,4 +57,13 @@ test('compareDefaults names every difference', () => {
      * extension sends are absent from this tiny server list */
     3 + 13,
   );
+});
+
+test('graphmend.python goes to the server (GM902) as a path, workspace values only when trusted', () => {
+  const levels = { globalValue: '~/py/bin/python', workspaceValue: '${workspaceFolder}/.venv/bin/python' };
+  assert.equal(serverPython(levels, true, '/w'), '/w/.venv/bin/python');
+  assert.match(serverPython(levels, false, '/w') ?? '', /\/py\/bin\/python$/);
+  assert.equal(serverPython({ workspaceValue: './.venv/bin/python' }, false, '/w'), undefined);
+  assert.equal(serverPython({ globalValue: '' }, true, '/w'), undefined);
+  assert.equal(serverPython(undefined, true, '/w'), undefined);
 });

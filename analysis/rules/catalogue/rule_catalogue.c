@@ -655,6 +655,25 @@ static const gm_rule rules[] = {
         .severity = GM_SEVERITY_WARNING,
         .opt_in = true,
     },
+    {
+        .id = "GM902",
+        .name = "library-breaks",
+        .registry_id = NULL,
+        .gb_type = NULL,
+        .url = NULL,
+        .summary = "`torch.compile(model)` of a model whose code is in an installed package",
+        .explanation =
+            "The model's class comes from an installed package (`from transformers import "
+            "BartModel`), so the graph breaks of its forward are in the package's files, not "
+            "in this one. graphmend finds the package through the configured Python "
+            "interpreter, follows the model's path there (its forward, the forward of every "
+            "module its __init__ builds, and what they call, across the package's files) and "
+            "counts the breaks it predicts; the related locations open each of them.",
+        .hint = "Profile with the package mended (`graphmend profile --packages NAME`), or "
+                "mend the package's modules as they are imported (`graphmend run --packages "
+                "NAME`).",
+        .severity = GM_SEVERITY_INFORMATION,
+    },
 };
 
 const gm_rule *gm_rules(size_t *count) {

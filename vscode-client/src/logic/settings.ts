@@ -1,6 +1,6 @@
 /* The "graphmend" settings the server reads (initializationOptions, workspace/configuration),
  * and the client-side severity override. Pure: no VS Code API. */
-import { SettingLevels } from './serverPath';
+import { effectiveValue, expandPath, SettingLevels } from './serverPath';
 
 /** The keys of the server's settings section (server/config/settings.c), with their defaults there. */
 export const SERVER_SETTING_KEYS = [
@@ -57,6 +57,20 @@ export function serverSettings(inspect: InspectFn): Record<string, unknown> {
     }
   }
   return out;
+}
+
+/**
+ * The interpreter the server asks where installed packages are (GM902): graphmend.python, which
+ * also runs the profile, as an absolute path; a workspace-level value only in a trusted
+ * workspace (it names a program the server runs). Undefined when unset: the server's default.
+ */
+export function serverPython(
+  levels: SettingLevels<string> | undefined,
+  trusted: boolean,
+  workspaceFolder: string | undefined,
+): string | undefined {
+  const { value } = effectiveValue(levels, trusted);
+  return value === undefined ? undefined : expandPath(value, workspaceFolder);
 }
 
 /** Whether going from previous to next needs a server restart: a key was unset (the server

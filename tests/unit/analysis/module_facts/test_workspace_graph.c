@@ -383,7 +383,63 @@ static void factories_and_instance_attributes(void) {
     gm_workspace_graph_free(g);
 }
 
+
+static bool has_name(char **names, int count, const char *name) {
+    for (int i = 0; i < count; i++)
+        if (strcmp(names[i], name) == 0)
+            return true;
+    return false;
+}
+
+static void free_names(char **names, int count) {
+    for (int i = 0; i < count; i++)
+        free(names[i]);
+    free(names);
+}
+
+/* The classes a model is built of: the classes __init__ instantiates (in a ModuleList
+ * comprehension too), in the same module or imported, their bases, transitively; not the
+ * classes nothing on the path builds. */
+static void model_classes(void) {
+    gm_workspace_graph *g = gm_workspace_graph_new();
+    CHECK(g != NULL);
+    add(g, "/site", "lib", true, "from .model import Net\n");
+    add(g, "/site", "lib.layers", false,
+        "import torch.nn as nn\n"
+        "class Base(nn.Module):\n"
+        "    def __init__(self):\n        super().__init__()\n        self.norm = Norm()\n"
+        "class Norm(nn.Module):\n    def forward(self, x):\n        return x\n"
+        "class Block(Base):\n    def forward(self, x):\n        return self.norm(x)\n"
+        "class Unused(nn.Module):\n    def forward(self, x):\n        return x\n");
+    add(g, "/site", "lib.model", false,
+        "import torch.nn as nn\n"
+        "from .layers import Block\n"
+        "class Head(nn.Module):\n    def forward(self, x):\n        return x\n"
+        "class Net(nn.Module):\n"
+        "    def __init__(self, n):\n"
+        "        super().__init__()\n"
+        "        self.blocks = nn.ModuleList([Block() for _ in range(n)])\n"
+        "        self.head = Head()\n"
+        "        self.act = nn.GELU()\n"
+        "    def forward(self, x):\n        return self.head(x)\n");
+    char **names = NULL;
+    int count = gm_workspace_graph_model_classes(g, "/site", "lib.model", "Net", &names);
+    CHECK_EQ_INT(count, 5);
+    CHECK(count > 0 && strcmp(names[0], "lib.model.Net") == 0);
+    CHECK(has_name(names, count, "lib.model.Head"));
+    CHECK(has_name(names, count, "lib.layers.Block"));
+    CHECK(has_name(names, count, "lib.layers.Base"));  /* Block's base builds Norm */
+    CHECK(has_name(names, count, "lib.layers.Norm"));
+    CHECK(!has_name(names, count, "lib.layers.Unused"));
+    free_names(names, count);
+    /* a class the module does not define: nothing */
+    CHECK_EQ_INT(gm_workspace_graph_model_classes(g, "/site", "lib.model", "Missing", &names), 0);
+    CHECK(names == NULL);
+    gm_workspace_graph_free(g);
+}
+
 int main(void) {
+    model_classes();
     factories_and_instance_attributes();
     compile_targets_in_the_file();
     fullgraph_regions();

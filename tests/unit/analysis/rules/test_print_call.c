@@ -50,6 +50,30 @@ static void detection(void) {
     expect_forward("        if self.training:\n            print(x)\n", 0);
     expect_forward("        y = print(x) if not torch.compiler.is_compiling() else None\n", 0);
     expect_forward("        while torch.jit.is_tracing():\n            print(x)\n", 0);
+    /* A decorator's wrapper that a module's forward runs through: its `self` is the module,
+     * so `self.training` folds too (eval by default); a print under it is dead. */
+    AT_EXPECT("import torch\nimport torch.nn as nn\nfrom functools import wraps\n"
+              "def capture(func):\n"
+              "    @wraps(func)\n"
+              "    def wrapper(self, *args, **kwargs):\n"
+              "        if self.training:\n            print('training')\n"
+              "        return func(self, *args, **kwargs)\n"
+              "    return wrapper\n"
+              "class M(nn.Module):\n"
+              "    @capture\n"
+              "    def forward(self, x):\n        return x\n",
+              "GM401", 0);
+    AT_EXPECT("import torch\nimport torch.nn as nn\nfrom functools import wraps\n"
+              "def capture(func):\n"
+              "    @wraps(func)\n"
+              "    def wrapper(self, *args, **kwargs):\n"
+              "        if not self.training:\n            print('eval')\n"
+              "        return func(self, *args, **kwargs)\n"
+              "    return wrapper\n"
+              "class M(nn.Module):\n"
+              "    @capture\n"
+              "    def forward(self, x):\n        return x\n",
+              "GM401", 1);
     /* Outside regions. */
     AT_EXPECT("print('module')\n", "GM401", 0);
     AT_EXPECT("import torch.nn as nn\nclass M(nn.Module):\n    def __init__(self):\n"

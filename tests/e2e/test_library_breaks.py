@@ -1,0 +1,173 @@
+"""GM902: at `torch.compile(model)` of a model whose class an installed package defines, the
+server publishes how many breaks graphmend predicts in the package on the model's path, with
+related locations into the package's files, and offers to profile with the package mended. The
+package is a fake one in a directory of its own, found through the `python` setting (a wrapper
+that puts it on PYTHONPATH); its __init__ leaves a marker when imported, which must never
+happen: the server asks find_spec, which imports nothing."""
+
+import os
+import pathlib
+import sys
+
+from conftest import run_cli
+
+MODELING = """\
+import torch
+from torch import nn
+
+from .helpers import scale_check
+
+
+class Block(nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.lin = nn.Linear(n, n)
+
+    def forward(self, x):
+        return scale_check(self.lin(x))
+
+
+class TinyModel(nn.Module):
+    def __init__(self, n=4):
+        super().__init__()
+        self.blocks = nn.ModuleList([Block(n) for _ in range(2)])
+
+    def forward(self, x):
+        for block in self.blocks:
+            x = block(x)
+        return x
+
+
+class Unused(nn.Module):
+    def forward(self, x):
+        print("not on the path", x)
+        return x
+"""
+
+HELPERS = """\
+import torch
+
+
+def scale_check(h):
+    if h.abs().max() > 10:
+        h = h / 10
+    return h
+"""
+
+TRAIN = """\
+import torch
+from fakemodels import TinyModel
+
+model = TinyModel(4)
+compiled = torch.compile(model)
+"""
+
+
+def install_fake_package(root: pathlib.Path) -> tuple[pathlib.Path, pathlib.Path, pathlib.Path]:
+    """The package under root/site-packages, and a python wrapper that finds it. Returns
+    (wrapper, helpers.py, the import marker)."""
+    site = root / "site-packages"
+    package = site / "fakemodels"
+    package.mkdir(parents=True)
+    marker = root / "imported"
+    (package / "__init__.py").write_text(
+        f"open({str(marker)!r}, 'w').close()\nfrom .modeling import TinyModel\n")
+    (package / "modeling.py").write_text(MODELING)
+    (package / "helpers.py").write_text(HELPERS)
+    wrapper = root / "python"
+    wrapper.write_text(f"#!/bin/sh\nPYTHONPATH={site} exec {sys.executable} \"$@\"\n")
+    wrapper.chmod(0o755)
+    return wrapper, package / "helpers.py", marker
+
+
+def library_diagnostics(diagnostics):
+    return [d for d in diagnostics if d["code"] == "GM902"]
+
+
+def test_compile_call_lists_the_package_breaks(servers, client_name, tmp_path_factory):
+    wrapper, helpers, marker = install_fake_package(tmp_path_factory.mktemp("env"))
+    session = servers.session(client_name)
+    session.client.notify("workspace/didChangeConfiguration",
+                          {"settings": {"graphmend": {"python": str(wrapper)}}})
+    uri = session.open("train.py", TRAIN)
+    found = library_diagnostics(session.diagnostics_until(
+        uri, lambda d: bool(library_diagnostics(d)), since=session.docs[uri]["mark"],
+        timeout=30))
+    assert len(found) == 1, found
+    diagnostic = found[0]
+    assert diagnostic["severity"] == 3  # information
+    assert diagnostic["range"]["start"] == {"line": 4, "character": 11}
+    assert "1 graph break in fakemodels on the path of `TinyModel`" in diagnostic["message"]
+    related = diagnostic["relatedInformation"]
+    # the helper's branch (reached through Block, which TinyModel.__init__ builds); not the
+    # print of Unused, which nothing on the path builds
+    assert [(r["location"]["uri"], r["location"]["range"]["start"]) for r in related] == [
+        (helpers.resolve().as_uri(), {"line": 4, "character": 7})]
+    assert related[0]["message"].startswith("GM101 data-dependent-branch: `if h.abs().max() > 10`")
+    assert not marker.exists(), "the package was imported"
+
+    line = {"start": {"line": 4, "character": 0}, "end": {"line": 4, "character": 0}}
+    actions = [a for a in session.code_actions(uri, line, found)
+               if a["title"] == "Profile with fakemodels mended"]
+    assert len(actions) == 1, actions
+    command = actions[0]["command"]
+    assert command["command"] == "graphmend.profile"
+    assert command["arguments"] == [uri, {"packages": ["fakemodels"]}]
+
+
+def test_no_finding_when_the_interpreter_lacks_the_package(servers, tmp_path):
+    session = servers.session("vscode")
+    session.client.notify("workspace/didChangeConfiguration",
+                          {"settings": {"graphmend": {"python": sys.executable}}})
+    uri = session.open("train.py", TRAIN)
+    session.diagnostics(uri)
+    session.client.wait_notification(
+        "window/logMessage", lambda p: "fakemodels.TinyModel not analysed" in p["message"]
+        and "not installed" in p["message"], timeout=30)
+    # published again after the analysis: still nothing of GM902, and the rest unchanged
+    assert library_diagnostics(session.diagnostics(uri)) == []
+
+
+def test_cli_check_reports_the_same_finding(binary, tmp_path, tmp_path_factory):
+    wrapper, helpers, marker = install_fake_package(tmp_path_factory.mktemp("env"))
+    (tmp_path / "train.py").write_text(TRAIN)
+    proc = run_cli(binary, "check", "--output-format", "concise", "--python", str(wrapper),
+                   "train.py", cwd=tmp_path, timeout=60)
+    out = proc.stdout.decode()
+    assert proc.returncode == 1, proc.stderr
+    assert ("train.py:5:12: GM902 graphmend predicts 1 graph break in fakemodels on the path of "
+            "`TinyModel`, in 1 file of the package: fakemodels/helpers.py:5:8 GM101") in out
+    assert "not on the path" not in out
+    assert not marker.exists()
+    # an interpreter without the package: said on stderr, no finding, no error
+    proc = run_cli(binary, "check", "--python", sys.executable, "train.py", cwd=tmp_path,
+                   timeout=60)
+    assert proc.returncode == 0, proc.stdout
+    assert b"package 'fakemodels' is not installed for" in proc.stderr
+    # a package that is part of the project is the workspace's own analysis
+    project = tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    (project / "fakemodels").mkdir()
+    for name in ("__init__.py", "modeling.py", "helpers.py"):
+        (project / "fakemodels" / name).write_text(
+            (wrapper.parent / "site-packages" / "fakemodels" / name).read_text())
+    (project / "train.py").write_text(TRAIN)
+    local = project / "python"
+    local.write_text(f"#!/bin/sh\nPYTHONPATH={project} exec {sys.executable} \"$@\"\n")
+    local.chmod(0o755)
+    proc = run_cli(binary, "check", "--output-format", "concise", "--python", str(local),
+                   "train.py", cwd=project, timeout=60)
+    assert b"GM902" not in proc.stdout
+    assert b"is part of the project" in proc.stderr
+
+
+def test_profile_packages_argument_is_checked(servers):
+    session = servers.session("vscode")
+    uri = session.open("train.py", TRAIN)
+    for packages, problem in ((["transformers; rm -rf /"], "packages[0] must be a package name"),
+                              ("transformers", "packages must be a list of package names"),
+                              ([3], "packages[0] must be a package name")):
+        answer = session.client.request("workspace/executeCommand", {
+            "command": "graphmend.profile", "arguments": [uri, {"packages": packages}]})
+        assert answer["error"]["code"] == -32602, answer
+        assert problem in answer["error"]["message"]
