@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "analysis/options/analysis_options.h"
+#include "server/workspace/cache_directory.h"
 
 #define VERSION_PROGRAM "import sys; print('%d.%d' % sys.version_info[:2])"
 
@@ -75,18 +76,10 @@ int gm_interpreter_find(gm_interpreter_id *id) {
 }
 
 int gm_interpreter_cache_file(char *out, size_t size) {
-    const char *own = getenv("GRAPHMEND_CACHE_DIR");
-    const char *xdg = getenv("XDG_CACHE_HOME");
-    const char *home = getenv("HOME");
-    int w;
-    if (own && *own)
-        w = snprintf(out, size, "%s/interpreters", own);
-    else if (xdg && *xdg == '/')
-        w = snprintf(out, size, "%s/graphmend/interpreters", xdg);
-    else if (home && *home == '/')
-        w = snprintf(out, size, "%s/.cache/graphmend/interpreters", home);
-    else
+    char dir[2048];
+    if (gm_cache_directory(dir, sizeof dir) != 0)
         return -1;
+    int w = snprintf(out, size, "%s/interpreters", dir);
     return w > 0 && (size_t)w < size ? 0 : -1;
 }
 
@@ -130,17 +123,11 @@ int gm_interpreter_cache_lookup(const char *cache_file, const gm_interpreter_id 
 static int make_folders(const char *file) {
     char dir[1200];
     int w = snprintf(dir, sizeof dir, "%s", file);
-    if (w <= 0 || (size_t)w >= sizeof dir)
+    char *slash = w > 0 && (size_t)w < sizeof dir ? strrchr(dir, '/') : NULL;
+    if (!slash)
         return -1;
-    for (char *p = dir + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(dir, 0755) != 0 && errno != EEXIST)
-            return -1;
-        *p = '/';
-    }
-    return 0;
+    *slash = '\0';
+    return slash == dir ? 0 : gm_cache_make_directories(dir);
 }
 
 int gm_interpreter_cache_store(const char *cache_file, const gm_interpreter_id *id, int version) {

@@ -22,6 +22,7 @@ static void break_free(gm_library_break *b) {
     free(b->start_line);
     free(b->end_line);
     free(b->message);
+    free(b->condition);
 }
 
 void gm_library_report_free(gm_library_report *r) {
@@ -66,6 +67,7 @@ int gm_library_report_copy(const gm_library_report *src, gm_library_report *dst)
         b->start_line = dup_or_null(src->breaks[i].start_line, &failed);
         b->end_line = dup_or_null(src->breaks[i].end_line, &failed);
         b->message = dup_or_null(src->breaks[i].message, &failed);
+        b->condition = dup_or_null(src->breaks[i].condition, &failed);
         dst->break_count++;
     }
     if (failed) {
@@ -134,7 +136,16 @@ static int add_break(gm_library_report *r, size_t *cap, const char *path, const 
     b->end_line = line_text(text, len, b->end_row);
     b->rule = f->rule;
     b->message = strdup(f->message ? f->message : "");
-    if (!b->path || !b->start_line || !b->end_line || !b->message) {
+    bool no_memory = false;
+    if (f->only_when_condition || f->only_when_dtypes) {
+        size_t n = strlen(f->only_when_condition ? f->only_when_condition : f->only_when_dtypes) +
+                   32;
+        if ((b->condition = malloc(n)))
+            snprintf(b->condition, n, f->only_when_condition ? "when `%s` holds" : "in %s",
+                     f->only_when_condition ? f->only_when_condition : f->only_when_dtypes);
+        no_memory = !b->condition;
+    }
+    if (!b->path || !b->start_line || !b->end_line || !b->message || no_memory) {
         break_free(b);
         return -1;
     }

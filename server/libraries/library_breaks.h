@@ -28,6 +28,9 @@ typedef struct {
     char *start_line, *end_line; /* owned: the text of those lines (no newline) */
     const gm_rule *rule;
     char *message; /* owned */
+    /* owned, or NULL: when the break needs a condition the analysis cannot decide ("when
+     * `x is not None and ...` holds", "in float16"), from the finding's only_when */
+    char *condition;
 } gm_library_break;
 
 typedef struct {

@@ -13,6 +13,13 @@ static const char *package_relative(const gm_library_report *report, const char 
     return at ? at + 1 : path;
 }
 
+size_t gm_library_certain_breaks(const gm_library_report *report) {
+    size_t certain = 0;
+    for (size_t i = 0; i < report->break_count; i++)
+        certain += report->breaks[i].condition == NULL;
+    return certain;
+}
+
 int gm_library_finding(const gm_library_report *report, const gm_compile_site *site,
                        bool with_locations, gm_finding *finding) {
     memset(finding, 0, sizeof *finding);
@@ -27,15 +34,24 @@ int gm_library_finding(const gm_library_report *report, const gm_compile_site *s
     for (size_t i = 0; i < report->break_count; i++)
         if (i == 0 || strcmp(report->breaks[i].path, report->breaks[i - 1].path) != 0)
             files++;
-    size_t cap = 1024 + (with_locations ? GM_LIBRARY_MESSAGE_LOCATIONS * 512 : 0);
+    size_t certain = gm_library_certain_breaks(report);
+    size_t conditional = report->break_count - certain; /* need a condition it cannot decide */
+    if (certain == 0)
+        return 1; /* only breaks under conditions (a wrapped forward that breaks, a config value):
+                     nothing to say of this model as it is built */
+    size_t cap = 1024 + (with_locations ? GM_LIBRARY_MESSAGE_LOCATIONS * 768 : 0);
     char *message = malloc(cap);
     if (!message)
         return -1;
+    char more[200] = "";
+    if (conditional)
+        snprintf(more, sizeof more, ", and %zu more that break%s only under a condition it names",
+                 conditional, conditional == 1 ? "s" : "");
     int n = snprintf(message, cap,
                      "graphmend predicts %zu graph break%s in %s on the path of `%s`, in %zu "
-                     "file%s of the package",
-                     report->break_count, report->break_count == 1 ? "" : "s", report->package,
-                     site->class_as_written, files, files == 1 ? "" : "s");
+                     "file%s of the package%s",
+                     certain, certain == 1 ? "" : "s", report->package, site->class_as_written,
+                     files, files == 1 ? "" : "s", more);
     size_t used = n > 0 && (size_t)n < cap ? (size_t)n : cap - 1;
     for (size_t i = 0; with_locations && i < report->break_count; i++) {
         const gm_library_break *b = &report->breaks[i];
@@ -43,9 +59,10 @@ int gm_library_finding(const gm_library_report *report, const gm_compile_site *s
             n = snprintf(message + used, cap - used, ", and %zu more",
                          report->break_count - GM_LIBRARY_MESSAGE_LOCATIONS);
         } else {
-            n = snprintf(message + used, cap - used, "%s %s:%u:%u %s (%.200s)", i ? "," : ":",
-                         package_relative(report, b->path), b->start_row + 1,
-                         b->start_column + 1, b->rule->id, b->message);
+            n = snprintf(message + used, cap - used, "%s %s:%u:%u %s (%.200s)%s%.200s",
+                         i ? "," : ":", package_relative(report, b->path), b->start_row + 1,
+                         b->start_column + 1, b->rule->id, b->message,
+                         b->condition ? ", only " : "", b->condition ? b->condition : "");
         }
         used += n > 0 && (size_t)n < cap - used ? (size_t)n : 0;
         if (i == GM_LIBRARY_MESSAGE_LOCATIONS)

@@ -14,6 +14,10 @@
 /* How many break locations the command line's message names before "and N more". */
 #define GM_LIBRARY_MESSAGE_LOCATIONS 3
 
+/* The report's breaks that need no condition the analysis cannot decide: a GM902 finding (and
+ * its profile action) is made only when there is one. */
+size_t gm_library_certain_breaks(const gm_library_report *report);
+
 /* Builds the finding for site from report into finding (owned members: free with
  * gm_finding_free). with_locations: the message ends with the first locations. Returns 0; 1
  * when there is nothing to report (the report has an error, or predicts no break); -1 on OOM. */

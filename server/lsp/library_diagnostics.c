@@ -268,8 +268,11 @@ static void write_related(gm_json_writer *w, const gm_server *server,
         gm_json_raw_str(w, ",\"end\":");
         write_position(w, b->end_row, column_units(server, b->end_line, b->end_column));
         gm_json_raw_str(w, "}},\"message\":");
-        char message[1200];
-        snprintf(message, sizeof message, "%s %s: %s", b->rule->id, b->rule->name, b->message);
+        char message[1500];
+        snprintf(message, sizeof message, "%s %s: %s%s%.250s", b->rule->id, b->rule->name,
+                 b->message, b->condition ? " (only " : "", b->condition ? b->condition : "");
+        if (b->condition)
+            strncat(message, ")", sizeof message - strlen(message) - 1);
         gm_json_string(w, message, strlen(message));
         gm_json_raw_str(w, "}");
     }
@@ -294,7 +297,8 @@ static void each_site(gm_server *server, gm_document *doc, site_visit visit, voi
         if (gm_library_package_skipped(package) || !strchr(site->name, '.'))
             continue;
         library_entry *entry = entry_for(server, doc, site->name, &options);
-        if (entry && entry->ready && !entry->report.error && entry->report.break_count > 0)
+        if (entry && entry->ready && !entry->report.error &&
+            gm_library_certain_breaks(&entry->report) > 0)
             visit(server, doc, site, &entry->report, context);
     }
 }

@@ -9,50 +9,25 @@
 #include <unistd.h>
 
 #include "analysis/module_facts/symbols.h"
+#include "server/workspace/cache_directory.h"
 
 static const char *const subdirectories[] = {"manifests", "mended", "maps"};
 
-/* mkdir -p for the cache: directories we make are the user's alone (0700). */
-static int make_directories(char *path) {
-    for (char *slash = strchr(path + 1, '/');; slash = strchr(slash + 1, '/')) {
-        if (slash) {
-            *slash = '\0';
-        }
-        int rc = mkdir(path, 0700);
-        int saved = errno;
-        if (slash) {
-            *slash = '/';
-        }
-        if (rc != 0 && saved != EEXIST) {
-            errno = saved;
-            return -1;
-        }
-        if (!slash) {
-            return 0;
-        }
-    }
-}
-
 int gm_mend_cache_root(char *root, size_t cap, char *error, size_t error_size) {
-    const char *xdg = getenv("XDG_CACHE_HOME");
-    const char *home = getenv("HOME");
-    int n;
-    if (xdg && xdg[0] == '/') { /* the XDG spec ignores a relative one */
-        n = snprintf(root, cap, "%s/graphmend", xdg);
-    } else if (home && home[0]) {
-        n = snprintf(root, cap, "%s/.cache/graphmend", home);
-    } else {
-        snprintf(error, error_size, "no cache directory: neither $XDG_CACHE_HOME nor $HOME is set");
+    if (gm_cache_directory(root, cap) != 0) {
+        snprintf(error, error_size,
+                 "no cache directory: none of $GRAPHMEND_CACHE_DIR, $XDG_CACHE_HOME or $HOME is "
+                 "set (or the path is too long)");
         return -1;
     }
-    if (n < 0 || (size_t)n + 16 >= cap) {
+    if (strlen(root) + 16 >= cap) {
         snprintf(error, error_size, "the cache directory's path is too long");
         return -1;
     }
     for (size_t i = 0; i < sizeof subdirectories / sizeof subdirectories[0]; i++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", root, subdirectories[i]);
-        if (make_directories(path) != 0) {
+        if (gm_cache_make_directories(path) != 0) {
             snprintf(error, error_size, "cannot make the cache directory %s: %s", path,
                      strerror(errno));
             return -1;

@@ -1,6 +1,6 @@
 /* graphmend's cache of mended package modules, under the user's cache directory
- * ($XDG_CACHE_HOME/graphmend, else ~/.cache/graphmend): the files it holds are named by keys that
- * take in everything that changes a mend (the source, graphmend's version, the settings), so an
+ * (server/workspace/cache_directory.h: $GRAPHMEND_CACHE_DIR, $XDG_CACHE_HOME/graphmend or
+ * ~/.cache/graphmend): the files it holds are named by keys that take in everything that changes a mend (the source, graphmend's version, the settings), so an
  * entry never goes stale and runs at the same time can share it. */
 #ifndef GM_SERVER_PACKAGES_MEND_CACHE_H
 #define GM_SERVER_PACKAGES_MEND_CACHE_H

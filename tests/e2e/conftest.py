@@ -15,6 +15,11 @@ HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from lsp_client import LspClient, Session  # noqa: E402
+from private_cache import use_private_cache  # noqa: E402
+
+
+def pytest_configure(config):
+    use_private_cache()
 
 REPO = HERE.parent.parent
 CLIENTS = ("vscode", "neovim", "eglot")

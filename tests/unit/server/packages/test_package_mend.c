@@ -68,6 +68,7 @@ static char *map_text(const char *path) {
 static void mends_a_package_through_the_cache(void) {
     char cache_home[512];
     snprintf(cache_home, sizeof cache_home, "%s", in_root("cache"));
+    unsetenv("GRAPHMEND_CACHE_DIR"); /* it would win over XDG_CACHE_HOME */
     setenv("XDG_CACHE_HOME", cache_home, 1);
     CHECK_EQ_INT(mkdir(in_root("pkg"), 0755), 0);
     make("pkg/__init__.py", "from .model import Model\n");
@@ -150,6 +151,7 @@ static void mends_a_package_through_the_cache(void) {
 
 static void cache_directory_follows_xdg_then_home(void) {
     char path[4096], error[300];
+    unsetenv("GRAPHMEND_CACHE_DIR");
     setenv("XDG_CACHE_HOME", in_root("xdg"), 1);
     CHECK_EQ_INT(gm_mend_cache_root(path, sizeof path, error, sizeof error), 0);
     char expected[600];
