@@ -154,3 +154,80 @@ int gm_mend_hit_loop(gm_region *region, TSNode call, gm_fix *out) {
     }
     return 1;
 }
+
+/* The value of the last `name = <value>` of loop's function before loop (in any block: the
+ * binding may sit in a `with torch.no_grad():`), or a null node. gm_mend_hit_loop checks that
+ * nothing else binds or reads the name after it. */
+static TSNode last_binding(const gm_syntax *syn, const char *text, TSNode loop, gm_slice name) {
+    TSNode function = gm_mend_enclosing_function(syn, loop);
+    TSNode found = {0};
+    if (ts_node_is_null(function))
+        return found;
+    TSTreeCursor cursor = ts_tree_cursor_new(function);
+    for (;;) {
+        TSNode c = ts_tree_cursor_current_node(&cursor);
+        bool before = ts_node_end_byte(c) <= ts_node_start_byte(loop);
+        if (before && gm_is(c, syn->sym.assignment)) {
+            TSNode left = gm_child(c, syn->field.left);
+            if (gm_is(left, syn->sym.identifier) && gm_slice_eq(gm_node_slice(left, text), name))
+                found = gm_child(c, syn->field.right);
+        }
+        bool descend = ts_node_start_byte(c) < ts_node_start_byte(loop) &&
+                       (ts_node_eq(c, function) || !gm_is_nested_scope(syn, c));
+        if (descend && ts_tree_cursor_goto_first_child(&cursor))
+            continue;
+        bool moved = false;
+        while (!(moved = ts_tree_cursor_goto_next_sibling(&cursor)))
+            if (!ts_tree_cursor_goto_parent(&cursor))
+                break;
+        if (!moved)
+            break;
+    }
+    ts_tree_cursor_delete(&cursor);
+    return found;
+}
+
+/* The loop index e of `for e in hit:` over hit = `<mask>.nonzero()` named in n (an operand of a
+ * test), or a null node. */
+static TSNode hit_index_call(gm_region *region, TSNode n, int depth) {
+    const gm_syntax *syn = region->stmt->syntax;
+    const char *text = region->stmt->text;
+    n = gm_unparen(syn, n);
+    if (ts_node_is_null(n) || depth > 6)
+        return (TSNode){0};
+    if (!gm_is(n, syn->sym.identifier)) {
+        uint32_t count = ts_node_named_child_count(n);
+        for (uint32_t i = 0; i < count; i++) {
+            TSNode found = hit_index_call(region, ts_node_named_child(n, i), depth + 1);
+            if (!ts_node_is_null(found))
+                return found;
+        }
+        return (TSNode){0};
+    }
+    gm_slice e = gm_node_slice(n, text);
+    for (TSNode loop = ts_node_parent(n); !ts_node_is_null(loop) && !gm_is_nested_scope(syn, loop);
+         loop = ts_node_parent(loop)) {
+        if (!gm_is(loop, syn->sym.for_statement))
+            continue;
+        TSNode left = gm_child(loop, syn->field.left), right = gm_child(loop, syn->field.right);
+        if (!gm_is(left, syn->sym.identifier) || !gm_slice_eq(gm_node_slice(left, text), e) ||
+            !gm_is(right, syn->sym.identifier))
+            return (TSNode){0};
+        TSNode value = last_binding(syn, text, loop, gm_node_slice(right, text));
+        return !ts_node_is_null(value) && gm_is(gm_unparen(syn, value), syn->sym.call)
+                   ? gm_unparen(syn, value)
+                   : (TSNode){0};
+    }
+    return (TSNode){0};
+}
+
+int gm_mend_hit_loop_of_test(gm_region *region, TSNode condition, gm_fix *out) {
+    TSNode call = hit_index_call(region, condition, 0);
+    if (ts_node_is_null(call))
+        return 0;
+    const char *why = region->mend_declined;
+    int rc = gm_mend_hit_loop(region, call, out);
+    if (rc == 0)
+        region->mend_declined = why;
+    return rc;
+}

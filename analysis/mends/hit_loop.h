@@ -13,4 +13,8 @@
  * the loop is there but cannot be rewritten), or -1 on OOM. */
 int gm_mend_hit_loop(gm_region *region, TSNode call, gm_fix *out);
 
+/* condition, a test a data-dependent if makes, reads the index of such a loop (`if e ==
+ * self.num_experts: continue`): the same mend, after which the index is a Python int. */
+int gm_mend_hit_loop_of_test(gm_region *region, TSNode condition, gm_fix *out);
+
 #endif
