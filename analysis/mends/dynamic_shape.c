@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/mends/hit_loop.h"
 #include "analysis/mends/index_routing.h"
 #include "analysis/mends/mask_shape.h"
 #include "analysis/mends/masked_rows.h"
@@ -703,6 +704,13 @@ int gm_mend_dynamic_shape(gm_region *region, TSNode node, gm_fix *out) {
         int rc = gm_mend_index_routing_dense(region, node, out);
         if (rc != 0 || region->mend_declined)
             return rc;
+    }
+    if (gm_is(node, syn->sym.call)) {
+        int rc = gm_mend_hit_loop(region, node, out);
+        if (rc != 0)
+            return rc;
+        if (region->mend_declined) /* the setting stays on offer, with the loop's reason */
+            return declined_or_setting(region, node, region->mend_declined, out);
     }
     return declined_or_setting(region, node,
                                "the operator's output size depends on the data, and no "

@@ -23,6 +23,8 @@ int gm_mend_random_decision(gm_region *region, TSNode condition, gm_fix *out);
 /* GM103 (trap.c): the condition of `if not <cond>: raise E("...")`: an in-graph assert.
  * GM101's builder hands it `if <cond>: raise ...` too (asserting not cond). */
 int gm_mend_validation_guard(gm_region *region, TSNode condition, gm_fix *out);
+/* GM101 (trap.c) on the test of `assert <tensor cond>, "literal"`: an in-graph assert. */
+int gm_mend_assert_guard(gm_region *region, TSNode condition, gm_fix *out);
 /* Whether if_stmt is a guard: no elif or else, and a body of one raise (and comments). */
 bool gm_mend_is_raise_guard(const gm_syntax *syntax, TSNode if_stmt);
 

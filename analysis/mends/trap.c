@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/mends/branch.h"
 #include "analysis/mends/mends.h"
 #include "analysis/mends/rewrite_text.h"
 #include "analysis/syntax/line_breaks.h"
@@ -454,4 +455,79 @@ int gm_mend_validation_guard(gm_region *region, TSNode condition, gm_fix *out) {
                  alias, exception);
     return gm_mend_fix_single(out, GM_FIX_UNSAFE, "check the condition with _assert_async", title, ts_node_start_byte(if_stmt),
                               ts_node_end_byte(if_stmt), gm_tb_take(&tb));
+}
+
+/* [Trap] for `assert <tensor cond>, "literal"` (GM101 on the test or a part of it: no select
+ * fits a statement): `torch._assert_async(<cond lowered>, "AssertionError: literal")` with the
+ * message's layout kept. A failure raises RuntimeError instead of AssertionError
+ * (asynchronously on GPU), and `python -O`, which strips asserts, keeps it: unsafe. */
+int gm_mend_assert_guard(gm_region *region, TSNode condition, gm_fix *out) {
+    trap_ctx c = {region, region->stmt, region->stmt->syntax};
+    const gm_syntax *syn = c.syn;
+    const char *text = c.st->text;
+    const char *alias = c.st->symbols->torch_alias;
+    /* the test a part of it (an and/or operand, a negation) belongs to */
+    TSNode stmt = ts_node_parent(condition);
+    while (gm_is(stmt, syn->sym.boolean_operator) || gm_is(stmt, syn->sym.not_operator) ||
+           gm_is(stmt, syn->sym.parenthesized_expression)) {
+        condition = stmt;
+        stmt = ts_node_parent(stmt);
+    }
+    if (!gm_is(stmt, syn->sym.assert_statement) || !alias ||
+        !ts_node_eq(ts_node_named_child(stmt, 0), condition))
+        return 0;
+    uint32_t count = ts_node_named_child_count(stmt);
+    TSNode message = count == 2 ? gm_unparen(syn, ts_node_named_child(stmt, 1)) : (TSNode){0};
+    if (count > 2 || (count == 2 && !is_plain_string(&c, message))) {
+        region->mend_declined = "the assert's message is not a plain string literal (an f-string "
+                                "or a computed message would have to run in the graph)";
+        return 0;
+    }
+    if (reads_python_value(&c, condition, 0)) {
+        region->mend_declined = "the condition reads a Python value out of a tensor (.item(), "
+                                "int(), ...), so it cannot stay a tensor for an in-graph assertion";
+        return 0;
+    }
+    if (inside_try(&c, stmt)) {
+        region->mend_declined = "the assert is inside a try statement of its function, whose "
+                                "handlers would see a different exception";
+        return 0;
+    }
+    gm_stmt_layout layout;
+    gm_stmt_layout_of(text, c.st->len, stmt, &layout);
+    if (!layout.alone) {
+        region->mend_declined = "another statement shares the assert's line";
+        return 0;
+    }
+    gm_text_builder tb;
+    gm_tb_init(&tb);
+    gm_branch_append_comments(&tb, region, stmt, condition, message, &layout);
+    gm_tb_appendf(&tb, "%s._assert_async(", alias);
+    const char *why = NULL;
+    if (!gm_branch_append_condition(&tb, region, condition, alias, &why)) {
+        gm_tb_free(&tb);
+        region->mend_declined = why ? why : "the condition is not a boolean tensor";
+        return 0;
+    }
+    gm_tb_append_str(&tb, ", ");
+    if (ts_node_is_null(message)) {
+        gm_tb_append_str(&tb, "\"AssertionError\")");
+    } else {
+        /* the literal as written (parentheses and line breaks included), "AssertionError: "
+         * after its opening quotes */
+        TSNode written = ts_node_named_child(stmt, 1);
+        uint32_t at = message_insertion_point(&c, message);
+        gm_tb_append(&tb, text + ts_node_start_byte(written), at - ts_node_start_byte(written));
+        gm_tb_append_str(&tb, "AssertionError: ");
+        gm_tb_append(&tb, text + at, ts_node_end_byte(written) - at);
+        gm_tb_append_str(&tb, ")");
+    }
+    char title[256];
+    snprintf(title, sizeof title,
+             "Mend graph break: check the assertion in the graph with %s._assert_async (a "
+             "failure raises RuntimeError instead of AssertionError, asynchronously on GPU, "
+             "and python -O keeps it)",
+             alias);
+    return gm_mend_fix_single(out, GM_FIX_UNSAFE, "check the assert with _assert_async", title,
+                              ts_node_start_byte(stmt), ts_node_end_byte(stmt), gm_tb_take(&tb));
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/mends/hit_loop.h"
 #include "analysis/mends/mends.h"
 #include "analysis/module_facts/symbols.h"
 #include "analysis/rules/emit.h"
@@ -329,6 +330,16 @@ void gm_rule_data_dependent_branch(gm_region *region, TSNode condition, gm_value
     if (count == 0) {
         const char *declined = region->mend_declined;
         count = gm_mend_random_decision(region, condition, mends);
+        if (count == 0)
+            count = gm_mend_hit_loop_of_test(region, condition, mends);
+        if (count == 0) {
+            const char *why = region->mend_declined;
+            count = gm_mend_assert_guard(region, condition, mends);
+            if (count != 0 || !region->mend_declined)
+                region->mend_declined = why;
+            else
+                declined = region->mend_declined;
+        }
         region->mend_declined = count == 0 ? declined : NULL;
     }
     if (count < 0) {
