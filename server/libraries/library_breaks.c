@@ -145,6 +145,7 @@ static int add_break(gm_library_report *r, size_t *cap, const char *path, const 
                      f->only_when_condition ? f->only_when_condition : f->only_when_dtypes);
         no_memory = !b->condition;
     }
+    b->follows_other_break = f->only_when_condition && strcmp(f->rule->id, "GM606") == 0;
     if (!b->path || !b->start_line || !b->end_line || !b->message || no_memory) {
         break_free(b);
         return -1;

@@ -31,6 +31,9 @@ typedef struct {
     /* owned, or NULL: when the break needs a condition the analysis cannot decide ("when
      * `x is not None and ...` holds", "in float16"), from the finding's only_when */
     char *condition;
+    /* the break happens only when another one does (GM606: a comprehension that dynamo runs as
+     * a frame of its own because the function around it breaks): no break of its own */
+    bool follows_other_break;
 } gm_library_break;
 
 typedef struct {

@@ -16,7 +16,7 @@ static const char *package_relative(const gm_library_report *report, const char 
 size_t gm_library_certain_breaks(const gm_library_report *report) {
     size_t certain = 0;
     for (size_t i = 0; i < report->break_count; i++)
-        certain += report->breaks[i].condition == NULL;
+        certain += !report->breaks[i].follows_other_break;
     return certain;
 }
 
@@ -35,17 +35,17 @@ int gm_library_finding(const gm_library_report *report, const gm_compile_site *s
         if (i == 0 || strcmp(report->breaks[i].path, report->breaks[i - 1].path) != 0)
             files++;
     size_t certain = gm_library_certain_breaks(report);
-    size_t conditional = report->break_count - certain; /* need a condition it cannot decide */
+    size_t conditional = report->break_count - certain; /* follow other breaks */
     if (certain == 0)
-        return 1; /* only breaks under conditions (a wrapped forward that breaks, a config value):
-                     nothing to say of this model as it is built */
+        return 1; /* only breaks that follow others (a comprehension in a wrapped forward that
+                     would have to break first): nothing to say of this model */
     size_t cap = 1024 + (with_locations ? GM_LIBRARY_MESSAGE_LOCATIONS * 768 : 0);
     char *message = malloc(cap);
     if (!message)
         return -1;
     char more[200] = "";
     if (conditional)
-        snprintf(more, sizeof more, ", and %zu more that break%s only under a condition it names",
+        snprintf(more, sizeof more, ", and %zu more that break%s only when another does",
                  conditional, conditional == 1 ? "s" : "");
     int n = snprintf(message, cap,
                      "graphmend predicts %zu graph break%s in %s on the path of `%s`, in %zu "

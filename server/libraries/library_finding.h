@@ -14,8 +14,9 @@
 /* How many break locations the command line's message names before "and N more". */
 #define GM_LIBRARY_MESSAGE_LOCATIONS 3
 
-/* The report's breaks that need no condition the analysis cannot decide: a GM902 finding (and
- * its profile action) is made only when there is one. */
+/* The report's breaks that do not merely follow another break (library_breaks.h): a GM902
+ * finding (and its profile action) is made only when there is one. Breaks under a condition the
+ * analysis cannot decide (a no-op conversion, a dtype) count, their locations saying it. */
 size_t gm_library_certain_breaks(const gm_library_report *report);
 
 /* Builds the finding for site from report into finding (owned members: free with
