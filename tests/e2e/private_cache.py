@@ -1,6 +1,7 @@
-"""Keeps test runs out of the user's ~/.cache/graphmend: the servers and commands the tests start
-inherit a cache directory of the run's own (remembered interpreter versions, mended packages).
-Tests of the cache itself set their own directories on top."""
+"""Keeps pytest runs of tests/e2e out of the user's ~/.cache/graphmend (tools/test does the same
+for the whole suite): the servers and commands the tests start inherit a cache directory of the
+run's own (remembered interpreter versions, mended packages). Tests of the cache itself set
+their own directories on top."""
 
 import os
 import tempfile
