@@ -30,10 +30,15 @@ int gm_library_finding(const gm_library_report *report, const gm_compile_site *s
     finding->span.end_byte = site->end_byte;
     finding->span.start = (gm_point){site->start_row, site->start_column};
     finding->span.end = (gm_point){site->end_row, site->end_column};
-    size_t files = 0;
-    for (size_t i = 0; i < report->break_count; i++)
-        if (i == 0 || strcmp(report->breaks[i].path, report->breaks[i - 1].path) != 0)
+    size_t files = 0; /* that hold the breaks counted (the breaks are in file order) */
+    const char *last_path = NULL;
+    for (size_t i = 0; i < report->break_count; i++) {
+        const gm_library_break *b = &report->breaks[i];
+        if (!b->follows_other_break && (!last_path || strcmp(b->path, last_path) != 0)) {
             files++;
+            last_path = b->path;
+        }
+    }
     size_t certain = gm_library_certain_breaks(report);
     size_t conditional = report->break_count - certain; /* follow other breaks */
     if (certain == 0)

@@ -12,6 +12,7 @@
 #include "check.h"
 #include "server/libraries/class_definition.h"
 #include "server/libraries/library_breaks.h"
+#include "server/libraries/library_finding.h"
 #include "server/libraries/package_directory.h"
 #include "server/packages/package_locate.h"
 
@@ -185,12 +186,41 @@ static void reports_and_cache(void) {
     gm_library_cache_free(cache);
 }
 
+/* A break that only follows another (GM606's comprehension frame) makes no finding on its own
+ * and is not counted; a break under a condition is counted and says it. */
+static void finding_counts(void) {
+    gm_library_break breaks[3] = {
+        {.path = "/site/pkg/a.py", .start_row = 9, .rule = gm_rule_by_id("GM608"),
+         .message = "buffer conversion", .condition = "when `x is y` holds"},
+        {.path = "/site/pkg/b.py", .start_row = 4, .rule = gm_rule_by_id("GM606"),
+         .message = "comprehension frame", .condition = "when `f() breaks` holds",
+         .follows_other_break = true},
+        {.path = "/site/pkg/b.py", .start_row = 7, .rule = gm_rule_by_id("GM101"),
+         .message = "branch"},
+    };
+    gm_library_report report = {.package = "pkg", .breaks = breaks, .break_count = 3};
+    gm_compile_site site = {.class_as_written = "Net"};
+    gm_finding finding;
+    CHECK_EQ_INT((int)gm_library_certain_breaks(&report), 2);
+    CHECK_EQ_INT(gm_library_finding(&report, &site, true, &finding), 0);
+    CHECK(strstr(finding.message, "predicts 2 graph breaks in pkg on the path of `Net`, in 2 "
+                                  "files of the package, and 1 more that breaks only when "
+                                  "another does") != NULL);
+    CHECK(strstr(finding.message, "pkg/a.py:10:1 GM608 (buffer conversion), only when `x is y` "
+                                  "holds") != NULL);
+    gm_finding_free(&finding);
+    report.break_count = 2; /* the conversion and the comprehension, */
+    breaks[0].follows_other_break = true; /* both only following others: no finding */
+    CHECK_EQ_INT(gm_library_finding(&report, &site, false, &finding), 1);
+}
+
 int main(void) {
     build_tree();
     package_names();
     package_directories();
     class_definitions();
     reports_and_cache();
+    finding_counts();
     char command[600];
     snprintf(command, sizeof command, "rm -rf '%s'", root);
     CHECK_EQ_INT(system(command), 0);
