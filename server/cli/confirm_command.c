@@ -2,15 +2,14 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <uv.h>
 
 #include "analysis/analyzer.h"
 #include "server/config/pyproject_config.h"
+#include "server/cli/job_runner.h"
 #include "server/cli/run_options.h"
 #include "server/config/settings.h"
 #include "server/profile/confirm_report.h"
@@ -29,10 +28,8 @@ typedef struct {
 typedef struct {
     const char *file, *entry;
     const gm_finding_list *findings;
-    bool json, quiet;
+    bool json;
     int status;
-    uv_signal_t interrupt, terminate;
-    gm_profile_job *job;
 } confirm_run;
 
 static void print_usage(FILE *out) {
@@ -93,18 +90,8 @@ static int parse_options(int argc, char **argv, confirm_options *options) {
     return 0;
 }
 
-static void on_progress(void *context, const char *message, unsigned percent) {
-    confirm_run *run = context;
-    if (!run->quiet) {
-        fprintf(stderr, "[%3u%%] %s\n", percent, message);
-    }
-}
-
 static void on_done(void *context, json_t *result) {
     confirm_run *run = context;
-    run->job = NULL;
-    uv_close((uv_handle_t *)&run->interrupt, NULL);
-    uv_close((uv_handle_t *)&run->terminate, NULL);
     if (!json_is_true(json_object_get(result, "ok"))) {
         if (run->json) {
             char *text = json_dumps(result, JSON_INDENT(2) | JSON_SORT_KEYS);
@@ -135,15 +122,6 @@ static void on_done(void *context, json_t *result) {
     fflush(stdout);
     json_decref(report);
     run->status = 0;
-}
-
-/* Ctrl-C: the helper runs in a process group of its own and would not see it. */
-static void on_signal(uv_signal_t *handle, int signum) {
-    confirm_run *run = handle->data;
-    (void)signum;
-    if (run->job) {
-        gm_profile_job_cancel(run->job);
-    }
 }
 
 /* graphmend's findings for the file, with the options of its pyproject.toml. Returns 0, or 2
@@ -197,29 +175,15 @@ int gm_cli_confirm(int argc, char **argv) {
     options.request.original_text = text;
     options.request.original_len = len;
 
-    uv_loop_t loop;
-    uv_loop_init(&loop);
     confirm_run run = {.file = options.path,
                        .entry = options.request.entry,
                        .findings = &findings,
                        .json = options.json,
-                       .quiet = options.quiet,
                        .status = 2};
-    uv_signal_init(&loop, &run.interrupt);
-    uv_signal_init(&loop, &run.terminate);
-    run.interrupt.data = run.terminate.data = &run;
-    uv_signal_start(&run.interrupt, on_signal, SIGINT);
-    uv_signal_start(&run.terminate, on_signal, SIGTERM);
-    gm_profile_callbacks callbacks = {.progress = on_progress, .done = on_done, .context = &run};
-    char error[512];
-    run.job = gm_profile_job_start(&loop, &options.request, &callbacks, error, sizeof error);
-    if (!run.job) {
-        fprintf(stderr, "graphmend confirm: %s\n", error);
-        uv_close((uv_handle_t *)&run.interrupt, NULL);
-        uv_close((uv_handle_t *)&run.terminate, NULL);
+    if (gm_cli_run_profile_job("graphmend confirm", &options.request, options.quiet, on_done,
+                               &run) != 0) {
+        run.status = 2;
     }
-    uv_run(&loop, UV_RUN_DEFAULT);
-    uv_loop_close(&loop);
     gm_finding_list_free(&findings);
     free(text);
     return run.status;

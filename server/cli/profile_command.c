@@ -2,15 +2,14 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <uv.h>
 
 #include "analysis/mend_apply.h"
+#include "server/cli/job_runner.h"
 #include "server/cli/mended_packages.h"
 #include "server/cli/run_options.h"
 #include "server/config/pyproject_config.h"
@@ -30,10 +29,7 @@ typedef struct {
 
 typedef struct {
     bool json;
-    bool quiet;
     int status;
-    uv_signal_t interrupt, terminate;
-    gm_profile_job *job;
 } profile_run;
 
 static void print_usage(FILE *out) {
@@ -149,18 +145,8 @@ static int parse_options(int argc, char **argv, profile_options *options) {
     return 0;
 }
 
-static void on_progress(void *context, const char *message, unsigned percent) {
-    profile_run *run = context;
-    if (!run->quiet) {
-        fprintf(stderr, "[%3u%%] %s\n", percent, message);
-    }
-}
-
 static void on_done(void *context, json_t *result) {
     profile_run *run = context;
-    run->job = NULL;
-    uv_close((uv_handle_t *)&run->interrupt, NULL);
-    uv_close((uv_handle_t *)&run->terminate, NULL);
     bool ok = json_is_true(json_object_get(result, "ok"));
     if (run->json) {
         char *text = json_dumps(result, JSON_INDENT(2) | JSON_SORT_KEYS);
@@ -176,15 +162,6 @@ static void on_done(void *context, json_t *result) {
     }
     fflush(stdout);
     run->status = ok ? 0 : 2;
-}
-
-/* Ctrl-C: the helpers run in process groups of their own and would not see it. */
-static void on_signal(uv_signal_t *handle, int signum) {
-    profile_run *run = handle->data;
-    (void)signum;
-    if (run->job) {
-        gm_profile_job_cancel(run->job);
-    }
 }
 
 /* The file's text and its mended copy, with the options of its pyproject.toml. Returns 0, or 2
@@ -317,24 +294,11 @@ static int profile(profile_options *given) {
                 options.unsafe_fixes ? "" : " (unsafe ones too with --unsafe-fixes)");
     }
 
-    uv_loop_t loop;
-    uv_loop_init(&loop);
-    profile_run run = {.json = options.json, .quiet = options.quiet, .status = 2};
-    uv_signal_init(&loop, &run.interrupt);
-    uv_signal_init(&loop, &run.terminate);
-    run.interrupt.data = run.terminate.data = &run;
-    uv_signal_start(&run.interrupt, on_signal, SIGINT);
-    uv_signal_start(&run.terminate, on_signal, SIGTERM);
-    gm_profile_callbacks callbacks = {.progress = on_progress, .done = on_done, .context = &run};
-    char error[512];
-    run.job = gm_profile_job_start(&loop, &options.request, &callbacks, error, sizeof error);
-    if (!run.job) {
-        fprintf(stderr, "graphmend profile: %s\n", error);
-        uv_close((uv_handle_t *)&run.interrupt, NULL);
-        uv_close((uv_handle_t *)&run.terminate, NULL);
+    profile_run run = {.json = options.json, .status = 2};
+    if (gm_cli_run_profile_job("graphmend profile", &options.request, options.quiet, on_done,
+                               &run) != 0) {
+        run.status = 2;
     }
-    uv_run(&loop, UV_RUN_DEFAULT);
-    uv_loop_close(&loop);
     free(text);
     free(mended);
     free(packages);

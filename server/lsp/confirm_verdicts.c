@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "server/profile/confirm_report.h"
+
 typedef struct {
     char code[16];
     uint32_t line; /* 0-based */
@@ -29,14 +31,6 @@ struct gm_confirmation {
 static const char *text_or(const json_t *value, const char *otherwise) {
     const char *text = json_string_value(value);
     return text && text[0] ? text : otherwise;
-}
-
-/* "2.13.0+cpu" -> "2.13" */
-static void short_version(const char *version, char *out, size_t size) {
-    const char *dot = strchr(version, '.');
-    const char *end = dot ? strchr(dot + 1, '.') : NULL;
-    size_t len = end ? (size_t)(end - version) : strcspn(version, "+");
-    snprintf(out, size, "%.*s", (int)len, version);
 }
 
 static uint32_t zero_based_line(const json_t *item) {
@@ -101,7 +95,8 @@ gm_confirmation *gm_confirmation_from_report(const json_t *report) {
         return NULL;
     }
     char torch[64];
-    short_version(text_or(json_object_get(report, "torch"), "?"), torch, sizeof torch);
+    gm_confirm_short_version(text_or(json_object_get(report, "torch"), "?"), torch,
+                             sizeof torch);
     gm_confirmation *confirmation = calloc(1, sizeof *confirmation);
     if (!confirmation) {
         return NULL;

@@ -276,6 +276,32 @@ static const char *const *profile_options(gm_server *server, const char *uri, co
                : NULL;
 }
 
+/* A copy of the document's text: the editor's buffer when it is open (version its version), else
+ * the file (version 0). NULL with the problem in error. */
+static char *document_text(gm_server *server, const char *uri, const char *path, size_t *len,
+                           int64_t *version, char *error, size_t error_size) {
+    gm_document *doc = gm_document_store_find(&server->documents, uri);
+    char *text;
+    *version = 0;
+    if (!doc) {
+        text = gm_read_file(path, len);
+        if (!text) {
+            snprintf(error, error_size, "cannot read %.300s: %s", path, gm_read_file_error(errno));
+        }
+        return text;
+    }
+    text = malloc(doc->len + 1);
+    if (!text) {
+        snprintf(error, error_size, "out of memory");
+        return NULL;
+    }
+    memcpy(text, doc->text, doc->len);
+    text[doc->len] = '\0';
+    *len = doc->len;
+    *version = doc->version;
+    return text;
+}
+
 /* The document's text (the editor's buffer when it is open, else the file) and its mended copy,
  * with unsafe mends when unsafe > 0, or when it is < 0 and the settings say unsafeFixes.
  * Returns 0, or -1 with the problem in error. */
@@ -287,21 +313,10 @@ static int prepare_texts(gm_server *server, const char *uri, int unsafe, profile
         snprintf(error, error_size, "%.200s is not a file: URI", uri);
         return -1;
     }
-    gm_document *doc = gm_document_store_find(&server->documents, uri);
-    if (doc) {
-        texts->text = malloc(doc->len + 1);
-        if (texts->text) {
-            memcpy(texts->text, doc->text, doc->len);
-            texts->text[doc->len] = '\0';
-        }
-        texts->len = doc->len;
-    } else {
-        texts->text = gm_read_file(texts->path, &texts->len);
-        if (!texts->text) {
-            snprintf(error, error_size, "cannot read %.300s: %s", texts->path,
-                     gm_read_file_error(errno));
-            return -1;
-        }
+    int64_t version;
+    texts->text = document_text(server, uri, texts->path, &texts->len, &version, error, error_size);
+    if (!texts->text) {
+        return -1;
     }
     gm_analysis_options options;
     size_t root_count;
@@ -587,26 +602,9 @@ static json_t *start_confirm(gm_server *server, json_t *params, const char *uri,
         free_session(session);
         return NULL;
     }
-    gm_document *doc = gm_document_store_find(&server->documents, uri);
-    if (doc) {
-        session->text = malloc(doc->len + 1);
-        if (session->text) {
-            memcpy(session->text, doc->text, doc->len);
-            session->text[doc->len] = '\0';
-        }
-        session->len = doc->len;
-        session->version = doc->version;
-    } else {
-        session->text = gm_read_file(session->path, &session->len);
-        if (!session->text) {
-            snprintf(error, error_size, "cannot read %.300s: %s", session->path,
-                     gm_read_file_error(errno));
-            free_session(session);
-            return NULL;
-        }
-    }
+    session->text = document_text(server, uri, session->path, &session->len, &session->version,
+                                  error, error_size);
     if (!session->text) {
-        snprintf(error, error_size, "out of memory");
         free_session(session);
         return NULL;
     }

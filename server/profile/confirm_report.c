@@ -168,8 +168,7 @@ static const char *text_or(const json_t *value, const char *otherwise) {
     return text && text[0] ? text : otherwise;
 }
 
-/* "2.13.0+cpu" -> "2.13" */
-static void short_version(const char *version, char *out, size_t size) {
+void gm_confirm_short_version(const char *version, char *out, size_t size) {
     const char *dot = strchr(version, '.');
     const char *end = dot ? strchr(dot + 1, '.') : NULL;
     size_t len = end ? (size_t)(end - version) : strcspn(version, "+");
@@ -179,7 +178,7 @@ static void short_version(const char *version, char *out, size_t size) {
 void gm_confirm_report_print_text(FILE *out, const json_t *report) {
     const char *torch = text_or(json_object_get(report, "torch"), "?");
     char torch_short[64];
-    short_version(torch, torch_short, sizeof torch_short);
+    gm_confirm_short_version(torch, torch_short, sizeof torch_short);
     fprintf(out, "%s: %s() under torch._dynamo.explain, torch %s, Python %s (%s)\n",
             text_or(json_object_get(report, "file"), "?"),
             text_or(json_object_get(report, "entry"), "?"), torch,

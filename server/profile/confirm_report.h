@@ -28,6 +28,9 @@
 json_t *gm_confirm_report_build(const char *file, const char *entry,
                                 const gm_finding_list *findings, const json_t *dynamo);
 
+/* torch's version as the verdicts name it: "2.13.0+cpu" -> "2.13". */
+void gm_confirm_short_version(const char *version, char *out, size_t size);
+
 /* The verdicts, the unpredicted breaks and the summary line, for a terminal. */
 void gm_confirm_report_print_text(FILE *out, const json_t *report);
 
