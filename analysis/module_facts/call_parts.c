@@ -103,6 +103,10 @@ typedef struct {
     } * nested;
     uint32_t nested_count, nested_capacity;
     uint32_t body_index; /* the pending body being walked */
+    /* The function child of the last call the walk met: the walk is pre-order and a call's
+     * function is its first child, so an attribute equal to it is the function of its parent
+     * call (cheaper than asking the tree for the parent). */
+    TSNode last_call_function;
     bool oom;
 } call_collect;
 
@@ -210,27 +214,27 @@ static uint32_t nested_node_named(const gm_call_part *p, uint32_t parent, gm_sli
     return UINT32_MAX;
 }
 
-/* Replaces a candidate's key with prefix + ".<locals>." + name (prefix NULL: the copy of key). */
-static bool rekey(candidate *d, const char *prefix, gm_slice name, const char *key) {
-    char *owned;
-    if (key) {
-        owned = strdup(key);
-    } else {
-        size_t plen = strlen(prefix);
-        owned = malloc(plen + 10 + name.len + 1);
-        if (owned) {
-            memcpy(owned, prefix, plen);
-            memcpy(owned + plen, ".<locals>.", 10);
-            memcpy(owned + plen + 10, name.ptr, name.len);
-            owned[plen + 10 + name.len] = '\0';
-        }
-    }
+/* Gives a candidate the key `owned` (NULL: out of memory). */
+static bool take_key(candidate *d, char *owned) {
     if (!owned)
         return false;
     free(d->key.key);
     d->key.key = owned;
     d->key.hash = gm_call_key_hash(owned);
     return true;
+}
+
+/* Re-keys a candidate to the def `name` nested in the function keyed `prefix`. */
+static bool rekey_nested(candidate *d, const char *prefix, gm_slice name) {
+    size_t plen = strlen(prefix);
+    char *owned = malloc(plen + 10 + name.len + 1);
+    if (owned) {
+        memcpy(owned, prefix, plen);
+        memcpy(owned + plen, ".<locals>.", 10);
+        memcpy(owned + plen + 10, name.ptr, name.len);
+        owned[plen + 10 + name.len] = '\0';
+    }
+    return take_key(d, owned);
 }
 
 /* Where a call by name lands when the function (pending body b) or a function around it binds
@@ -249,7 +253,7 @@ static bool resolve_local(call_collect *c, const struct pending_body *b, candida
         for (uint32_t i = 0; i < c->nested_count; i++) {
             TSNode name = gm_child(c->nested[i].fn, c->syntax->field.name);
             if (!ts_node_is_null(name) && gm_slice_eq(gm_node_slice(name, c->text), guard)) {
-                if (!rekey(d, c->node->key.key, guard, NULL))
+                if (!rekey_nested(d, c->node->key.key, guard))
                     c->oom = true;
                 return !c->oom;
             }
@@ -266,7 +270,7 @@ static bool resolve_local(call_collect *c, const struct pending_body *b, candida
         uint32_t k = nested_node_named(c->part, up, guard);
         if (k == UINT32_MAX)
             return false;
-        if (!rekey(d, NULL, guard, c->part->nodes[k].key.key))
+        if (!take_key(d, strdup(c->part->nodes[k].key.key)))
             c->oom = true;
         return !c->oom;
     }
@@ -356,7 +360,8 @@ static void add_instance_method_callee(call_collect *c, TSNode attribute, TSNode
 
 static void note_call(call_collect *c, TSNode n) {
     const gm_syntax *syn = c->syntax;
-    TSNode fn = gm_unparen(syn, gm_child(n, syn->field.function));
+    c->last_call_function = gm_child(n, syn->field.function);
+    TSNode fn = gm_unparen(syn, c->last_call_function);
     if (gm_is(fn, syn->sym.identifier)) {
         add_callee(c, NULL, gm_node_slice(fn, c->text), gm_node_slice(fn, c->text));
     } else if (gm_is(fn, syn->sym.attribute)) {
@@ -387,27 +392,27 @@ static void note_property_read(call_collect *c, TSNode n) {
     if (!c->class_name || c->self_name.len == 0)
         return;
     TSNode object = gm_unparen(syn, gm_child(n, syn->field.object));
-    TSNode attr = gm_child(n, syn->field.attribute);
-    if (ts_node_is_null(attr))
-        return;
-    TSNode parent = ts_node_parent(n);
-    bool called = gm_is(parent, syn->sym.call) && ts_node_eq(gm_child(parent, syn->field.function), n);
-    /* `self.attr.p` on an object __init__ made (not a call, which note_call takes): a property
-     * of its class runs; a name that is no function there reaches nothing */
-    TSNode inner = gm_is(object, syn->sym.attribute)
-                       ? gm_unparen(syn, gm_child(object, syn->field.object))
-                       : (TSNode){0};
-    if (!called && gm_is(inner, syn->sym.identifier) &&
-        gm_slice_eq(gm_node_slice(inner, c->text), c->self_name)) {
-        add_instance_method_callee(c, gm_child(object, syn->field.attribute), attr);
+    if (gm_is(object, syn->sym.identifier)) {
+        if (c->properties.count == 0 || !gm_slice_eq(gm_node_slice(object, c->text), c->self_name))
+            return;
+        TSNode attr = gm_child(n, syn->field.attribute);
+        gm_slice name = ts_node_is_null(attr) ? (gm_slice){0} : gm_node_slice(attr, c->text);
+        if (name.len > 0 && gm_name_set_has(&c->properties, name))
+            add_callee(c, c->class_name, name, (gm_slice){c->text, 0});
         return;
     }
-    if (!gm_is(object, syn->sym.identifier) ||
-        !gm_slice_eq(gm_node_slice(object, c->text), c->self_name))
+    /* `self.attr.p` on an object __init__ made (not a call, which note_call takes): a property
+     * of its class runs; a name that is no function there reaches nothing */
+    if (c->instance_attr_count == 0 || !gm_is(object, syn->sym.attribute))
         return;
-    gm_slice name = gm_node_slice(attr, c->text);
-    if (gm_name_set_has(&c->properties, name))
-        add_callee(c, c->class_name, name, (gm_slice){c->text, 0});
+    TSNode inner = gm_unparen(syn, gm_child(object, syn->field.object));
+    if (!gm_is(inner, syn->sym.identifier) ||
+        !gm_slice_eq(gm_node_slice(inner, c->text), c->self_name))
+        return;
+    TSNode attr = gm_child(n, syn->field.attribute);
+    if (ts_node_is_null(attr) || ts_node_eq(c->last_call_function, n))
+        return;
+    add_instance_method_callee(c, gm_child(object, syn->field.attribute), attr);
 }
 
 /* Moves the cursor to the next node of a pre-order walk that does not enter the current node:

@@ -53,10 +53,11 @@ void gm_rule_buffer_store(gm_region *region, TSNode target) {
     const gm_stmt_ctx *st = region->stmt;
     const gm_syntax *syn = st->syntax;
     target = gm_unparen(syn, target);
-    TSNode assignment = ts_node_parent(target);
     if (region->self_name.len == 0 || ts_node_is_null(region->site.class_node) ||
-        !is_self_attribute(syn, st->text, target, region->self_name) ||
-        !gm_is(assignment, syn->sym.assignment) ||
+        !is_self_attribute(syn, st->text, target, region->self_name))
+        return;
+    TSNode assignment = ts_node_parent(target); /* asked last: the tree walks down to it */
+    if (!gm_is(assignment, syn->sym.assignment) ||
         !converts_itself(st, gm_child(assignment, syn->field.right), target))
         return;
     gm_slice name = gm_node_slice(gm_child(target, syn->field.attribute), st->text);

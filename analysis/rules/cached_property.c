@@ -82,16 +82,16 @@ void gm_rule_cached_property_read(gm_region *region, TSNode attribute) {
     if (!gm_is(object, syn->sym.identifier) ||
         !gm_slice_eq(gm_node_slice(object, st->text), region->self_name))
         return;
-    TSNode parent = ts_node_parent(attribute);
-    if ((gm_is(parent, syn->sym.assignment) || gm_is(parent, syn->sym.augmented_assignment)) &&
-        ts_node_eq(gm_child(parent, syn->field.left), attribute))
-        return; /* a store */
     if (!region->cached_properties_scanned)
         scan_class(region);
     member = gm_child(attribute, syn->field.attribute);
     if (ts_node_is_null(member) ||
         !gm_name_set_has(&region->cached_properties, gm_node_slice(member, st->text)))
         return;
+    TSNode parent = ts_node_parent(attribute); /* asked last: the tree walks down to it */
+    if ((gm_is(parent, syn->sym.assignment) || gm_is(parent, syn->sym.augmented_assignment)) &&
+        ts_node_eq(gm_child(parent, syn->field.left), attribute))
+        return; /* a store */
     char message[400];
     gm_slice m = gm_node_slice(member, st->text);
     snprintf(message, sizeof message,

@@ -222,22 +222,35 @@ static void seed_from_evidence(evidence_walk *w) {
 
 /* ---- evidence against a tensor annotation --------------------------------------------------- */
 
+/* How the body uses one tensor-annotated parameter. */
 typedef struct {
-    gm_region *region;
     gm_slice name;
     unsigned tests, other_uses;
     unsigned foreign_attributes; /* name.attr where torch.Tensor has no attr */
+} parameter_use;
+
+/* The tensor-annotated parameters of a function weighed against its uses (more are trusted as
+ * annotated). */
+#define GM_MAX_ANNOTATED_TENSORS 64
+
+typedef struct {
+    gm_region *region;
+    parameter_use uses[GM_MAX_ANNOTATED_TENSORS];
+    size_t count;
 } use_walk;
 
-/* How an occurrence of the name is used: a truth test (`if flag:`, `a if flag else b`, `not
+/* How an occurrence of a name is used: a truth test (`if flag:`, `a if flag else b`, `not
  * flag`, an operand of and/or), passed on by keyword (`f(flag=flag)`: says nothing), or
- * anything else (arithmetic, a call, an attribute, an assignment: what a tensor is used for). */
-static void note_use(use_walk *w, TSNode ident) {
+ * anything else (arithmetic, a call, an attribute, an assignment: what a tensor is used for).
+ * parents: the walk's ancestors of ident, depth of them (asking the tree walks down from its
+ * root). */
+static void note_use(const use_walk *w, parameter_use *use, TSNode ident,
+                     const TSNode *parents, int depth) {
     const gm_syntax *syn = syn_of(w->region);
-    TSNode parent = ts_node_parent(ident);
-    while (gm_is(parent, syn->sym.parenthesized_expression)) {
+    TSNode parent = parents[--depth];
+    while (gm_is(parent, syn->sym.parenthesized_expression) && depth > 0) {
         ident = parent;
-        parent = ts_node_parent(parent);
+        parent = parents[--depth];
     }
     TSSymbol p = ts_node_symbol(parent);
     if (((p == syn->sym.if_statement || p == syn->sym.elif_clause ||
@@ -246,59 +259,90 @@ static void note_use(use_walk *w, TSNode ident) {
         p == syn->sym.not_operator || p == syn->sym.boolean_operator ||
         (p == syn->sym.conditional_expression && ts_node_named_child_count(parent) == 3 &&
          ts_node_eq(ts_node_named_child(parent, 1), ident)))
-        w->tests++;
+        use->tests++;
     else if (p != syn->sym.keyword_argument)
-        w->other_uses++;
+        use->other_uses++;
 }
 
-static void walk_uses(use_walk *w, TSNode n, int depth) {
+static parameter_use *use_of(use_walk *w, gm_slice name) {
+    for (size_t i = 0; i < w->count; i++)
+        if (gm_slice_eq(w->uses[i].name, name))
+            return &w->uses[i];
+    return NULL;
+}
+
+/* The deepest level the walk enters, as the recursive walk it replaced did. */
+#define GM_USE_WALK_MAX_DEPTH 64
+
+/* One pre-order walk of the body with a cursor for every parameter at once. An identifier is a
+ * use of the name, except the attribute of `x.name` and the keyword of `f(name=...)`; a nested
+ * def or class counts as some use of every name (a closure may use it any way); a lambda is
+ * walked like the rest. */
+static void walk_uses(use_walk *w, TSNode body) {
     const gm_syntax *syn = syn_of(w->region);
-    if (depth > 64)
-        return;
-    uint32_t count = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < count; i++) {
-        TSNode c = ts_node_named_child(n, i);
+    const char *text = text_of(w->region);
+    TSNode parents[GM_USE_WALK_MAX_DEPTH + 2];
+    TSTreeCursor cursor = ts_tree_cursor_new(body);
+    int depth = 0;
+    parents[0] = body;
+    bool descend = true;
+    for (;;) {
+        if (descend && depth <= GM_USE_WALK_MAX_DEPTH && ts_tree_cursor_goto_first_child(&cursor)) {
+            depth++;
+        } else {
+            while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
+                if (depth == 0 || !ts_tree_cursor_goto_parent(&cursor))
+                    goto done;
+                depth--;
+            }
+        }
+        if (depth == 0)
+            break;
+        TSNode c = ts_tree_cursor_current_node(&cursor);
+        descend = false;
+        if (!ts_node_is_named(c))
+            continue;
+        TSNode parent = parents[depth - 1];
+        TSSymbol ps = ts_node_symbol(parent);
+        TSFieldId field = ts_tree_cursor_current_field_id(&cursor);
+        if ((ps == syn->sym.attribute && field != syn->field.object) ||
+            (ps == syn->sym.keyword_argument && field != syn->field.value))
+            continue;
         TSSymbol s = ts_node_symbol(c);
-        if (gm_is_nested_scope(syn, c) && s != syn->sym.lambda) {
-            w->other_uses++; /* a closure may use it any way */
-            continue;
-        }
         if (s == syn->sym.identifier) {
-            if (gm_slice_eq(gm_node_slice(c, text_of(w->region)), w->name))
-                note_use(w, c);
-            continue;
-        }
-        if (s == syn->sym.attribute || s == syn->sym.keyword_argument) {
-            /* x.name is another name; in f(name=...) only the value counts */
-            TSNode inner = gm_child(c, s == syn->sym.attribute ? syn->field.object : syn->field.value);
-            if (gm_is(inner, syn->sym.identifier)) {
-                if (gm_slice_eq(gm_node_slice(inner, text_of(w->region)), w->name)) {
-                    note_use(w, inner);
-                    TSNode attr = gm_child(c, syn->field.attribute);
-                    if (s == syn->sym.attribute && !ts_node_is_null(attr) &&
-                        !gm_vk_is_tensor_api_name(gm_node_slice(attr, text_of(w->region))))
-                        w->foreign_attributes++;
-                }
-            } else if (!ts_node_is_null(inner)) {
-                walk_uses(w, inner, depth + 1);
+            parameter_use *use = use_of(w, gm_node_slice(c, text));
+            if (!use)
+                continue;
+            note_use(w, use, c, parents, depth);
+            if (ps == syn->sym.attribute) {
+                TSNode attr = gm_child(parent, syn->field.attribute);
+                if (!ts_node_is_null(attr) &&
+                    !gm_vk_is_tensor_api_name(gm_node_slice(attr, text)))
+                    use->foreign_attributes++;
             }
             continue;
         }
-        walk_uses(w, c, depth + 1);
+        if (gm_is_nested_scope(syn, c) && s != syn->sym.lambda) {
+            for (size_t i = 0; i < w->count; i++)
+                w->uses[i].other_uses++;
+            continue;
+        }
+        parents[depth] = c;
+        descend = true;
     }
+done:
+    ts_tree_cursor_delete(&cursor);
 }
 
-/* How the function's body uses the parameter: truth tests (and keyword passes) only say it is
- * a flag (`output_attentions: Optional[torch.Tensor] = None`, then `(out, w) if
- * output_attentions else (out,)`); an attribute torch.Tensor does not have
+/* How the function's body uses its tensor-annotated parameters: truth tests (and keyword
+ * passes) only say one is a flag (`output_attentions: Optional[torch.Tensor] = None`, then
+ * `(out, w) if output_attentions else (out,)`); an attribute torch.Tensor does not have
  * (`past_key_values.get_seq_length()`) says it is some other object. Either outweighs a tensor
  * annotation. */
-static use_walk parameter_uses(gm_region *region, gm_slice name) {
-    use_walk w = {region, name, 0, 0, 0};
-    TSNode body = gm_child(region->site.function, syn_of(region)->field.body);
-    if (!ts_node_is_null(body))
-        walk_uses(&w, body, 0);
-    return w;
+static void parameter_uses(use_walk *w) {
+    TSNode body = gm_child(w->region->site.function, syn_of(w->region)->field.body);
+    if (w->count > 0 && !ts_node_is_null(body))
+        walk_uses(w, body);
 }
 
 static bool is_static_annotation(gm_region *r, TSNode type) {
@@ -312,9 +356,18 @@ static bool is_static_annotation(gm_region *r, TSNode type) {
            gm_slice_is(s, "str");
 }
 
+/* A tensor-annotated parameter, weighed against the body's uses once all are known. */
+typedef struct {
+    gm_slice name;
+    TSNode type;
+    bool boolean, flag_default;
+} annotated_tensor;
+
 void gm_kinds_seed_parameters(gm_region *region) {
     const gm_syntax *syn = syn_of(region);
     evidence_walk unannotated = {.region = region};
+    use_walk annotated_uses = {.region = region};
+    annotated_tensor annotated[GM_MAX_ANNOTATED_TENSORS];
     TSNode params = gm_child(region->site.function, syn->field.parameters);
     uint32_t count = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
     for (uint32_t i = 0; i < count; i++) {
@@ -345,20 +398,31 @@ void gm_kinds_seed_parameters(gm_region *region) {
             if (unannotated.count < GM_MAX_EVIDENCE_NAMES)
                 unannotated.names[unannotated.count++] = text;
         } else if (is_tensor_annotation(region, type, 0, &boolean)) {
+            if (annotated_uses.count == GM_MAX_ANNOTATED_TENSORS) {
+                gm_vk_env_set_because(region, text, GM_KIND_TENSOR, GM_BECAUSE_ANNOTATED, type);
+                gm_vk_mark_set(region, text, boolean ? GM_MARK_MASK : GM_MARK_ANNOTATED);
+                continue;
+            }
             TSNode dflt = gm_is(p, syn->sym.typed_default_parameter)
                               ? gm_child(p, syn->field.value)
                               : (TSNode){0};
             bool flag_default = gm_is(dflt, syn->sym.none) || gm_is(dflt, syn->sym.true_literal) ||
                                 gm_is(dflt, syn->sym.false_literal);
-            use_walk uses = parameter_uses(region, text);
-            if (!boolean && flag_default && uses.tests > 0 && uses.other_uses == 0)
-                continue; /* used as a flag only: the code's evidence outweighs the annotation */
-            if (uses.foreign_attributes > 0)
-                continue; /* some other object's attribute is read */
-            gm_vk_env_set_because(region, text, GM_KIND_TENSOR, GM_BECAUSE_ANNOTATED, type);
-            gm_vk_mark_set(region, text, boolean ? GM_MARK_MASK : GM_MARK_ANNOTATED);
+            annotated[annotated_uses.count] = (annotated_tensor){text, type, boolean, flag_default};
+            annotated_uses.uses[annotated_uses.count++] = (parameter_use){.name = text};
         } else if (is_static_annotation(region, type))
             gm_vk_env_set(region, text, GM_KIND_STATIC);
+    }
+    parameter_uses(&annotated_uses);
+    for (size_t i = 0; i < annotated_uses.count; i++) {
+        const annotated_tensor *a = &annotated[i];
+        const parameter_use *uses = &annotated_uses.uses[i];
+        if (!a->boolean && a->flag_default && uses->tests > 0 && uses->other_uses == 0)
+            continue; /* used as a flag only: the code's evidence outweighs the annotation */
+        if (uses->foreign_attributes > 0)
+            continue; /* some other object's attribute is read */
+        gm_vk_env_set_because(region, a->name, GM_KIND_TENSOR, GM_BECAUSE_ANNOTATED, a->type);
+        gm_vk_mark_set(region, a->name, a->boolean ? GM_MARK_MASK : GM_MARK_ANNOTATED);
     }
     seed_from_evidence(&unannotated);
 }
