@@ -535,6 +535,16 @@ static gm_slice parameter_class(const call_collect *c, TSNode fn, gm_slice name)
     return annotated_class(c, ts_node_named_child(type, 0));
 }
 
+/* Whether an assignment can be below n: a block, a statement or a clause of one. */
+static bool holds_statements(const gm_syntax *syn, TSNode n) {
+    if (gm_is(n, syn->sym.block))
+        return true;
+    const char *type = ts_node_type(n);
+    size_t len = strlen(type);
+    return (len > 10 && strcmp(type + len - 10, "_statement") == 0) ||
+           (len > 7 && strcmp(type + len - 7, "_clause") == 0);
+}
+
 /* The `self.attr = Cls(...)` / `self.attr = mod.Cls(...)` assignments below n in the __init__
  * init (statements and their blocks, not nested definitions), and `self.attr = param` where a
  * parameter of init is annotated with a class (`processor: "AttnProcessor"`), into
@@ -574,9 +584,17 @@ static void note_instance_attributes(call_collect *c, TSNode init, TSNode n, gm_
             c->instance_attr_count++;
         return;
     }
-    uint32_t count = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < count; i++)
-        note_instance_attributes(c, init, ts_node_named_child(n, i), self_name, depth + 1);
+    if (!holds_statements(syn, n))
+        return; /* an expression: no assignment below it */
+    TSTreeCursor cursor = ts_tree_cursor_new(n);
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+        do {
+            TSNode child = ts_tree_cursor_current_node(&cursor);
+            if (ts_node_is_named(child))
+                note_instance_attributes(c, init, child, self_name, depth + 1);
+        } while (ts_tree_cursor_goto_next_sibling(&cursor));
+    }
+    ts_tree_cursor_delete(&cursor);
 }
 
 /* Each function of the statement becomes a node; a method's node key is "Class.method", and

@@ -293,18 +293,26 @@ uint32_t gm_module_head_end(const gm_syntax *syntax, const char *text, uint32_t 
 
 TSNode gm_parameter_annotation(const gm_syntax *syn, const char *text, TSNode fn, gm_slice name) {
     TSNode params = gm_child(fn, syn->field.parameters);
-    uint32_t count = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
-    for (uint32_t i = 0; i < count; i++) {
-        TSNode p = ts_node_named_child(params, i);
+    TSNode type = {0};
+    if (ts_node_is_null(params))
+        return type;
+    /* a cursor: taking the parameters by index walks the ones before each again */
+    TSTreeCursor cursor = ts_tree_cursor_new(params);
+    bool more = ts_tree_cursor_goto_first_child(&cursor);
+    for (; more; more = ts_tree_cursor_goto_next_sibling(&cursor)) {
+        TSNode p = ts_tree_cursor_current_node(&cursor);
         if (!gm_is(p, syn->sym.typed_parameter) && !gm_is(p, syn->sym.typed_default_parameter))
             continue;
         TSNode id = gm_child(p, syn->field.name);
         if (ts_node_is_null(id) && ts_node_named_child_count(p) > 0)
             id = ts_node_named_child(p, 0); /* a typed_parameter names it as a plain child */
-        if (gm_is(id, syn->sym.identifier) && gm_slice_eq(gm_node_slice(id, text), name))
-            return gm_child(p, syn->field.type);
+        if (gm_is(id, syn->sym.identifier) && gm_slice_eq(gm_node_slice(id, text), name)) {
+            type = gm_child(p, syn->field.type);
+            break;
+        }
     }
-    return (TSNode){0};
+    ts_tree_cursor_delete(&cursor);
+    return type;
 }
 
 size_t gm_collapse_whitespace(gm_slice s, char *out, size_t room, bool *cut) {
