@@ -668,7 +668,7 @@ static void body_step_all(const walk *w, TSNode n, int depth, int base, bool cal
         }
     }
     if (targets && depth + base <= 200) {
-        if (gm_compile_target_note(w->symbols, w->syntax, w->text, w->part, n, t) != 0)
+        if (gm_compile_target_note(w->symbols, w->syntax, w->text, w->part, n, t, c->self_name) != 0)
             c->oom = true;
         *target_descend = depth + base < 200;
     }
@@ -1040,7 +1040,8 @@ static void collect_statement(const walk *w, TSNode n, int depth) {
         collect_pending_body(w, true);
         return;
     }
-    if (gm_compile_target_note(w->symbols, w->syntax, w->text, w->part, n, ts_node_symbol(n)) != 0)
+    if (gm_compile_target_note(w->symbols, w->syntax, w->text, w->part, n, ts_node_symbol(n),
+                               (gm_slice){w->text, 0}) != 0)
         c->oom = true;
     if (c->oom || depth >= 200)
         return;

@@ -86,8 +86,10 @@ static int add_instance(gm_call_part *p, gm_slice var, const char *class_name, s
     return 0;
 }
 
-/* `var = Cls(...)`, also through `.eval()`, `.to(device)` and similar calls on the result. */
-static int note_instance(const walk *w, TSNode assignment) {
+/* `var = Cls(...)`, also through `.eval()`, `.to(device)` and similar calls on the result. A
+ * callee on self (`h = self.proj(h)`, most assignments in a model) names no class: the call
+ * graph finds Cls.forward only for a class of the module or an import, and self shadows both. */
+static int note_instance(const walk *w, TSNode assignment, gm_slice self_name) {
     const gm_syntax *syn = w->syntax;
     TSNode left = gm_child(assignment, syn->field.left);
     TSNode right = gm_unparen(syn, gm_child(assignment, syn->field.right));
@@ -102,10 +104,13 @@ static int note_instance(const walk *w, TSNode assignment) {
             break;
         right = object;
     }
+    TSNode callee = gm_child(right, syn->field.function);
+    TSNode head = self_name.len > 0 ? gm_chain_head(syn, callee) : (TSNode){0};
+    if (!ts_node_is_null(head) && gm_slice_eq(gm_node_slice(head, w->text), self_name))
+        return 0;
     char name[GM_NAME_MAX];
     size_t len = 0;
-    if (!gm_dotted_name_text(syn, w->text, gm_child(right, syn->field.function), name, sizeof name,
-                             &len))
+    if (!gm_dotted_name_text(syn, w->text, callee, name, sizeof name, &len))
         return 0;
     return add_instance(w->part, gm_node_slice(left, w->text), name, len);
 }
@@ -161,11 +166,11 @@ static int note_target_call(const walk *w, TSNode n) {
 }
 
 int gm_compile_target_note(const gm_symbols *symbols, const gm_syntax *syntax, const char *text,
-                           gm_call_part *part, TSNode n, TSSymbol t) {
+                           gm_call_part *part, TSNode n, TSSymbol t, gm_slice self_name) {
     const walk wk = {symbols, syntax, text, part};
     const walk *w = &wk;
     if (t == w->syntax->sym.assignment)
-        return note_instance(w, n);
+        return note_instance(w, n, self_name);
     if (t == w->syntax->sym.call)
         return note_target_call(w, n);
     return 0;

@@ -9,8 +9,9 @@
 #include "analysis/module_facts/call_parts.h"
 
 /* A compile target or instance binding at n, whose symbol is t (when n is a call or an
- * assignment), added to part. Returns 0, or -1 on OOM. */
+ * assignment), added to part. self_name: the first parameter of the method n is in (empty
+ * elsewhere); `var = self.m(...)` binds var to no class. Returns 0, or -1 on OOM. */
 int gm_compile_target_note(const gm_symbols *symbols, const gm_syntax *syntax, const char *text,
-                           gm_call_part *part, TSNode n, TSSymbol t);
+                           gm_call_part *part, TSNode n, TSSymbol t, gm_slice self_name);
 
 #endif

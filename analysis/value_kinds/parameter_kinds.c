@@ -264,6 +264,8 @@ static void note_use(const use_walk *w, parameter_use *use, TSNode ident,
         use->other_uses++;
 }
 
+static void walk_use(use_walk *w, TSNode c, TSNode *parents, int depth);
+
 static parameter_use *use_of(use_walk *w, gm_slice name) {
     for (size_t i = 0; i < w->count; i++)
         if (gm_slice_eq(w->uses[i].name, name))
@@ -271,67 +273,56 @@ static parameter_use *use_of(use_walk *w, gm_slice name) {
     return NULL;
 }
 
-/* The deepest level the walk enters, as the recursive walk it replaced did. */
+/* The deepest level the walk enters. */
 #define GM_USE_WALK_MAX_DEPTH 64
 
-/* One pre-order walk of the body with a cursor for every parameter at once. An identifier is a
- * use of the name, except the attribute of `x.name` and the keyword of `f(name=...)`; a nested
- * def or class counts as some use of every name (a closure may use it any way); a lambda is
- * walked like the rest. */
-static void walk_uses(use_walk *w, TSNode body) {
+/* The uses below n (parents[depth] is n, those before it its ancestors), for every parameter
+ * at once: an identifier is a use of the name, except the attribute of `x.name` and the
+ * keyword of `f(name=...)`; a nested def or class counts as some use of every name (a closure
+ * may use it any way); a lambda is walked like the rest. Children are taken by index, which
+ * tree-sitter answers faster than a cursor moves for the few children most nodes have. */
+static void walk_uses(use_walk *w, TSNode *parents, int depth) {
+    const gm_syntax *syn = syn_of(w->region);
+    TSNode n = parents[depth];
+    if (depth >= GM_USE_WALK_MAX_DEPTH)
+        return;
+    TSSymbol ns = ts_node_symbol(n);
+    if (ns == syn->sym.attribute || ns == syn->sym.keyword_argument) {
+        TSNode inner = gm_child(n, ns == syn->sym.attribute ? syn->field.object : syn->field.value);
+        if (!ts_node_is_null(inner) && ts_node_is_named(inner))
+            walk_use(w, inner, parents, depth + 1);
+        return;
+    }
+    uint32_t count = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < count; i++)
+        walk_use(w, ts_node_named_child(n, i), parents, depth + 1);
+}
+
+/* One node c of the walk, at depth below the body. */
+static void walk_use(use_walk *w, TSNode c, TSNode *parents, int depth) {
     const gm_syntax *syn = syn_of(w->region);
     const char *text = text_of(w->region);
-    TSNode parents[GM_USE_WALK_MAX_DEPTH + 2];
-    TSTreeCursor cursor = ts_tree_cursor_new(body);
-    int depth = 0;
-    parents[0] = body;
-    bool descend = true;
-    for (;;) {
-        if (descend && depth <= GM_USE_WALK_MAX_DEPTH && ts_tree_cursor_goto_first_child(&cursor)) {
-            depth++;
-        } else {
-            while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
-                if (depth == 0 || !ts_tree_cursor_goto_parent(&cursor))
-                    goto done;
-                depth--;
-            }
-        }
-        if (depth == 0)
-            break;
-        TSNode c = ts_tree_cursor_current_node(&cursor);
-        descend = false;
-        if (!ts_node_is_named(c))
-            continue;
+    TSSymbol s = ts_node_symbol(c);
+    if (s == syn->sym.identifier) {
+        parameter_use *use = use_of(w, gm_node_slice(c, text));
+        if (!use)
+            return;
+        note_use(w, use, c, parents, depth);
         TSNode parent = parents[depth - 1];
-        TSSymbol ps = ts_node_symbol(parent);
-        TSFieldId field = ts_tree_cursor_current_field_id(&cursor);
-        if ((ps == syn->sym.attribute && field != syn->field.object) ||
-            (ps == syn->sym.keyword_argument && field != syn->field.value))
-            continue;
-        TSSymbol s = ts_node_symbol(c);
-        if (s == syn->sym.identifier) {
-            parameter_use *use = use_of(w, gm_node_slice(c, text));
-            if (!use)
-                continue;
-            note_use(w, use, c, parents, depth);
-            if (ps == syn->sym.attribute) {
-                TSNode attr = gm_child(parent, syn->field.attribute);
-                if (!ts_node_is_null(attr) &&
-                    !gm_vk_is_tensor_api_name(gm_node_slice(attr, text)))
-                    use->foreign_attributes++;
-            }
-            continue;
+        if (gm_is(parent, syn->sym.attribute)) {
+            TSNode attr = gm_child(parent, syn->field.attribute);
+            if (!ts_node_is_null(attr) && !gm_vk_is_tensor_api_name(gm_node_slice(attr, text)))
+                use->foreign_attributes++;
         }
-        if (gm_is_nested_scope(syn, c) && s != syn->sym.lambda) {
-            for (size_t i = 0; i < w->count; i++)
-                w->uses[i].other_uses++;
-            continue;
-        }
-        parents[depth] = c;
-        descend = true;
+        return;
     }
-done:
-    ts_tree_cursor_delete(&cursor);
+    if (gm_is_nested_scope(syn, c) && s != syn->sym.lambda) {
+        for (size_t i = 0; i < w->count; i++)
+            w->uses[i].other_uses++;
+        return;
+    }
+    parents[depth] = c;
+    walk_uses(w, parents, depth);
 }
 
 /* How the function's body uses its tensor-annotated parameters: truth tests (and keyword
@@ -341,8 +332,10 @@ done:
  * annotation. */
 static void parameter_uses(use_walk *w) {
     TSNode body = gm_child(w->region->site.function, syn_of(w->region)->field.body);
+    TSNode parents[GM_USE_WALK_MAX_DEPTH + 1];
+    parents[0] = body;
     if (w->count > 0 && !ts_node_is_null(body))
-        walk_uses(w, body);
+        walk_uses(w, parents, 0);
 }
 
 static bool is_static_annotation(gm_region *r, TSNode type) {
