@@ -167,41 +167,20 @@ static void note_call_evidence(evidence_walk *w, TSNode call) {
         note_evidence(w, k, GM_BECAUSE_PASSED_TO, fn);
 }
 
-/* One pre-order walk of the body (nested scopes left out) for every candidate at once. */
-static void walk_evidence(evidence_walk *w, TSNode body) {
+/* What node c (named, not in a nested scope or lambda) says of the unannotated candidates:
+ * an assignment rebinds one (evidence after it would be about another value), a call may be
+ * evidence. Called in pre-order, so an assignment is seen before the calls in it. */
+static void evidence_at(evidence_walk *w, TSNode c, TSSymbol s) {
     const gm_syntax *syn = syn_of(w->region);
-    TSTreeCursor cursor = ts_tree_cursor_new(body);
-    int depth = 0;
-    bool descend = true;
-    for (;;) {
-        if (descend && ts_tree_cursor_goto_first_child(&cursor)) {
-            depth++;
-        } else {
-            while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
-                if (depth == 0 || !ts_tree_cursor_goto_parent(&cursor))
-                    goto done;
-                depth--;
-            }
+    if (s == syn->sym.assignment || s == syn->sym.augmented_assignment) {
+        int k = candidate_of(w, gm_child(c, syn->field.left));
+        if (k >= 0 && !w->rebound[k]) {
+            w->rebound[k] = true;
+            w->rebinding[k] = gm_child(c, syn->field.right);
         }
-        if (depth == 0)
-            break;
-        TSNode c = ts_tree_cursor_current_node(&cursor);
-        TSSymbol s = ts_node_symbol(c);
-        descend = ts_node_is_named(c) && !gm_is_nested_scope(syn, c);
-        if (!descend)
-            continue;
-        if (s == syn->sym.assignment || s == syn->sym.augmented_assignment) {
-            int k = candidate_of(w, gm_child(c, syn->field.left));
-            if (k >= 0 && !w->rebound[k]) {
-                w->rebound[k] = true; /* evidence after it would be about another value */
-                w->rebinding[k] = gm_child(c, syn->field.right);
-            }
-        } else if (s == syn->sym.call) {
-            note_call_evidence(w, c);
-        }
+    } else if (s == syn->sym.call) {
+        note_call_evidence(w, c);
     }
-done:
-    ts_tree_cursor_delete(&cursor);
 }
 
 /* Of the unannotated parameters in w, those the region's function treats as only a tensor can
@@ -210,10 +189,6 @@ done:
  * assignment's right side: the evidence is then about the argument itself). They become tensors
  * at the function's entry; an assignment gives the name its new kind as usual. */
 static void seed_from_evidence(evidence_walk *w) {
-    TSNode body = gm_child(w->region->site.function, syn_of(w->region)->field.body);
-    if (w->count == 0 || ts_node_is_null(body))
-        return;
-    walk_evidence(w, body);
     for (size_t i = 0; i < w->count; i++)
         if (w->evidence[i])
             gm_vk_env_set_because(w->region, w->names[i], GM_KIND_TENSOR, w->because[i],
@@ -237,6 +212,7 @@ typedef struct {
     gm_region *region;
     parameter_use uses[GM_MAX_ANNOTATED_TENSORS];
     size_t count;
+    evidence_walk *evidence; /* the unannotated parameters, looked at in the same walk */
 } use_walk;
 
 /* How an occurrence of a name is used: a truth test (`if flag:`, `a if flag else b`, `not
@@ -264,7 +240,7 @@ static void note_use(const use_walk *w, parameter_use *use, TSNode ident,
         use->other_uses++;
 }
 
-static void walk_use(use_walk *w, TSNode c, TSNode *parents, int depth);
+static void walk_use(use_walk *w, TSNode c, TSNode *parents, int depth, bool in_lambda);
 
 static parameter_use *use_of(use_walk *w, gm_slice name) {
     for (size_t i = 0; i < w->count; i++)
@@ -274,14 +250,16 @@ static parameter_use *use_of(use_walk *w, gm_slice name) {
 }
 
 /* The deepest level the walk enters. */
-#define GM_USE_WALK_MAX_DEPTH 64
+#define GM_USE_WALK_MAX_DEPTH 200
 
-/* The uses below n (parents[depth] is n, those before it its ancestors), for every parameter
- * at once: an identifier is a use of the name, except the attribute of `x.name` and the
- * keyword of `f(name=...)`; a nested def or class counts as some use of every name (a closure
- * may use it any way); a lambda is walked like the rest. Children are taken by index, which
- * tree-sitter answers faster than a cursor moves for the few children most nodes have. */
-static void walk_uses(use_walk *w, TSNode *parents, int depth) {
+/* The walk below n (parents[depth] is n, those before it its ancestors), for every parameter
+ * at once. Uses of the annotated ones: an identifier is a use of the name, except the
+ * attribute of `x.name` and the keyword of `f(name=...)` (no evidence is in those either); a
+ * nested def or class counts as some use of every name (a closure may use it any way); a lambda
+ * is walked like the rest, though evidence inside it (in_lambda) is not about the parameter's
+ * value when the function runs. Children are taken by index, which tree-sitter answers faster
+ * than a cursor moves for the few children most nodes have. */
+static void walk_uses(use_walk *w, TSNode *parents, int depth, bool in_lambda) {
     const gm_syntax *syn = syn_of(w->region);
     TSNode n = parents[depth];
     if (depth >= GM_USE_WALK_MAX_DEPTH)
@@ -290,21 +268,21 @@ static void walk_uses(use_walk *w, TSNode *parents, int depth) {
     if (ns == syn->sym.attribute || ns == syn->sym.keyword_argument) {
         TSNode inner = gm_child(n, ns == syn->sym.attribute ? syn->field.object : syn->field.value);
         if (!ts_node_is_null(inner) && ts_node_is_named(inner))
-            walk_use(w, inner, parents, depth + 1);
+            walk_use(w, inner, parents, depth + 1, in_lambda);
         return;
     }
     uint32_t count = ts_node_named_child_count(n);
     for (uint32_t i = 0; i < count; i++)
-        walk_use(w, ts_node_named_child(n, i), parents, depth + 1);
+        walk_use(w, ts_node_named_child(n, i), parents, depth + 1, in_lambda);
 }
 
 /* One node c of the walk, at depth below the body. */
-static void walk_use(use_walk *w, TSNode c, TSNode *parents, int depth) {
+static void walk_use(use_walk *w, TSNode c, TSNode *parents, int depth, bool in_lambda) {
     const gm_syntax *syn = syn_of(w->region);
     const char *text = text_of(w->region);
     TSSymbol s = ts_node_symbol(c);
     if (s == syn->sym.identifier) {
-        parameter_use *use = use_of(w, gm_node_slice(c, text));
+        parameter_use *use = w->count ? use_of(w, gm_node_slice(c, text)) : NULL;
         if (!use)
             return;
         note_use(w, use, c, parents, depth);
@@ -321,8 +299,11 @@ static void walk_use(use_walk *w, TSNode c, TSNode *parents, int depth) {
             w->uses[i].other_uses++;
         return;
     }
+    in_lambda = in_lambda || s == syn->sym.lambda;
+    if (!in_lambda && w->evidence->count > 0)
+        evidence_at(w->evidence, c, s);
     parents[depth] = c;
-    walk_uses(w, parents, depth);
+    walk_uses(w, parents, depth, in_lambda);
 }
 
 /* How the function's body uses its tensor-annotated parameters: truth tests (and keyword
@@ -334,8 +315,8 @@ static void parameter_uses(use_walk *w) {
     TSNode body = gm_child(w->region->site.function, syn_of(w->region)->field.body);
     TSNode parents[GM_USE_WALK_MAX_DEPTH + 1];
     parents[0] = body;
-    if (w->count > 0 && !ts_node_is_null(body))
-        walk_uses(w, parents, 0);
+    if ((w->count > 0 || w->evidence->count > 0) && !ts_node_is_null(body))
+        walk_uses(w, parents, 0, false);
 }
 
 static bool is_static_annotation(gm_region *r, TSNode type) {
@@ -359,7 +340,7 @@ typedef struct {
 void gm_kinds_seed_parameters(gm_region *region) {
     const gm_syntax *syn = syn_of(region);
     evidence_walk unannotated = {.region = region};
-    use_walk annotated_uses = {.region = region};
+    use_walk annotated_uses = {.region = region, .evidence = &unannotated};
     annotated_tensor annotated[GM_MAX_ANNOTATED_TENSORS];
     TSNode params = gm_child(region->site.function, syn->field.parameters);
     uint32_t count = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
