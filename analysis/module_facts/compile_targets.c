@@ -175,3 +175,27 @@ int gm_compile_target_note(const gm_symbols *symbols, const gm_syntax *syntax, c
         return note_target_call(w, n);
     return 0;
 }
+
+/* Whether word at text[at] is followed by `(` (spaces, tabs, newlines and line continuations
+ * between). */
+static bool called_at(const char *text, size_t len, size_t at) {
+    while (at < len && (text[at] == ' ' || text[at] == '\t' || text[at] == '\n' ||
+                        text[at] == '\r' || text[at] == '\\'))
+        at++;
+    return at < len && text[at] == '(';
+}
+
+static bool word_called(const char *text, size_t len, const char *word, size_t word_len) {
+    const char first = word[0];
+    for (const char *p = text; (p = memchr(p, first, (size_t)(text + len - p))); p++) {
+        size_t at = (size_t)(p - text);
+        if (len - at >= word_len && memcmp(p, word, word_len) == 0 &&
+            called_at(text, len, at + word_len))
+            return true;
+    }
+    return false;
+}
+
+bool gm_text_may_call_compile(const char *text, size_t len) {
+    return word_called(text, len, "compile", 7) || word_called(text, len, "optimize", 8);
+}

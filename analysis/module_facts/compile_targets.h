@@ -4,6 +4,8 @@
 #ifndef GM_ANALYSIS_MODULE_FACTS_COMPILE_TARGETS_H
 #define GM_ANALYSIS_MODULE_FACTS_COMPILE_TARGETS_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <tree_sitter/api.h>
 
 #include "analysis/module_facts/call_parts.h"
@@ -13,5 +15,10 @@
  * elsewhere); `var = self.m(...)` binds var to no class. Returns 0, or -1 on OOM. */
 int gm_compile_target_note(const gm_symbols *symbols, const gm_syntax *syntax, const char *text,
                            gm_call_part *part, TSNode n, TSSymbol t, gm_slice self_name);
+
+/* Whether text may hold a compile call at all (`compile(` or `optimize(`, spaces allowed
+ * before the parenthesis): a cheap test before parsing a file again for its compile sites.
+ * "compile" alone is in most of a library's files (`is_torchdynamo_compiling`, comments). */
+bool gm_text_may_call_compile(const char *text, size_t len);
 
 #endif

@@ -3,24 +3,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/module_facts/compile_targets.h"
 #include "analysis/module_facts/module_summary.h"
 #include "server/libraries/library_breaks.h"
 #include "server/libraries/library_finding.h"
-
-/* Whether text may hold a compile call at all: most files do not, and they are not parsed a
- * second time. */
-static bool mentions_compile(const char *text, size_t len) {
-    static const char word[] = "compile";
-    for (size_t i = 0; i + sizeof word - 1 <= len; i++) {
-        const char *hit = memchr(text + i, 'c', len - i);
-        if (!hit)
-            return false;
-        i = (size_t)(hit - text);
-        if (i + sizeof word - 1 <= len && memcmp(hit, word, sizeof word - 1) == 0)
-            return true;
-    }
-    return false;
-}
 
 /* Prints why a package was not analysed, once per message. */
 static void note_problem(char seen[][256], size_t *seen_count, const char *message) {
@@ -42,7 +28,7 @@ int gm_cli_add_library_findings(gm_file_report *reports, size_t count,
     for (size_t i = 0; i < count && rc == 0; i++) {
         gm_file_report *report = &reports[i];
         if (!gm_analysis_rule_enabled(&options[i], rule) ||
-            !mentions_compile(report->text, report->len))
+            !gm_text_may_call_compile(report->text, report->len))
             continue;
         gm_compile_site_list sites;
         if (gm_imported_compile_sites(report->text, report->len, &options[i], &sites) != 0)

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <uv.h>
 
+#include "analysis/module_facts/compile_targets.h"
 #include "analysis/module_facts/module_summary.h"
 #include "protocol/uri.h"
 #include "server/libraries/library_breaks.h"
@@ -193,14 +194,6 @@ static library_entry *entry_for(gm_server *server, gm_document *doc, const char 
 
 /* ---- the document's sites --------------------------------------------------------------- */
 
-static bool mentions_compile(const gm_document *doc) {
-    for (const char *p = doc->text; (p = memchr(p, 'c', (size_t)(doc->text + doc->len - p)));
-         p++)
-        if ((size_t)(doc->text + doc->len - p) >= 7 && memcmp(p, "compile", 7) == 0)
-            return true;
-    return false;
-}
-
 /* The compile sites of doc's current text (parsed again only after a change). */
 static const gm_compile_site_list *sites_of(gm_server *server, gm_document *doc,
                                             const gm_analysis_options *options) {
@@ -222,7 +215,7 @@ static const gm_compile_site_list *sites_of(gm_server *server, gm_document *doc,
     gm_compile_site_list_free(&d->sites);
     d->version = doc->version;
     d->len = doc->len;
-    if (mentions_compile(doc) &&
+    if (gm_text_may_call_compile(doc->text, doc->len) &&
         gm_imported_compile_sites(doc->text, doc->len, options, &d->sites) != 0)
         memset(&d->sites, 0, sizeof d->sites);
     return &d->sites;
