@@ -24,6 +24,14 @@ typedef struct {
     unsigned disabled_count, generator_count;
     gm_slice disabled[16];
     gm_slice generators[8];
+    /* What methods of the module's classes return (value_kinds/method_returns.c), remembered
+     * per run: class_start is the class's first byte, result a gm_vk_returns. */
+    struct {
+        uint32_t class_start;
+        gm_slice method;
+        uint8_t result;
+    } method_returns[64];
+    unsigned method_return_count;
 } gm_module_scan;
 
 /* One top-level statement under analysis. */
@@ -157,6 +165,14 @@ typedef struct {
      * first self.<attribute> read (cached_properties_scanned). */
     gm_name_set cached_properties;
     bool cached_properties_scanned;
+    /* Calls whose value is a tensor only on some paths or for some classes of the receiver
+     * (value_kinds/method_returns.c: `cache.get_seq_length()` where one class of the file
+     * returns a tensor attribute or 0): how many the region's kinds took for tensors, and the
+     * latest, which a finding's condition names. While conditional_tensors_off is set they
+     * are unknown, so that a finding can tell whether its construct needs one of them. */
+    unsigned conditional_calls;
+    TSNode conditional_call;
+    bool conditional_tensors_off;
 } gm_region;
 
 /* Frees the name sets the rules built on region (not its kind environment). */
