@@ -319,10 +319,20 @@ gm_vk_returns gm_vk_method_call_returns(gm_region *r, TSNode call) {
              gm_parameters_bind_name(syn, text_of(r), r->site.function,
                                      gm_node_slice(receiver, text_of(r))))
         cls = annotated_class(r, gm_node_slice(receiver, text_of(r)));
+    /* annotated with something other than a class of the file or a tensor type (which the code
+     * contradicts by calling a method torch.Tensor lacks): the object is of that other class */
+    bool other_class = false;
+    if (ts_node_is_null(cls) && gm_is(receiver, syn->sym.identifier)) {
+        TSNode type = gm_parameter_annotation(syn, text_of(r), r->site.function,
+                                              gm_node_slice(receiver, text_of(r)));
+        other_class = !ts_node_is_null(type) &&
+                      !gm_vk_mentions(gm_node_slice(type, text_of(r)), "Tensor");
+    }
     gm_vk_returns result;
     if (!ts_node_is_null(cls))
         result = method_returns(r, cls, method);
-    else if (!element && gm_is(receiver, syn->sym.identifier) && !gm_vk_is_self(r, receiver) &&
+    else if (!element && !other_class && gm_is(receiver, syn->sym.identifier) &&
+             !gm_vk_is_self(r, receiver) &&
              !gm_symbols_is_imported(r->stmt->symbols, gm_node_slice(receiver, text_of(r))) &&
              !gm_vk_slice_in_list(builtin_type_methods, method))
         result = classes_defining(r, method);
