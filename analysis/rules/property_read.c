@@ -236,7 +236,9 @@ int gm_rule_property_tensor_stores(gm_stmt_ctx *st, gm_breaking_properties *set)
             TSNode def = ts_node_named_child(body, j);
             if (gm_is(def, syn->sym.decorated_definition))
                 def = gm_child(def, syn->field.definition);
-            if (!gm_is(def, syn->sym.function_definition))
+            /* __init__ runs when the object is made, not as a call before a read */
+            if (!gm_is(def, syn->sym.function_definition) ||
+                gm_node_text_is(gm_child(def, syn->field.name), st->text, "__init__"))
                 continue;
             gm_region region = {.stmt = st, .print_shadowed = -1};
             region.site.function = def;
