@@ -51,6 +51,10 @@ typedef struct {
     size_t count;
     gm_call_part calls;  /* owned: its functions in the file's call graph */
     uint64_t membership; /* which of them compiled code reached when it was analysed (0: none) */
+    /* gm_stmt_ctx.class_deps of its analysis, and the bits of the classes and methods it
+     * defines (defined_bits): a statement whose kinds read what a method of another
+     * statement's class returns is analysed again when that class changes */
+    uint64_t class_deps, defines;
 } cache_entry;
 
 typedef struct {
@@ -425,6 +429,7 @@ static int analyze_statement(gm_analyzer *a, TSNode top, TSNode next, const char
     gm_compiled_regions_each_with(&a->symbols, &a->syntax, text, &a->options, top, reach, calls,
                                   analyze_region, &st);
     memset(entry, 0, sizeof *entry);
+    entry->class_deps = st.class_deps;
     entry->start_byte = ts_node_start_byte(top);
     entry->end_byte = ts_node_end_byte(top);
     entry->start_row = ts_node_start_point(top).row;
@@ -800,6 +805,52 @@ static int rebind_imports(gm_analyzer *a, const char *text, size_t nchildren) {
     return rc;
 }
 
+/* The gm_dependency_bit bits of the methods a statement defines and of their classes ("C.m":
+ * C and m), from its call part. */
+static uint64_t defined_bits(const gm_call_part *calls) {
+    uint64_t bits = 0;
+    for (uint32_t n = 0; n < calls->node_count; n++) {
+        const char *key = calls->nodes[n].key.key;
+        const char *dot = key ? strchr(key, '.') : NULL;
+        if (!dot || calls->nodes[n].kind != GM_CALL_FUNCTION)
+            continue;
+        bits |= gm_dependency_bit(key, (size_t)(dot - key));
+        bits |= gm_dependency_bit(dot + 1, strlen(dot + 1));
+    }
+    return bits;
+}
+
+/* Statements reused from the last run whose kinds read what a method of a class of another
+ * statement returns (value_kinds/method_returns.c) are analysed again when a statement that
+ * defines such a class or method is new, changed or gone. Returns 0, or -1 on OOM. */
+static int invalidate_class_dependents(gm_analyzer *a, const entry_list *old, size_t nchildren) {
+    bool any = false;
+    for (size_t j = 0; j < old->count && !any; j++)
+        any = old->items[j].class_deps != 0;
+    if (!any)
+        return 0;
+    bool *kept = calloc(old->count + 1, sizeof *kept);
+    if (!kept)
+        return -1;
+    uint64_t changed = 0;
+    for (size_t i = 0; i < nchildren; i++) {
+        if (!a->info[i].statement)
+            continue;
+        if (a->info[i].match >= 0)
+            kept[a->info[i].match] = true;
+        else
+            changed |= defined_bits(&a->info[i].calls);
+    }
+    for (size_t j = 0; j < old->count; j++)
+        if (!kept[j])
+            changed |= old->items[j].defines;
+    free(kept);
+    for (size_t i = 0; changed && i < nchildren; i++)
+        if (a->info[i].match >= 0 && (old->items[a->info[i].match].class_deps & changed))
+            a->info[i].match = -1;
+    return 0;
+}
+
 static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
                const gm_analysis_options *options) {
     const gm_syntax *syn = &a->syntax;
@@ -919,6 +970,10 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
         if (info->match >= 0 && old->items[info->match].membership != info->membership)
             info->match = -1;
     }
+    if (invalidate_class_dependents(a, old, nchildren) != 0) {
+        free_child_calls(a, nchildren);
+        return -1;
+    }
 
     /* Pass 2: the new entry list, moving reused entries over and analysing the rest. */
     entry_list *fresh = &a->spare;
@@ -952,6 +1007,7 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
         TSNode next = i + 1 < nchildren ? a->children[i + 1] : (TSNode){0};
         const uint8_t *reach = info->calls.node_count ? &a->graph.flags[info->node_offset] : NULL;
         rc = analyze_statement(a, c, next, text, len, reach, &info->calls, slot);
+        slot->defines = defined_bits(&info->calls);
         slot->contribution = info->contribution;
         slot->calls = info->calls;
         slot->membership = info->membership;

@@ -54,8 +54,19 @@ typedef struct {
     /* the module's @property getters that break (module_facts/breaking_properties.h), from the
      * run before; NULL or empty when none */
     const struct gm_breaking_properties *breaking_properties;
+    /* The classes (and, for a method looked for in every class, the method names) of other
+     * statements whose methods' returns this statement's kinds used (value_kinds/
+     * method_returns.c), as gm_dependency_bit bits: the statement is analysed again when a
+     * statement defining one of them changes. */
+    uint64_t class_deps;
     bool oom;
 } gm_stmt_ctx;
+
+/* The bit of a class or method name in gm_stmt_ctx.class_deps (a 64-bit Bloom filter: a shared
+ * bit only analyses a statement again for nothing). */
+static inline uint64_t gm_dependency_bit(const char *name, size_t len) {
+    return 1ull << (gm_hash_bytes(GM_HASH_INIT, name, len) % 64);
+}
 
 typedef enum { GM_KIND_UNKNOWN, GM_KIND_STATIC, GM_KIND_SCALAR, GM_KIND_TENSOR } gm_kind;
 

@@ -253,6 +253,8 @@ static void tally_return(gm_region *fr, TSNode ret, void *context) {
 }
 
 static gm_vk_returns method_returns(gm_region *r, TSNode class_node, gm_slice method) {
+    gm_slice class_name = gm_node_slice(gm_child(class_node, syn_of(r)->field.name), text_of(r));
+    r->stmt->class_deps |= gm_dependency_bit(class_name.ptr, class_name.len);
     gm_module_scan *memo = r->stmt->module_scan;
     uint32_t class_start = ts_node_start_byte(class_node);
     for (unsigned i = 0; memo && i < memo->method_return_count; i++)
@@ -285,6 +287,8 @@ static gm_vk_returns classes_defining(gm_region *r, gm_slice method) {
     const TSNode *mentioning;
     uint32_t count = gm_module_index_mentions(r->stmt->module_index, method, &mentioning);
     bool tensor = false;
+    /* a class that comes to define it changes the answer */
+    r->stmt->class_deps |= gm_dependency_bit(method.ptr, method.len);
     for (uint32_t i = 0; i < count; i++) {
         TSNode c = mentioning[i];
         if (gm_is(c, syn->sym.decorated_definition))
