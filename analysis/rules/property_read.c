@@ -161,7 +161,8 @@ void gm_rule_property_state_call(gm_region *region, TSNode call) {
     if (!gm_is(function, syn->sym.attribute))
         return;
     gm_slice class_name = object_class(region, gm_child(function, syn->field.object));
-    gm_slice method_name = gm_node_slice(gm_child(function, syn->field.attribute), region->stmt->text);
+    gm_slice method_name =
+        gm_node_slice(gm_child(function, syn->field.attribute), region->stmt->text);
     TSNode cls = module_class(region, class_name);
     if (ts_node_is_null(cls)) {
         /* a class of another module: what its module's analysis found */

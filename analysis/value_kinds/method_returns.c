@@ -131,7 +131,9 @@ static TSNode annotated_class(gm_region *r, gm_slice name) {
         type = ts_node_named_child(type, 0);
     if (gm_is(type, syn->sym.binary_operator)) {
         TSNode left = gm_child(type, syn->field.left), right = gm_child(type, syn->field.right);
-        type = gm_is(right, syn->sym.none) ? left : gm_is(left, syn->sym.none) ? right : (TSNode){0};
+        type = gm_is(right, syn->sym.none)  ? left
+               : gm_is(left, syn->sym.none) ? right
+                                            : (TSNode){0};
     }
     if (ts_node_is_null(type))
         return type;
@@ -186,7 +188,8 @@ static bool attribute_holds_tensor(gm_region *fr, TSNode class_node, gm_slice at
             TSNode right = gm_unparen(syn, gm_child(a, syn->field.right));
             TSNode head = gm_chain_head(syn, right);
             TSNode read = gm_is(head, syn->sym.identifier) ? ts_node_parent(head) : (TSNode){0};
-            if (!ts_node_is_null(head) && gm_slice_eq(gm_node_slice(head, text_of(fr)), self_name) &&
+            if (!ts_node_is_null(head) &&
+                gm_slice_eq(gm_node_slice(head, text_of(fr)), self_name) &&
                 gm_is(read, syn->sym.attribute) &&
                 gm_slice_eq(gm_node_slice(gm_child(read, syn->field.attribute), text_of(fr)),
                             attribute))
@@ -316,9 +319,10 @@ gm_vk_returns gm_vk_method_call_returns(gm_region *r, TSNode call) {
     if (element)
         receiver = gm_unparen(syn, gm_child(receiver, syn->field.value));
     TSNode cls = {0};
-    if (gm_is(receiver, syn->sym.attribute) && gm_vk_is_self(r, gm_child(receiver, syn->field.object)))
-        cls = attribute_class(r, gm_node_slice(gm_child(receiver, syn->field.attribute), text_of(r)),
-                              element);
+    if (gm_is(receiver, syn->sym.attribute) &&
+        gm_vk_is_self(r, gm_child(receiver, syn->field.object)))
+        cls = attribute_class(
+            r, gm_node_slice(gm_child(receiver, syn->field.attribute), text_of(r)), element);
     else if (!element && gm_is(receiver, syn->sym.identifier) && !gm_vk_is_self(r, receiver) &&
              gm_parameters_bind_name(syn, text_of(r), r->site.function,
                                      gm_node_slice(receiver, text_of(r))))

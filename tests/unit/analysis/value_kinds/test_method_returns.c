@@ -88,7 +88,8 @@ static void expect_branch(const char *classes, const char *model, size_t count,
 static void class_known(void) {
     /* made in __init__: the class's method decides, with no condition when always a tensor */
     expect_branch(ALWAYS, MODEL_ATTRIBUTE("Counter()"), 1, NULL);
-    expect_branch(SOMETIMES, MODEL_ATTRIBUTE("Cache(True)"), 1, "`self.c.length()` returns a tensor");
+    expect_branch(SOMETIMES, MODEL_ATTRIBUTE("Cache(True)"), 1,
+                  "`self.c.length()` returns a tensor");
     expect_branch(NEVER, MODEL_ATTRIBUTE("Shape()"), 0, NULL);
     /* an element of a list of instances */
     expect_branch(ALWAYS,
