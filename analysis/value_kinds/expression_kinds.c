@@ -479,11 +479,24 @@ static gm_value eval(gm_region *r, TSNode n, int depth) {
                                    eval(r, ts_node_named_child(n, 2), depth + 1).kind));
     }
     if (t == s->named_expression) {
+        unsigned conditional_before = r->conditional_calls;
         gm_value v = eval(r, gm_child(n, syn->field.value), depth + 1);
         TSNode name = gm_child(n, syn->field.name);
-        if (gm_is(name, s->identifier))
-            gm_vk_env_set_because(r, gm_node_slice(name, text_of(r)), v.kind,
-                                  GM_BECAUSE_ASSIGNED, gm_child(n, syn->field.value));
+        if (gm_is(name, s->identifier)) {
+            gm_slice bound = gm_node_slice(name, text_of(r));
+            gm_vk_env_set_because(r, bound, v.kind, GM_BECAUSE_ASSIGNED,
+                                  gm_child(n, syn->field.value));
+            /* a tensor only when a method of the file returns one (as name_binding.c marks) */
+            if (v.kind == GM_KIND_TENSOR && r->conditional_calls != conditional_before &&
+                !r->conditional_tensors_off) {
+                r->conditional_tensors_off = true;
+                bool conditional = eval(r, gm_child(n, syn->field.value), depth + 1).kind !=
+                                   GM_KIND_TENSOR;
+                r->conditional_tensors_off = false;
+                if (conditional)
+                    gm_vk_mark_set(r, bound, GM_MARK_CONDITIONAL);
+            }
+        }
         return v;
     }
     if (t == s->assignment)

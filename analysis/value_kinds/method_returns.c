@@ -356,13 +356,13 @@ bool gm_kinds_conditional_tensor(gm_region *region, TSNode expr, char *out, size
         out[0] = '\0';
     if (region->conditional_calls == 0 || ts_node_is_null(region->conditional_call))
         return false;
-    gm_kind with = gm_value_of(region, expr).kind;
-    if (with == GM_KIND_UNKNOWN)
-        return false;
+    /* without first: a walrus in expr binds its name again, and the binding it keeps is the
+     * one of the evaluation with them */
     region->conditional_tensors_off = true;
     gm_kind without = gm_value_of(region, expr).kind;
     region->conditional_tensors_off = false;
-    if (with == without)
+    gm_kind with = gm_value_of(region, expr).kind; /* names a call of expr's own, if any */
+    if (with == GM_KIND_UNKNOWN || with == without)
         return false;
     char shown[96];
     gm_node_shown(region->conditional_call, text_of(region), shown, sizeof shown);

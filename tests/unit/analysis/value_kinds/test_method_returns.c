@@ -155,6 +155,27 @@ static void class_unknown(void) {
                   MODEL_PARAMETER(": Mixed"), 0, NULL);
 }
 
+/* A name bound by a walrus keeps the condition, in the test that binds it and after it. */
+static void walrus(void) {
+    char src[4096];
+    snprintf(src, sizeof src, "%s%s%s", HEAD, SOMETIMES,
+             "class M(nn.Module):\n"
+             "    def forward(self, x, c):\n"
+             "        if (n := c.length()) > 0:\n"
+             "            x = x + 1\n"
+             "        if n > 1:\n"
+             "            x = x + 2\n"
+             "        return x\n");
+    gm_finding_list l = at_analyze(src);
+    CHECK(at_count(&l, "GM101") == 2);
+    for (size_t i = 0; i < 2; i++) {
+        const gm_finding *f = at_find(&l, "GM101", i);
+        CHECK(f && f->only_when_condition &&
+              strstr(f->only_when_condition, "`c.length()` returns a tensor"));
+    }
+    gm_finding_list_free(&l);
+}
+
 /* A tensor the condition needs elsewhere keeps the finding unconditional. */
 static void tensor_anyway(void) {
     expect_branch(SOMETIMES,
@@ -170,6 +191,7 @@ static void tensor_anyway(void) {
 int main(void) {
     class_known();
     class_unknown();
+    walrus();
     tensor_anyway();
     return check_exit_code("analysis/value_kinds/method_returns");
 }
