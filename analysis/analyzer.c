@@ -28,6 +28,7 @@
 #include "analysis/region_walk.h"
 #include "analysis/regions/compiled_regions.h"
 #include "analysis/regions/region.h"
+#include "analysis/rules/rules.h"
 #include "analysis/syntax/line_breaks.h"
 #include "analysis/syntax/name_set.h"
 #include "analysis/syntax/python_parser.h"
@@ -50,6 +51,10 @@ typedef struct {
     size_t count;
     gm_call_part calls;  /* owned: its functions in the file's call graph */
     uint64_t membership; /* which of them compiled code reached when it was analysed (0: none) */
+    /* gm_stmt_ctx.class_deps of its analysis, and the bits of the classes and methods it
+     * defines (defined_bits): a statement whose kinds read what a method of another
+     * statement's class returns is analysed again when that class changes */
+    uint64_t class_deps, defines;
 } cache_entry;
 
 typedef struct {
@@ -109,6 +114,10 @@ struct gm_analyzer {
      * were analysed with: when they differ, every statement is analysed again */
     gm_breaking_properties breaking_properties;
     uint64_t breaking_properties_used;
+    /* owned "property:"/"stores:" facts: the getters that break, and the methods that store
+     * tensors, of classes other modules define and this one imports */
+    char **external_property_facts;
+    size_t external_property_fact_count;
 };
 
 static void entry_free(cache_entry *e) {
@@ -142,9 +151,16 @@ static void external_keys_clear(gm_analyzer *a) {
     strings_free(a->external_module_bases, a->external_module_base_count);
     a->external_module_bases = NULL;
     a->external_module_base_count = 0;
+    strings_free(a->external_property_facts, a->external_property_fact_count);
+    a->external_property_facts = NULL;
+    a->external_property_fact_count = 0;
 }
 
 static const char module_fact_prefix[] = "module:";
+
+static bool is_property_fact(const char *fact) {
+    return strncmp(fact, "property:", 9) == 0 || strncmp(fact, "stores:", 7) == 0;
+}
 
 static bool same_strings(char *const *a, size_t na, char *const *b, size_t nb) {
     if (na != nb)
@@ -157,35 +173,44 @@ static bool same_strings(char *const *a, size_t na, char *const *b, size_t nb) {
 
 int gm_analyzer_set_external_roots(gm_analyzer *analyzer, const char *const *keys, size_t count) {
     const size_t prefix = sizeof module_fact_prefix - 1;
-    size_t constants = 0, bases = 0;
+    size_t constants = 0, bases = 0, properties = 0;
     for (size_t i = 0; i < count; i++) {
         if (strncmp(keys[i], module_fact_prefix, prefix) == 0)
             bases++;
+        else if (is_property_fact(keys[i]))
+            properties++;
         else if (strchr(keys[i], '='))
             constants++;
     }
-    size_t roots_count = count - constants - bases;
+    size_t roots_count = count - constants - bases - properties;
     char **roots = roots_count ? calloc(roots_count, sizeof *roots) : NULL;
     char **facts = constants ? calloc(constants, sizeof *facts) : NULL;
     char **module_bases = bases ? calloc(bases, sizeof *module_bases) : NULL;
-    if ((roots_count && !roots) || (constants && !facts) || (bases && !module_bases)) {
+    char **property_facts = properties ? calloc(properties, sizeof *property_facts) : NULL;
+    if ((roots_count && !roots) || (constants && !facts) || (bases && !module_bases) ||
+        (properties && !property_facts)) {
         free(roots);
         free(facts);
         free(module_bases);
+        free(property_facts);
         return -1;
     }
-    size_t r = 0, f = 0, m = 0;
+    size_t r = 0, f = 0, m = 0, p = 0;
     for (size_t i = 0; i < count; i++) {
         bool module_base = strncmp(keys[i], module_fact_prefix, prefix) == 0;
+        bool property = !module_base && is_property_fact(keys[i]);
         char *copy = strdup(module_base ? keys[i] + prefix : keys[i]);
         if (!copy) {
             strings_free(roots, r);
             strings_free(facts, f);
             strings_free(module_bases, m);
+            strings_free(property_facts, p);
             return -1;
         }
-        char *eq = module_base ? NULL : strchr(copy, '=');
-        if (module_base)
+        char *eq = module_base || property ? NULL : strchr(copy, '=');
+        if (property)
+            property_facts[p++] = copy;
+        else if (module_base)
             module_bases[m++] = copy;
         else if (eq) {
             *eq = '\0'; /* "name\0" then the value's digit: the name is what lookups use */
@@ -206,6 +231,8 @@ int gm_analyzer_set_external_roots(gm_analyzer *analyzer, const char *const *key
     analyzer->external_constant_count = f;
     analyzer->external_module_bases = module_bases;
     analyzer->external_module_base_count = m;
+    analyzer->external_property_facts = property_facts;
+    analyzer->external_property_fact_count = p;
     analyzer->symbols.module_bases = (const char *const *)module_bases;
     analyzer->symbols.module_base_count = m;
     return 0;
@@ -402,6 +429,7 @@ static int analyze_statement(gm_analyzer *a, TSNode top, TSNode next, const char
     gm_compiled_regions_each_with(&a->symbols, &a->syntax, text, &a->options, top, reach, calls,
                                   analyze_region, &st);
     memset(entry, 0, sizeof *entry);
+    entry->class_deps = st.class_deps;
     entry->start_byte = ts_node_start_byte(top);
     entry->end_byte = ts_node_end_byte(top);
     entry->start_row = ts_node_start_point(top).row;
@@ -777,6 +805,52 @@ static int rebind_imports(gm_analyzer *a, const char *text, size_t nchildren) {
     return rc;
 }
 
+/* The gm_dependency_bit bits of the methods a statement defines and of their classes ("C.m":
+ * C and m), from its call part. */
+static uint64_t defined_bits(const gm_call_part *calls) {
+    uint64_t bits = 0;
+    for (uint32_t n = 0; n < calls->node_count; n++) {
+        const char *key = calls->nodes[n].key.key;
+        const char *dot = key ? strchr(key, '.') : NULL;
+        if (!dot || calls->nodes[n].kind != GM_CALL_FUNCTION)
+            continue;
+        bits |= gm_dependency_bit(key, (size_t)(dot - key));
+        bits |= gm_dependency_bit(dot + 1, strlen(dot + 1));
+    }
+    return bits;
+}
+
+/* Statements reused from the last run whose kinds read what a method of a class of another
+ * statement returns (value_kinds/method_returns.c) are analysed again when a statement that
+ * defines such a class or method is new, changed or gone. Returns 0, or -1 on OOM. */
+static int invalidate_class_dependents(gm_analyzer *a, const entry_list *old, size_t nchildren) {
+    bool any = false;
+    for (size_t j = 0; j < old->count && !any; j++)
+        any = old->items[j].class_deps != 0;
+    if (!any)
+        return 0;
+    bool *kept = calloc(old->count + 1, sizeof *kept);
+    if (!kept)
+        return -1;
+    uint64_t changed = 0;
+    for (size_t i = 0; i < nchildren; i++) {
+        if (!a->info[i].statement)
+            continue;
+        if (a->info[i].match >= 0)
+            kept[a->info[i].match] = true;
+        else
+            changed |= defined_bits(&a->info[i].calls);
+    }
+    for (size_t j = 0; j < old->count; j++)
+        if (!kept[j])
+            changed |= old->items[j].defines;
+    free(kept);
+    for (size_t i = 0; changed && i < nchildren; i++)
+        if (a->info[i].match >= 0 && (old->items[a->info[i].match].class_deps & changed))
+            a->info[i].match = -1;
+    return 0;
+}
+
 static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
                const gm_analysis_options *options) {
     const gm_syntax *syn = &a->syntax;
@@ -896,6 +970,10 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
         if (info->match >= 0 && old->items[info->match].membership != info->membership)
             info->match = -1;
     }
+    if (invalidate_class_dependents(a, old, nchildren) != 0) {
+        free_child_calls(a, nchildren);
+        return -1;
+    }
 
     /* Pass 2: the new entry list, moving reused entries over and analysing the rest. */
     entry_list *fresh = &a->spare;
@@ -929,6 +1007,7 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
         TSNode next = i + 1 < nchildren ? a->children[i + 1] : (TSNode){0};
         const uint8_t *reach = info->calls.node_count ? &a->graph.flags[info->node_offset] : NULL;
         rc = analyze_statement(a, c, next, text, len, reach, &info->calls, slot);
+        slot->defines = defined_bits(&info->calls);
         slot->contribution = info->contribution;
         slot->calls = info->calls;
         slot->membership = info->membership;
@@ -968,6 +1047,41 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
     return add_unused_suppressions(a, root, text, len, options, &ignored);
 }
 
+/* Adds to the breaking properties the methods of this module's classes with a breaking getter
+ * that store a tensor into an attribute: other modules learn them with the getters (a call of
+ * one before the read makes dynamo report the read). Nothing to do, and no walk, for a module
+ * without such getters. */
+static int note_tensor_stores(gm_analyzer *a, TSNode root, const char *text, uint32_t len) {
+    bool own = false;
+    for (size_t i = 0; i < a->breaking_properties.count; i++)
+        own |= !a->breaking_properties.items[i].stores_tensor &&
+               a->breaking_properties.items[i].module[0] == '\0';
+    if (!own)
+        return 0;
+    gm_module_index_reset(&a->module_index, &a->syntax, text, root);
+    memset(&a->module_scan, 0, sizeof a->module_scan);
+    gm_finding_list out;
+    gm_finding_list_init(&out);
+    gm_stmt_ctx st = {
+        .syntax = &a->syntax,
+        .symbols = &a->symbols,
+        .options = &a->options,
+        .text = text,
+        .len = len,
+        .top = root,
+        .out = &out,
+        .constants = a->constants,
+        .constant_count = a->constant_count,
+        .module_index = &a->module_index,
+        .module_scan = &a->module_scan,
+        .breaking_properties = &a->breaking_properties,
+    };
+    int rc = gm_rule_property_tensor_stores(&st, &a->breaking_properties);
+    gm_finding_list_free(&out);
+    gm_module_index_free(&a->module_index);
+    return rc != 0 || st.oom || a->module_index.oom ? -1 : 0;
+}
+
 const gm_finding_list *gm_analyzer_run(gm_analyzer *analyzer, const TSTree *tree, const char *text,
                                        size_t len, const gm_analysis_options *options) {
     gm_analysis_options defaults;
@@ -995,9 +1109,11 @@ const gm_finding_list *gm_analyzer_run(gm_analyzer *analyzer, const TSTree *tree
         TSNode root = ts_tree_root_node(tree);
         int changed = -1;
         if (run(analyzer, root, text, (uint32_t)len, options) != 0 ||
-            (changed = gm_breaking_properties_collect(&analyzer->breaking_properties,
-                                                      &analyzer->syntax, text, root,
-                                                      &analyzer->result)) < 0) {
+            (changed = gm_breaking_properties_collect(
+                 &analyzer->breaking_properties, &analyzer->syntax, text, root, &analyzer->result,
+                 (const char *const *)analyzer->external_property_facts,
+                 analyzer->external_property_fact_count)) < 0 ||
+            note_tensor_stores(analyzer, root, text, (uint32_t)len) != 0) {
             /* Out of memory: report what was gathered and recompute everything next time. */
             gm_analyzer_reset(analyzer);
             break;
@@ -1006,6 +1122,31 @@ const gm_finding_list *gm_analyzer_run(gm_analyzer *analyzer, const TSTree *tree
             break;
     }
     return &analyzer->result;
+}
+
+/* The facts other modules learn of this one's getters (module_summary.h's property_facts). */
+static int set_property_facts(const gm_analyzer *a, gm_module_summary *summary) {
+    const gm_breaking_properties *set = &a->breaking_properties;
+    size_t own = 0;
+    for (size_t i = 0; i < set->count; i++)
+        own += set->items[i].module[0] == '\0';
+    if (own == 0)
+        return 0;
+    char **facts = calloc(own, sizeof *facts);
+    char(*texts)[300] = malloc(own * sizeof *texts);
+    size_t n = 0;
+    int rc = facts && texts ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < set->count; i++)
+        if (set->items[i].module[0] == '\0' &&
+            gm_breaking_property_fact(&set->items[i], texts[n], sizeof texts[n])) {
+            facts[n] = texts[n];
+            n++;
+        }
+    if (rc == 0)
+        rc = gm_module_summary_set_property_facts(summary, (const char *const *)facts, n);
+    free(facts);
+    free(texts);
+    return rc;
 }
 
 int gm_analyzer_module_summary(gm_analyzer *analyzer, struct gm_module_summary *summary) {
@@ -1021,8 +1162,14 @@ int gm_analyzer_module_summary(gm_analyzer *analyzer, struct gm_module_summary *
     for (size_t i = 0; i < entries->count; i++)
         if (!entries->items[i].dead)
             analyzer->parts[count++] = &entries->items[i].calls;
-    return gm_module_summary_build(analyzer->parts, count, &analyzer->symbols,
-                                   analyzer->options.forward_is_compiled, summary);
+    if (gm_module_summary_build(analyzer->parts, count, &analyzer->symbols,
+                                analyzer->options.forward_is_compiled, summary) != 0)
+        return -1;
+    if (set_property_facts(analyzer, summary) != 0) {
+        gm_module_summary_free(summary);
+        return -1;
+    }
+    return 0;
 }
 
 uint64_t gm_analyzer_summary_digest(const gm_analyzer *analyzer) {
@@ -1037,6 +1184,8 @@ uint64_t gm_analyzer_summary_digest(const gm_analyzer *analyzer) {
     for (size_t i = 0; i < a->external_module_base_count; i++)
         digest = gm_hash_bytes(digest, a->external_module_bases[i],
                                strlen(a->external_module_bases[i]) + 1);
+    /* the getters that break (and what follows from them) are in the summary too */
+    digest = mix(digest, a->breaking_properties.digest);
     return digest ? digest : 1;
 }
 

@@ -6,6 +6,7 @@
 
 #include "analysis/module_facts/decorators.h"
 #include "analysis/module_facts/symbols.h"
+#include "analysis/rules/catalogue/rule_catalogue.h"
 
 void gm_breaking_properties_free(gm_breaking_properties *set) {
     free(set->items);
@@ -45,8 +46,58 @@ static bool getter_key(const gm_syntax *syn, const char *text, TSNode root, uint
     return true;
 }
 
+static gm_breaking_property *append(gm_breaking_properties *set, size_t *count) {
+    if (*count == set->capacity) {
+        size_t capacity = set->capacity ? set->capacity * 2 : 4;
+        gm_breaking_property *items = realloc(set->items, capacity * sizeof *items);
+        if (!items)
+            return NULL;
+        set->items = items;
+        set->capacity = capacity;
+    }
+    gm_breaking_property *entry = &set->items[(*count)++];
+    memset(entry, 0, sizeof *entry);
+    return entry;
+}
+
+/* Copies the part of s up to the first stop character (or its end) into out; returns where it
+ * stopped, or NULL when it does not fit. */
+static const char *field(const char *s, char stop, char *out, size_t cap) {
+    size_t n = 0;
+    while (s[n] && s[n] != stop)
+        n++;
+    if (n == 0 || n >= cap)
+        return NULL;
+    memcpy(out, s, n);
+    out[n] = '\0';
+    return s + n;
+}
+
+/* "property:Local.name:GM202:146:pkg.mod" or "stores:Local.method:pkg.mod" into entry. */
+static bool parse_external(const char *fact, gm_breaking_property *entry) {
+    char rule[16], row[16];
+    if (strncmp(fact, "stores:", 7) == 0) {
+        const char *at = field(fact + 7, ':', entry->key, sizeof entry->key);
+        if (!at || *at != ':' || !field(at + 1, '\0', entry->module, sizeof entry->module))
+            return false;
+        entry->stores_tensor = true;
+        return true;
+    }
+    if (strncmp(fact, "property:", 9) != 0)
+        return false;
+    const char *at = field(fact + 9, ':', entry->key, sizeof entry->key);
+    at = at && *at == ':' ? field(at + 1, ':', rule, sizeof rule) : NULL;
+    at = at && *at == ':' ? field(at + 1, ':', row, sizeof row) : NULL;
+    if (!at || *at != ':' || !field(at + 1, '\0', entry->module, sizeof entry->module))
+        return false;
+    entry->rule = gm_rule_by_id(rule);
+    entry->row = (uint32_t)strtoul(row, NULL, 10);
+    return entry->rule != NULL && strchr(entry->key, '.') != NULL;
+}
+
 int gm_breaking_properties_collect(gm_breaking_properties *set, const gm_syntax *syntax,
-                                   const char *text, TSNode root, const gm_finding_list *findings) {
+                                   const char *text, TSNode root, const gm_finding_list *findings,
+                                   const char *const *external, size_t external_count) {
     uint64_t digest = GM_HASH_INIT;
     size_t count = 0;
     for (size_t i = 0; i < findings->count; i++) {
@@ -60,23 +111,29 @@ int gm_breaking_properties_collect(gm_breaking_properties *set, const gm_syntax 
             seen = strcmp(set->items[j].key, key) == 0;
         if (seen)
             continue;
-        if (count == set->capacity) {
-            size_t capacity = set->capacity ? set->capacity * 2 : 4;
-            gm_breaking_property *items = realloc(set->items, capacity * sizeof *items);
-            if (!items) {
-                gm_breaking_properties_free(set);
-                return -1;
-            }
-            set->items = items;
-            set->capacity = capacity;
+        gm_breaking_property *entry = append(set, &count);
+        if (!entry) {
+            gm_breaking_properties_free(set);
+            return -1;
         }
-        gm_breaking_property *entry = &set->items[count++];
         memcpy(entry->key, key, sizeof key);
         entry->rule = f->rule;
         entry->row = f->span.start.row;
         digest = gm_hash_bytes(digest, key, strlen(key));
         digest = gm_hash_bytes(digest, f->rule->id, strlen(f->rule->id));
         digest = gm_hash_bytes(digest, &entry->row, sizeof entry->row);
+    }
+    for (size_t i = 0; i < external_count; i++) {
+        gm_breaking_property *entry = append(set, &count);
+        if (!entry) {
+            gm_breaking_properties_free(set);
+            return -1;
+        }
+        if (!parse_external(external[i], entry)) {
+            count--; /* a fact this build does not read: nothing is assumed */
+            continue;
+        }
+        digest = gm_hash_bytes(digest, external[i], strlen(external[i]) + 1);
     }
     set->count = count;
     if (count == 0)
@@ -95,13 +152,47 @@ static bool key_is(const char *key, gm_slice class_name, gm_slice property) {
 const gm_breaking_property *gm_breaking_properties_find(const gm_breaking_properties *set,
                                                         gm_slice class_name, gm_slice property) {
     for (size_t i = 0; set && i < set->count; i++)
-        if (key_is(set->items[i].key, class_name, property))
+        if (!set->items[i].stores_tensor && key_is(set->items[i].key, class_name, property))
             return &set->items[i];
     return NULL;
 }
 
+bool gm_breaking_properties_stores(const gm_breaking_properties *set, gm_slice class_name,
+                                   gm_slice method) {
+    for (size_t i = 0; set && i < set->count; i++)
+        if (set->items[i].stores_tensor && key_is(set->items[i].key, class_name, method))
+            return true;
+    return false;
+}
+
+int gm_breaking_properties_add_store(gm_breaking_properties *set, gm_slice class_name,
+                                     gm_slice method) {
+    if (class_name.len + method.len + 2 > sizeof set->items[0].key ||
+        gm_breaking_properties_stores(set, class_name, method))
+        return 0;
+    size_t count = set->count;
+    gm_breaking_property *entry = append(set, &count);
+    if (!entry)
+        return -1;
+    snprintf(entry->key, sizeof entry->key, "%.*s.%.*s", (int)class_name.len, class_name.ptr,
+             (int)method.len, method.ptr);
+    entry->stores_tensor = true;
+    set->count = count;
+    return 0;
+}
+
+bool gm_breaking_property_fact(const gm_breaking_property *entry, char *out, size_t cap) {
+    int n = entry->stores_tensor
+                ? snprintf(out, cap, "stores:%s", entry->key)
+                : snprintf(out, cap, "property:%s:%s:%u", entry->key,
+                           entry->rule ? entry->rule->id : "", entry->row);
+    return n > 0 && (size_t)n < cap && (entry->stores_tensor || entry->rule);
+}
+
 bool gm_breaking_properties_has_name(const gm_breaking_properties *set, gm_slice property) {
     for (size_t i = 0; set && i < set->count; i++) {
+        if (set->items[i].stores_tensor)
+            continue;
         const char *dot = strrchr(set->items[i].key, '.');
         if (dot && strlen(dot + 1) == property.len && memcmp(dot + 1, property.ptr, property.len) == 0)
             return true;

@@ -16,9 +16,16 @@
 #include "analysis/syntax/syntax.h"
 
 typedef struct {
-    char key[128];       /* "Class.property" */
-    const gm_rule *rule; /* of the getter's first break */
+    char key[128];       /* "Class.property", or "Class.method" for a method that stores */
+    const gm_rule *rule; /* of the getter's first break (NULL for a method that stores) */
     uint32_t row;        /* 0-based line of that break */
+    /* Where the class is defined when another module defines it (an external fact, the class
+     * named as this module's import binds it), as a dotted module name; empty for this one. */
+    char module[128];
+    /* Not a property: a method of a class with a breaking getter that stores a tensor into an
+     * attribute (`self.timesteps = torch.tensor(...)`): calling it before the read makes
+     * dynamo report the read too. Known of other modules' classes only. */
+    bool stores_tensor;
 } gm_breaking_property;
 
 typedef struct gm_breaking_properties {
@@ -29,10 +36,27 @@ typedef struct gm_breaking_properties {
 
 void gm_breaking_properties_free(gm_breaking_properties *set);
 
-/* Rebuilds set from findings (those of a run over root). Returns 1 when it changed, 0 when it
- * is the same, -1 on OOM (set left empty). */
+/* Rebuilds set from findings (those of a run over root), then adds the facts other modules
+ * give of the classes this one imports (gm_workspace_graph_roots' "property:" and "stores:"
+ * facts, whole). Returns 1 when it changed, 0 when it is the same, -1 on OOM (set left empty). */
 int gm_breaking_properties_collect(gm_breaking_properties *set, const gm_syntax *syntax,
-                                   const char *text, TSNode root, const gm_finding_list *findings);
+                                   const char *text, TSNode root, const gm_finding_list *findings,
+                                   const char *const *external, size_t external_count);
+
+/* Adds a method of this module's class_name that stores a tensor into an attribute (what other
+ * modules learn with the getters). Returns 0, or -1 on OOM. The digest is left as it is: these
+ * follow from the getters and the text. */
+int gm_breaking_properties_add_store(gm_breaking_properties *set, gm_slice class_name,
+                                     gm_slice method);
+
+/* A fact of an entry for other modules: "property:Class.name:GM202:146:" or
+ * "stores:Class.method" (the importing module's graph prefixes the class with its import's
+ * name and appends the module), into out. False when it does not fit. */
+bool gm_breaking_property_fact(const gm_breaking_property *entry, char *out, size_t cap);
+
+/* Whether a method of class_name that stores a tensor into an attribute is called method. */
+bool gm_breaking_properties_stores(const gm_breaking_properties *set, gm_slice class_name,
+                                   gm_slice method);
 
 /* The entry for property of class_name, or NULL. */
 const gm_breaking_property *gm_breaking_properties_find(const gm_breaking_properties *set,

@@ -33,6 +33,7 @@ void gm_module_summary_free(gm_module_summary *s) {
         strings_free(s->classes[i].bases, s->classes[i].base_count);
     }
     free(s->classes);
+    strings_free(s->property_facts, s->property_fact_count);
     memset(s, 0, sizeof *s);
 }
 
@@ -78,6 +79,7 @@ int gm_module_summary_copy(const gm_module_summary *src, gm_module_summary *dst)
     dst->callees = strings_copy(src->callees, src->callee_count, &failed);
     dst->externals = strings_copy(src->externals, src->external_count, &failed);
     dst->target_names = strings_copy(src->target_names, src->target_count, &failed);
+    dst->property_facts = strings_copy(src->property_facts, src->property_fact_count, &failed);
     dst->target_members = src->target_count ? calloc(src->target_count, sizeof(char *)) : NULL;
     failed |= src->target_count && !dst->target_members;
     for (size_t i = 0; !failed && i < src->target_count; i++)
@@ -98,6 +100,8 @@ int gm_module_summary_copy(const gm_module_summary *src, gm_module_summary *dst)
             dst->callee_count = 0;
         if (!dst->externals)
             dst->external_count = 0;
+        if (!dst->property_facts)
+            dst->property_fact_count = 0;
         if (!dst->target_names || !dst->target_members) {
             strings_free(dst->target_names, dst->target_names ? dst->target_count : 0);
             free(dst->target_members);
@@ -107,6 +111,24 @@ int gm_module_summary_copy(const gm_module_summary *src, gm_module_summary *dst)
         gm_module_summary_free(dst);
         return -1;
     }
+    return 0;
+}
+
+int gm_module_summary_set_property_facts(gm_module_summary *summary, const char *const *facts,
+                                         size_t count) {
+    strings_free(summary->property_facts, summary->property_fact_count);
+    summary->property_facts = NULL;
+    summary->property_fact_count = 0;
+    if (count == 0)
+        return 0;
+    bool failed = false;
+    char **copy = strings_copy((char *const *)facts, count, &failed);
+    if (failed)
+        return -1;
+    summary->property_facts = copy;
+    summary->property_fact_count = count;
+    for (size_t i = 0; i < count; i++)
+        summary->digest = gm_hash_bytes(summary->digest, facts[i], strlen(facts[i]) + 1);
     return 0;
 }
 

@@ -58,6 +58,13 @@ typedef struct gm_module_summary {
      * was built with): the workspace makes it a root of a class that is a Module only through
      * bases in other modules */
     bool forward_is_compiled;
+    /* What the module's last analysis found of its classes' @property getters
+     * (breaking_properties.h): "property:Class.name:GM202:146" for a getter that breaks (rule
+     * and 0-based row of its first break) and "stores:Class.method" for a method of such a
+     * class that stores a tensor into an attribute. Owned; none in a summary built without
+     * the rules (gm_module_summary_from_source). */
+    char **property_facts;
+    size_t property_fact_count;
     uint64_t digest; /* of all of the above: equal digests, equal summaries */
 } gm_module_summary;
 
@@ -68,6 +75,11 @@ void gm_module_summary_free(gm_module_summary *summary);
 int gm_module_summary_build(const gm_call_part *const *parts, size_t part_count,
                             const gm_symbols *symbols, bool forward_is_compiled,
                             gm_module_summary *summary);
+
+/* Sets the summary's property facts (copies of count strings), folding them into its digest.
+ * Returns 0, or -1 on OOM (the summary then has none). */
+int gm_module_summary_set_property_facts(gm_module_summary *summary, const char *const *facts,
+                                         size_t count);
 
 /* Parses text and builds its summary, without running the rules: for modules of the workspace
  * that no editor has open. Returns 0, or -1 on OOM or when the parser gives up. */

@@ -507,6 +507,37 @@ static int collect_module_bases(const gm_workspace_graph *g, module *m, string_l
     return 0;
 }
 
+/* The getters that break, and the methods that store tensors, of the classes of other modules
+ * that m imports by name (breaking_properties.h), as m's import spells the class and with the
+ * module that defines it: `from ..schedulers import Scheduler` and a breaking getter
+ * Scheduler.sigma give "property:Scheduler.sigma:GM202:146:pkg.schedulers.scheduling". */
+static int collect_property_facts(const gm_workspace_graph *g, module *m, string_list *out) {
+    for (size_t i = 0; i < m->summary.import_count; i++) {
+        const gm_import *imp = &m->summary.imports[i];
+        char key[2 * GM_NAME_MAX];
+        module *to = resolve(g, m, imp->canonical, key, sizeof key, 0);
+        if (!to || to == m || strchr(key, '.') || !gm_module_summary_class(&to->summary, key))
+            continue;
+        size_t key_len = strlen(key);
+        for (size_t f = 0; f < to->summary.property_fact_count; f++) {
+            const char *fact = to->summary.property_facts[f];
+            const char *colon = strchr(fact, ':');
+            if (!colon || strncmp(colon + 1, key, key_len) != 0 || colon[1 + key_len] != '.')
+                continue;
+            size_t prefix = (size_t)(colon + 1 - fact);
+            const char *rest = colon + 1 + key_len;
+            size_t n = prefix + strlen(imp->local) + strlen(rest) + strlen(to->name) + 2;
+            char *local = malloc(n);
+            if (!local)
+                return -1;
+            snprintf(local, n, "%.*s%s%s:%s", (int)prefix, fact, imp->local, rest, to->name);
+            if (string_list_push(out, local) != 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
 static int collect_roots(const gm_workspace_graph *g, module *m) {
     roots_clear(m);
     string_list facts = {0};
@@ -519,7 +550,8 @@ static int collect_roots(const gm_workspace_graph *g, module *m) {
         if (string_list_push(&facts, strdup(key)) != 0)
             goto oom;
     }
-    if (collect_constant_facts(g, m, &facts) != 0 || collect_module_bases(g, m, &facts) != 0)
+    if (collect_constant_facts(g, m, &facts) != 0 || collect_module_bases(g, m, &facts) != 0 ||
+        collect_property_facts(g, m, &facts) != 0)
         goto oom;
     if (facts.count > 1)
         qsort(facts.items, facts.count, sizeof *facts.items, node_key_order);

@@ -24,6 +24,14 @@ typedef struct {
     unsigned disabled_count, generator_count;
     gm_slice disabled[16];
     gm_slice generators[8];
+    /* What methods of the module's classes return (value_kinds/method_returns.c), remembered
+     * per run: class_start is the class's first byte, result a gm_vk_returns. */
+    struct {
+        uint32_t class_start;
+        gm_slice method;
+        uint8_t result;
+    } method_returns[64];
+    unsigned method_return_count;
 } gm_module_scan;
 
 /* One top-level statement under analysis. */
@@ -46,8 +54,19 @@ typedef struct {
     /* the module's @property getters that break (module_facts/breaking_properties.h), from the
      * run before; NULL or empty when none */
     const struct gm_breaking_properties *breaking_properties;
+    /* The classes (and, for a method looked for in every class, the method names) of other
+     * statements whose methods' returns this statement's kinds used (value_kinds/
+     * method_returns.c), as gm_dependency_bit bits: the statement is analysed again when a
+     * statement defining one of them changes. */
+    uint64_t class_deps;
     bool oom;
 } gm_stmt_ctx;
+
+/* The bit of a class or method name in gm_stmt_ctx.class_deps (a 64-bit Bloom filter: a shared
+ * bit only analyses a statement again for nothing). */
+static inline uint64_t gm_dependency_bit(const char *name, size_t len) {
+    return 1ull << (gm_hash_bytes(GM_HASH_INIT, name, len) % 64);
+}
 
 typedef enum { GM_KIND_UNKNOWN, GM_KIND_STATIC, GM_KIND_SCALAR, GM_KIND_TENSOR } gm_kind;
 
@@ -157,6 +176,14 @@ typedef struct {
      * first self.<attribute> read (cached_properties_scanned). */
     gm_name_set cached_properties;
     bool cached_properties_scanned;
+    /* Calls whose value is a tensor only on some paths or for some classes of the receiver
+     * (value_kinds/method_returns.c: `cache.get_seq_length()` where one class of the file
+     * returns a tensor attribute or 0): how many the region's kinds took for tensors, and the
+     * latest, which a finding's condition names. While conditional_tensors_off is set they
+     * are unknown, so that a finding can tell whether its construct needs one of them. */
+    unsigned conditional_calls;
+    TSNode conditional_call;
+    bool conditional_tensors_off;
 } gm_region;
 
 /* Frees the name sets the rules built on region (not its kind environment). */

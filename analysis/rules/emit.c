@@ -83,6 +83,21 @@ void gm_emit_finding(gm_region *region, const gm_rule *rule, TSNode node, const 
     region->mend_declined = NULL;
     region->only_when_dtypes = NULL;
     region->only_when_condition = NULL;
+    /* a tensor only when a method of the file's classes returns one on the call's path: the
+     * finding says so, beside any Python test that guards it */
+    char returns[160], joined[320], note[300] = "";
+    if (region->conditional_calls > 0 &&
+        gm_kinds_conditional_tensor(region, node, returns, sizeof returns)) {
+        if (condition)
+            snprintf(joined, sizeof joined, "%s, and %s", condition, returns);
+        else
+            snprintf(joined, sizeof joined, "%s", returns);
+        condition = joined;
+        snprintf(note, sizeof note,
+                 " (only when %s, as a method of this file's classes does on some paths: "
+                 "on others it returns a Python value and nothing breaks)",
+                 returns);
+    }
     bool fullgraph = gm_options_fullgraph(st->options, region->site.fullgraph);
     if (gm_options_fullgraph_traces(st->options, fullgraph, rule)) {
         fixes_free(fixes, count);
@@ -105,12 +120,12 @@ void gm_emit_finding(gm_region *region, const gm_rule *rule, TSNode node, const 
     const char *suffix = consequence(region, fullgraph);
     /* a consequence of the region's own replaces the rule's "code before and after" */
     size_t core = message_core(message, fullgraph || in_property_getter(region));
-    size_t n = core + strlen(suffix) + 1;
+    size_t n = core + strlen(note) + strlen(suffix) + 1;
     f.message = malloc(n);
     f.fixes = calloc(count + 1, sizeof *f.fixes);
     if (!f.message || !f.fixes)
         goto oom;
-    snprintf(f.message, n, "%.*s%s", (int)core, message, suffix);
+    snprintf(f.message, n, "%.*s%s%s", (int)core, message, note, suffix);
     if (declined && count == 0 && !(f.mend_declined = strdup(declined)))
         goto oom;
     /* every finding without a mend says why and what to do instead: the rule's own advice

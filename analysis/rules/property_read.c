@@ -101,7 +101,9 @@ static bool note_constructed(gm_region *r, TSNode assignment, void *context) {
                      lookup->attribute))
         return false;
     gm_slice cls = gm_node_slice(function, r->stmt->text);
-    if (ts_node_is_null(module_class(r, cls)))
+    /* a class of the module, or one an import binds (what other modules say of it comes with
+     * the workspace's facts) */
+    if (ts_node_is_null(module_class(r, cls)) && !gm_symbols_is_imported(r->stmt->symbols, cls))
         return false;
     lookup->found_class = cls; /* the last such assignment wins, as at run time */
     return false;
@@ -158,12 +160,19 @@ void gm_rule_property_state_call(gm_region *region, TSNode call) {
     TSNode function = gm_unparen(syn, gm_child(call, syn->field.function));
     if (!gm_is(function, syn->sym.attribute))
         return;
-    TSNode cls = module_class(region, object_class(region, gm_child(function, syn->field.object)));
-    if (ts_node_is_null(cls))
+    gm_slice class_name = object_class(region, gm_child(function, syn->field.object));
+    gm_slice method_name =
+        gm_node_slice(gm_child(function, syn->field.attribute), region->stmt->text);
+    TSNode cls = module_class(region, class_name);
+    if (ts_node_is_null(cls)) {
+        /* a class of another module: what its module's analysis found */
+        if (class_name.len > 0 &&
+            gm_breaking_properties_stores(region->stmt->breaking_properties, class_name,
+                                          method_name))
+            region->tensor_attribute_stored = true;
         return;
-    TSNode method = method_of(region, cls,
-                              gm_node_slice(gm_child(function, syn->field.attribute),
-                                            region->stmt->text));
+    }
+    TSNode method = method_of(region, cls, method_name);
     /* the callee's expressions are judged with the caller's kinds: what makes a tensor there
      * (torch.tensor(...), x @ w on tensors) is what a store of one looks like */
     if (!ts_node_is_null(method) &&
@@ -190,16 +199,61 @@ void gm_rule_property_read(gm_region *region, TSNode attribute) {
     if (!property)
         return;
     if (region->tensor_attribute_stored) {
-        char message[512];
+        char message[700], where[200] = "";
+        if (property->module[0])
+            snprintf(where, sizeof where, " of `%s`", property->module);
         region->mend_declined = "the break is in the property's getter: mend it there";
         snprintf(message, sizeof message,
-                 "read of `%s`, a property whose getter breaks the graph (%s, line %u): dynamo "
+                 "read of `%s`, a property whose getter breaks the graph (%s, line %u%s): dynamo "
                  "cannot resume inside an attribute read, and this function stored a tensor "
                  "into an attribute before it, so the graph breaks here too and the rest of "
                  "the function runs eagerly",
-                 property->key, property->rule->id, property->row + 1);
+                 property->key, property->rule->id, property->row + 1, where);
         gm_emit_finding(region, property->rule, attribute, message, NULL, 0);
     }
     /* either way dynamo traces no more of this function */
     gm_region_skip_frame(region, property->rule->id);
+}
+
+int gm_rule_property_tensor_stores(gm_stmt_ctx *st, gm_breaking_properties *set) {
+    const gm_syntax *syn = st->syntax;
+    size_t count = set->count; /* the entries added below are not looked at */
+    for (size_t i = 0; i < count; i++) {
+        const gm_breaking_property *p = &set->items[i];
+        const char *dot = strchr(p->key, '.');
+        if (p->stores_tensor || p->module[0] || !dot)
+            continue;
+        /* a copy: adding entries may move the set's items */
+        char name[sizeof p->key];
+        memcpy(name, p->key, (size_t)(dot - p->key));
+        gm_slice class_name = {name, (uint32_t)(dot - p->key)};
+        const gm_keyed_class *first;
+        if (gm_module_index_classes(st->module_index, class_name, &first) == 0)
+            continue;
+        TSNode cls = first->node;
+        TSNode body = gm_child(cls, syn->field.body);
+        uint32_t n = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
+        for (uint32_t j = 0; j < n; j++) {
+            TSNode def = ts_node_named_child(body, j);
+            if (gm_is(def, syn->sym.decorated_definition))
+                def = gm_child(def, syn->field.definition);
+            /* __init__ runs when the object is made, not as a call before a read */
+            if (!gm_is(def, syn->sym.function_definition) ||
+                gm_node_text_is(gm_child(def, syn->field.name), st->text, "__init__"))
+                continue;
+            gm_region region = {.stmt = st, .print_shadowed = -1};
+            region.site.function = def;
+            region.site.class_node = cls;
+            gm_kinds_seed_parameters(&region);
+            bool stores = each_assignment(&region, gm_child(def, syn->field.body), 0,
+                                          stores_tensor, NULL);
+            gm_kind_env_free(&region.env);
+            gm_region_free_name_sets(&region);
+            if (stores && gm_breaking_properties_add_store(
+                              set, class_name, gm_node_slice(gm_child(def, syn->field.name),
+                                                             st->text)) != 0)
+                return -1;
+        }
+    }
+    return 0;
 }

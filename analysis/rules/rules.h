@@ -40,6 +40,11 @@ void gm_rule_cached_property_read(gm_region *region, TSNode attribute);
 void gm_rule_property_read(gm_region *region, TSNode attribute);
 void gm_note_attribute_store(gm_region *region, TSNode left, TSNode right);
 void gm_rule_property_state_call(gm_region *region, TSNode call);
+/* Adds to set (which st reads too) the methods of the module's classes with a breaking getter
+ * of their own that store a tensor into an attribute (each judged with its own parameters'
+ * kinds), for other modules that read those getters. Returns 0, or -1 on OOM. */
+struct gm_breaking_properties;
+int gm_rule_property_tensor_stores(gm_stmt_ctx *st, struct gm_breaking_properties *set);
 
 /* GM610: the tensor-method calls whose arguments hold breaking, a node just reported by a rule
  * whose break dynamo resumes after mid-expression (GM301). */

@@ -19,6 +19,9 @@ typedef struct {
     unsigned returns;
     uint32_t count;
     gm_kind *kinds; /* per element: tensor only where every return has a tensor */
+    /* when set, called for each return instead (gm_vk_each_return) */
+    void (*on_return)(gm_region *r, TSNode ret, void *context);
+    void *context;
 } flow_walk;
 
 static bool node_holds(TSNode outer, TSNode inner) {
@@ -65,7 +68,10 @@ static void flow_statement(gm_region *r, TSNode s, flow_walk *w, int depth) {
             return;
         }
         if (t != syn->sym.expression_statement) {
-            flow_return(r, s, w);
+            if (w->on_return)
+                w->on_return(r, s, w->context);
+            else
+                flow_return(r, s, w);
             return;
         }
         uint32_t count = ts_node_named_child_count(s);
@@ -185,6 +191,23 @@ static TSNode callee_of(gm_region *r, TSNode call) {
     uint32_t count =
         gm_module_index_functions(r->stmt->module_index, gm_node_slice(fn, text_of(r)), &defs);
     return count ? defs[count - 1].node : null; /* the last definition wins */
+}
+
+bool gm_vk_each_return(gm_region *r, TSNode def, TSNode class_node, bool module_class,
+                       void (*on_return)(gm_region *function_region, TSNode ret, void *context),
+                       void *context) {
+    TSNode body = ts_node_is_null(def) ? def : gm_child(def, syn_of(r)->field.body);
+    if (flow_depth >= GM_MAX_FLOW_DEPTH || ts_node_is_null(body))
+        return false;
+    flow_depth++;
+    gm_region tmp;
+    flow_region_init_in(&tmp, r, def, class_node);
+    tmp.site.module_class = module_class;
+    flow_walk w = {.on_return = on_return, .context = context};
+    flow_block(&tmp, body, &w, 0);
+    flow_region_free(&tmp);
+    flow_depth--;
+    return true;
 }
 
 /* Whether call runs a same-file function whose every return is a tuple display of count

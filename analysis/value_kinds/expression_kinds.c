@@ -220,7 +220,8 @@ static gm_value eval_builtin(gm_region *r, const char *name, TSNode call, int de
     return value(GM_KIND_UNKNOWN);
 }
 
-static gm_value eval_method(gm_region *r, TSNode receiver, gm_slice method, int depth) {
+static gm_value eval_method(gm_region *r, TSNode call, TSNode receiver, gm_slice method,
+                            int depth) {
     gm_kind recv = eval(r, receiver, depth + 1).kind;
     switch (recv) {
     case GM_KIND_TENSOR:
@@ -239,10 +240,24 @@ static gm_value eval_method(gm_region *r, TSNode receiver, gm_slice method, int 
         break;
     }
     /* a method only tensors have returns a tensor */
-    return value(gm_vk_slice_in_list(gm_vk_tensor_reductions, method) ||
-                         gm_vk_slice_in_list(gm_vk_tensor_evidence_methods, method)
-                     ? GM_KIND_TENSOR
-                     : GM_KIND_UNKNOWN);
+    if (gm_vk_slice_in_list(gm_vk_tensor_reductions, method) ||
+        gm_vk_slice_in_list(gm_vk_tensor_evidence_methods, method))
+        return value(GM_KIND_TENSOR);
+    /* a method of a class of the file: what it returns */
+    switch (gm_vk_method_call_returns(r, call)) {
+    case GM_RETURNS_TENSOR:
+        return value(GM_KIND_TENSOR);
+    case GM_RETURNS_SOMETIMES:
+        if (r->conditional_tensors_off)
+            break;
+        r->conditional_calls++;
+        r->conditional_call = call;
+        return value(GM_KIND_TENSOR);
+    case GM_RETURNS_NO_TENSOR:
+    case GM_RETURNS_UNKNOWN:
+        break;
+    }
+    return value(GM_KIND_UNKNOWN);
 }
 
 /* Whether every argument of call (keyword values too) is static. */
@@ -313,8 +328,8 @@ static gm_value eval_call(gm_region *r, TSNode call, int depth) {
         TSNode attr = gm_child(fn, syn->field.attribute);
         if (ts_node_is_null(attr))
             return value(GM_KIND_UNKNOWN);
-        return eval_method(r, gm_child(fn, syn->field.object), gm_node_slice(attr, text_of(r)),
-                           depth);
+        return eval_method(r, call, gm_child(fn, syn->field.object),
+                           gm_node_slice(attr, text_of(r)), depth);
     }
     /* self.layers[i](x): an entry of a submodule container. */
     if (gm_is(fn, syn->sym.subscript) && gm_vk_is_submodule(r, gm_child(fn, syn->field.value)))
@@ -418,6 +433,8 @@ static gm_value eval(gm_region *r, TSNode n, int depth) {
         int truth = b && r->constant_count ? gm_vk_constant_of(r, name) : -1;
         if (truth >= 0)
             return constant(truth);
+        if (b && r->conditional_tensors_off && gm_vk_mark_of(r, name) == GM_MARK_CONDITIONAL)
+            return value(GM_KIND_UNKNOWN);
         return value(b ? b->kind : GM_KIND_UNKNOWN);
     }
     if (t == s->true_literal || t == s->false_literal)
@@ -462,11 +479,24 @@ static gm_value eval(gm_region *r, TSNode n, int depth) {
                                    eval(r, ts_node_named_child(n, 2), depth + 1).kind));
     }
     if (t == s->named_expression) {
+        unsigned conditional_before = r->conditional_calls;
         gm_value v = eval(r, gm_child(n, syn->field.value), depth + 1);
         TSNode name = gm_child(n, syn->field.name);
-        if (gm_is(name, s->identifier))
-            gm_vk_env_set_because(r, gm_node_slice(name, text_of(r)), v.kind,
-                                  GM_BECAUSE_ASSIGNED, gm_child(n, syn->field.value));
+        if (gm_is(name, s->identifier)) {
+            gm_slice bound = gm_node_slice(name, text_of(r));
+            gm_vk_env_set_because(r, bound, v.kind, GM_BECAUSE_ASSIGNED,
+                                  gm_child(n, syn->field.value));
+            /* a tensor only when a method of the file returns one (as name_binding.c marks) */
+            if (v.kind == GM_KIND_TENSOR && r->conditional_calls != conditional_before &&
+                !r->conditional_tensors_off) {
+                r->conditional_tensors_off = true;
+                bool conditional = eval(r, gm_child(n, syn->field.value), depth + 1).kind !=
+                                   GM_KIND_TENSOR;
+                r->conditional_tensors_off = false;
+                if (conditional)
+                    gm_vk_mark_set(r, bound, GM_MARK_CONDITIONAL);
+            }
+        }
         return v;
     }
     if (t == s->assignment)

@@ -117,13 +117,24 @@ static void assign(gm_region *r, TSNode target, TSNode rhs, int depth) {
         }
     }
     /* Unpacking a tensor yields tensors, a shape yields ints, unknown yields unknown. */
+    unsigned conditional_before = r->conditional_calls;
     gm_value v = gm_value_of(r, rhs);
     /* before the binding replaces what the right side reads (`m = m.to(x.device)`) */
     bool mask = v.kind == GM_KIND_TENSOR && gm_kinds_is_mask(r, rhs);
+    /* a tensor only when a method of the file returns one on its path */
+    bool conditional = false;
+    if (v.kind == GM_KIND_TENSOR && r->conditional_calls != conditional_before &&
+        !r->conditional_tensors_off) {
+        r->conditional_tensors_off = true;
+        conditional = gm_value_of(r, rhs).kind != GM_KIND_TENSOR;
+        r->conditional_tensors_off = false;
+    }
     bind(r, target, v.kind, (provenance){GM_BECAUSE_ASSIGNED, rhs}, 0);
     if (gm_is(target, syn->sym.identifier)) {
         gm_slice name = gm_node_slice(target, text_of(r));
-        if (mask)
+        if (conditional)
+            gm_vk_mark_set(r, name, GM_MARK_CONDITIONAL);
+        else if (mask)
             gm_vk_mark_set(r, name, GM_MARK_MASK);
         else if (v.kind == GM_KIND_UNKNOWN && gm_vk_is_order_comparison(r, gm_unparen(syn, rhs)))
             gm_vk_mark_set(r, name, GM_MARK_CMP);

@@ -79,6 +79,13 @@ bool gm_kinds_is_guessed_tensor(gm_region *region, TSNode expr);
  * most cap bytes). False, with out empty, when no name of expr has one. */
 bool gm_kinds_tensor_because(gm_region *region, TSNode expr, char *out, size_t cap);
 
+/* Whether expr is a tensor only because a call it reads (directly or through a name assigned
+ * from it) may return one: a method of the file's classes that returns a tensor on some paths
+ * or for some classes (`past_key_values.get_seq_length()` where a StaticLayer-like class
+ * returns a tensor attribute or 0). The condition, "`cache.get_seq_length()` returns a
+ * tensor", goes to out (at most cap bytes). */
+bool gm_kinds_conditional_tensor(gm_region *region, TSNode expr, char *out, size_t cap);
+
 /* Whether the call is to a torch context manager that dynamo can resume around a break
  * (torch.no_grad(), autocast, set_grad_enabled, torch.device(...), ...). */
 bool gm_is_torch_context_manager(gm_region *region, TSNode expr);

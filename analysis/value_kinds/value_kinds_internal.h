@@ -72,6 +72,8 @@ typedef enum {
     GM_MARK_GUESSED = 7,   /* a tensor by the guess that self.<attribute>(...) is a submodule */
     GM_MARK_PASSED_MADE = 8, /* a parameter every caller passes a tensor it computed: inlined
                                 into the caller's graph, the value is made in the graph */
+    GM_MARK_CONDITIONAL = 9, /* a tensor only when a call it was computed from returns one
+                                (gm_region.conditional_calls) */
 } gm_vk_mark;
 
 gm_vk_mark gm_vk_mark_of(const gm_region *r, gm_slice name);
@@ -126,6 +128,32 @@ bool gm_vk_is_static_method(const gm_region *region);
 /* Whether call runs a same-file function whose every return is a tuple display of count
  * elements; kinds gets, per element, tensor where every return has a tensor. */
 bool gm_vk_call_returns_tuple(gm_region *r, TSNode call, gm_kind *kinds, uint32_t count);
+
+/* Walks the body of def (a method of class_node, a Module's when module_class; a plain function
+ * when class_node is null) in a region of its own, seeded from its parameters, calling
+ * on_return for each return statement with the kinds its names have there. False, without a
+ * walk, when the chain of such walks is already as deep as it may go. */
+bool gm_vk_each_return(gm_region *r, TSNode def, TSNode class_node, bool module_class,
+                       void (*on_return)(gm_region *function_region, TSNode ret, void *context),
+                       void *context);
+
+/* ---- methods of the file's classes (method_returns.c) ------------------------------------ */
+
+/* What a method returns, over its return statements. */
+typedef enum {
+    GM_RETURNS_UNKNOWN = 0,
+    GM_RETURNS_TENSOR,      /* a tensor on every path */
+    GM_RETURNS_SOMETIMES,   /* a tensor on some paths (or for some classes), not on others */
+    GM_RETURNS_NO_TENSOR,   /* never a tensor: Python values on every path */
+} gm_vk_returns;
+
+/* For `receiver.method(...)` whose receiver is of unknown kind: what the method returns, from
+ * the class the receiver is known to be an instance of (`self.cache` made `Cache()` in
+ * __init__, `self.layers[i]` of `[Layer()]`, a parameter annotated with a class of the file),
+ * else from every class of the file that defines a method of that name (then at most
+ * GM_RETURNS_SOMETIMES: the object may be of another class). GM_RETURNS_UNKNOWN for a method
+ * torch.Tensor or Python's builtin types have. */
+gm_vk_returns gm_vk_method_call_returns(gm_region *r, TSNode call);
 
 /* Makes identifier, a method parameter of unknown kind, a tensor when every `self.m(...)` call
  * in the class passes it one. */

@@ -12,7 +12,8 @@ int gm_cli_analyse(const char *text, size_t len, const gm_analysis_options *opti
 
 int gm_cli_reanalyse_with_roots(const char *path, const char *text, size_t len,
                                 const gm_analysis_options *options,
-                                const gm_workspace_index *workspace, gm_finding_list *list) {
+                                const gm_workspace_index *workspace, gm_finding_list *list,
+                                gm_module_summary *summary) {
     size_t count = 0;
     uint64_t digest = 0;
     const char *const *roots =
@@ -21,7 +22,7 @@ int gm_cli_reanalyse_with_roots(const char *path, const char *text, size_t len,
         return 0; /* the first run already was the whole analysis */
     gm_finding_list again;
     gm_finding_list_init(&again);
-    if (gm_analyze_source_with_roots(text, len, options, roots, count, &again) != 0) {
+    if (gm_analyze_source_with_summary(text, len, options, roots, count, &again, summary) != 0) {
         gm_finding_list_free(&again);
         return -1;
     }

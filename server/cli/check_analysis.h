@@ -20,11 +20,14 @@ int gm_cli_analyse(const char *text, size_t len, const gm_analysis_options *opti
                    gm_finding_list *list, gm_module_summary *summary);
 
 /* After the workspace is solved: when other files' compiled code calls functions of path,
- * analyses text again with them as roots and replaces list's findings. Only reads the
+ * analyses text again with them as roots and replaces list's findings; summary, when not NULL,
+ * gets that run's summary (its getters that break are known only now: compiled code of other
+ * files reaches them), and is left as it was when nothing was analysed. Only reads the
  * workspace: files may be analysed on several threads at once. Returns 0 (also when nothing
  * changed), or -1 when the analysis failed (list then keeps its findings). */
 int gm_cli_reanalyse_with_roots(const char *path, const char *text, size_t len,
                                 const gm_analysis_options *options,
-                                const gm_workspace_index *workspace, gm_finding_list *list);
+                                const gm_workspace_index *workspace, gm_finding_list *list,
+                                gm_module_summary *summary);
 
 #endif

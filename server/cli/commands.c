@@ -186,7 +186,49 @@ static void analysis_with_roots(void *context, size_t i) {
     gm_file_report *report = &batch->reports[i];
     batch->failed[i] = gm_cli_reanalyse_with_roots(report->path, report->text, report->len,
                                                    &batch->options[i], batch->workspace,
-                                                   &report->findings) != 0;
+                                                   &report->findings,
+                                                   batch->summaries ? &batch->summaries[i]
+                                                                    : NULL) != 0;
+}
+
+/* The files analysed with roots may have found getters that break only now, where other files'
+ * compiled code reaches them (and the methods of their classes that store tensors): the index
+ * learns them from those runs' summaries, and a file that reads them, whose facts from the
+ * workspace change with it, is analysed once more. Returns false on OOM (the findings then stay
+ * those of the runs before). */
+static bool spread_property_facts(check_batch *batch, size_t analysed,
+                                  gm_workspace_index *workspace) {
+    uint64_t *before = calloc(analysed + 1, sizeof *before);
+    if (!before)
+        return false;
+    bool learned = false;
+    for (size_t i = 0; i < analysed; i++) {
+        size_t count;
+        gm_workspace_index_roots(workspace, batch->reports[i].path, &count, &before[i]);
+        if (batch->summaries[i].property_fact_count > 0 && !batch->failed[i]) {
+            learned |= gm_workspace_index_update(workspace, batch->reports[i].path,
+                                                 &batch->summaries[i]) == 1;
+        }
+        gm_module_summary_free(&batch->summaries[i]);
+    }
+    if (learned && gm_workspace_index_solve(workspace) != 0) {
+        free(before);
+        return false;
+    }
+    bool ok = true;
+    for (size_t i = 0; learned && i < analysed; i++) {
+        size_t count;
+        uint64_t after = 0;
+        gm_workspace_index_roots(workspace, batch->reports[i].path, &count, &after);
+        if (after == before[i] || batch->failed[i])
+            continue;
+        /* analysed alone: few files read another module's breaking getter */
+        ok &= gm_cli_reanalyse_with_roots(batch->reports[i].path, batch->reports[i].text,
+                                          batch->reports[i].len, &batch->options[i], workspace,
+                                          &batch->reports[i].findings, NULL) == 0;
+    }
+    free(before);
+    return ok;
 }
 
 static void report_unanalysed(const char *path) {
@@ -277,7 +319,13 @@ int gm_cli_check(int argc, char **argv) {
     batch.workspace = workspace;
     if (failed) {
         memset(failed, 0, analysed * sizeof *failed);
+        if (summaries) {
+            memset(summaries, 0, analysed * sizeof *summaries); /* the index took them */
+        }
         gm_parallel_each(analysed, threads, analysis_with_roots, &batch);
+        if (workspace && summaries) {
+            error |= !spread_property_facts(&batch, analysed, workspace);
+        }
     }
     for (size_t i = 0; failed && i < analysed; i++) {
         if (failed[i]) {

@@ -238,3 +238,75 @@ def test_file_outside_the_folders_reads_the_imports_of_its_buffer(servers, push_
     session = servers.session(params=params)
     net = session.open("scripts/net.py", NET, write_file=False)
     assert codes_and_lines(indexed_diagnostics(session, net, [("GM401", 5)])) == [("GM401", 5)]
+
+
+SCHEDULE = """\
+import torch
+
+
+class Schedule:
+    def __init__(self):
+        self.w = torch.ones(4)
+
+    def set_steps(self, n):
+        self.w = torch.ones(n)
+
+    @property
+    def sigma(self):
+        return self.w.sum().item()
+"""
+
+SAMPLER = """\
+import torch.nn as nn
+
+from schedule import Schedule
+
+
+class Sampler(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.schedule = Schedule()
+
+    def forward(self, x):
+        self.schedule.set_steps(2)
+        y = self.schedule.sigma * x
+        print(y)
+        return y
+"""
+
+
+def write_sampler(root: pathlib.Path) -> None:
+    (root / "pyproject.toml").write_text("[project]\nname = 'demo'\n")
+    (root / "schedule.py").write_text(SCHEDULE)
+    (root / "sampler.py").write_text(SAMPLER)
+
+
+def test_cli_property_getter_of_an_imported_class(binary, tmp_path):
+    # The getter breaks (GM201 in schedule.py); the sampler stored a tensor through set_steps
+    # before reading it, so the read breaks too and the print after it is never traced. Known
+    # when the getter's file is checked with its rules: checking the sampler alone summarises
+    # schedule.py without them, and only the print is reported.
+    write_sampler(tmp_path)
+    proc = run_cli(binary, "check", "--output-format", "json", str(tmp_path))
+    found = sorted((pathlib.Path(f["filename"]).name, f["location"]["row"], f["code"])
+                   for f in json.loads(proc.stdout))
+    assert found == [("sampler.py", 13, "GM201"), ("schedule.py", 13, "GM201")], proc.stdout
+    proc = run_cli(binary, "check", "--output-format", "json", str(tmp_path / "sampler.py"))
+    found = sorted((f["location"]["row"], f["code"]) for f in json.loads(proc.stdout))
+    assert found == [(14, "GM401")], proc.stdout
+
+
+def test_editor_property_getter_of_an_imported_class(servers, push_client_name, tmp_path):
+    # Opening the getter's file gives the sampler's document the getter's break: its read is
+    # reported and its print no longer is.
+    write_sampler(tmp_path)
+    session = servers.session(push_client_name)
+    sampler = session.open("sampler.py", SAMPLER, write_file=False)
+    assert codes_and_lines(indexed_diagnostics(session, sampler, [("GM401", 13)])) == \
+        [("GM401", 13)]
+    mark = session.client.mark()
+    schedule = session.open("schedule.py", SCHEDULE, write_file=False)
+    assert codes_and_lines(session.diagnostics(schedule)) == [("GM201", 12)]
+    after = session.diagnostics_until(sampler, lambda d: codes_and_lines(d) == [("GM201", 12)],
+                                      since=mark, timeout=INDEX_DEADLINE)
+    assert codes_and_lines(after) == [("GM201", 12)]

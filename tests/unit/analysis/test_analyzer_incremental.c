@@ -444,6 +444,30 @@ static void targeted(void) {
          "\n\nimport torch\n@torch.compile\ndef f(x):\n    print(x)\n"},
         {"import torch\n@torch.compile\ndef f(x):\n    print(x)\n",
          "import torch\n@torch.compile\ndef f(x):\n    print(x)\n# graphmend: ignore-file\n"},
+        /* What a method of another statement's class returns (value_kinds/method_returns.c):
+         * the model's statement is analysed again when that class changes, appears or goes. */
+        {"import torch\nimport torch.nn as nn\nclass L:\n    def __init__(self):\n"
+         "        self.t = torch.ones(())\n    def n(self):\n        return self.t\n"
+         "class M(nn.Module):\n    def forward(self, x, c):\n        if c.n() > 0:\n"
+         "            return x\n        return x + 1\n",
+         "import torch\nimport torch.nn as nn\nclass L:\n    def __init__(self):\n"
+         "        self.t = torch.ones(())\n    def n(self):\n        return 0\n"
+         "class M(nn.Module):\n    def forward(self, x, c):\n        if c.n() > 0:\n"
+         "            return x\n        return x + 1\n"},
+        {"import torch\nimport torch.nn as nn\nclass K:\n    pass\n"
+         "class M(nn.Module):\n    def forward(self, x, c):\n        if c.n() > 0:\n"
+         "            return x\n        return x + 1\n",
+         "import torch\nimport torch.nn as nn\nclass K:\n    def n(self):\n"
+         "        return torch.ones(())\n"
+         "class M(nn.Module):\n    def forward(self, x, c):\n        if c.n() > 0:\n"
+         "            return x\n        return x + 1\n"},
+        {"import torch\nimport torch.nn as nn\nclass K:\n    def n(self):\n"
+         "        return torch.ones(())\nx = 1\n"
+         "class M(nn.Module):\n    def forward(self, x, c):\n        if c.n() > 0:\n"
+         "            return x\n        return x + 1\n",
+         "import torch\nimport torch.nn as nn\nx = 1\n"
+         "class M(nn.Module):\n    def forward(self, x, c):\n        if c.n() > 0:\n"
+         "            return x\n        return x + 1\n"},
         /* Found by the random edits: the edit changes how error recovery splits the unchanged
          * text `(nn.Mnot odule)` (which part is a base), so Deep becomes a Module subclass with
          * no change to any class's text. */

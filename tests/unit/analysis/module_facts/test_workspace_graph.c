@@ -326,6 +326,94 @@ static void module_bases_in_other_modules(void) {
     gm_workspace_graph_free(g);
 }
 
+/* A getter that breaks, of a class other modules import: its module's analysis (with the roots
+ * that reach it) puts it in the summary with the methods of its class that store tensors, the
+ * graph gives both to the importers under the import's name, and a reader's analysis reports
+ * the read after a call that stored a tensor. */
+static void breaking_getters_across_modules(void) {
+    const char *sched = "import torch\n"
+                        "class Sched:\n"
+                        "    def __init__(self):\n"
+                        "        self.w = torch.ones(4)\n"
+                        "    def set(self, n):\n"
+                        "        self.w = torch.ones(n)\n"
+                        "    def rescale(self, k):\n"
+                        "        self.k = k\n"
+                        "    @property\n"
+                        "    def sigma(self):\n"
+                        "        return self.w.sum().item()\n";
+    gm_analysis_options o;
+    gm_analysis_options_default(&o);
+    const char *keys[] = {"Sched.sigma", "Sched.set", "Sched.rescale"};
+    gm_finding_list list;
+    gm_finding_list_init(&list);
+    gm_module_summary s;
+    CHECK_EQ_INT(gm_analyze_source_with_summary(sched, strlen(sched), &o, keys, 3, &list, &s), 0);
+    CHECK_EQ_INT(at_count(&list, "GM201"), 1);
+    gm_finding_list_free(&list);
+    CHECK_EQ_INT(s.property_fact_count, 2);
+    bool property = false, stores = false;
+    for (size_t i = 0; i < s.property_fact_count; i++) {
+        property |= strcmp(s.property_facts[i], "property:Sched.sigma:GM201:10") == 0;
+        stores |= strcmp(s.property_facts[i], "stores:Sched.set") == 0;
+    }
+    CHECK(property && stores);
+    /* without the rules (a file no editor has open) nothing is known of the getters */
+    gm_module_summary plain;
+    CHECK_EQ_INT(gm_module_summary_from_source(sched, strlen(sched), &o, &plain), 0);
+    CHECK_EQ_INT(plain.property_fact_count, 0);
+    gm_module_summary_free(&plain);
+
+    gm_workspace_graph *g = gm_workspace_graph_new();
+    CHECK(g != NULL);
+    CHECK_EQ_INT(gm_workspace_graph_set(g, "/p", "pkg.sched", false, &s), 1);
+    add(g, "/p", "pkg", true, "from .sched import Sched\n");
+    const char *reader = "import torch\n"
+                         "from torch import nn\n"
+                         "from pkg import Sched as S\n"
+                         "class Net(nn.Module):\n"
+                         "    def __init__(self):\n"
+                         "        super().__init__()\n"
+                         "        self.s = S()\n"
+                         "    def forward(self, x):\n"
+                         "        self.s.set(3)\n"
+                         "        y = self.s.sigma * x\n"
+                         "        print(y)\n"
+                         "        return y\n"
+                         "class Quiet(Net):\n"
+                         "    def forward(self, x):\n"
+                         "        self.s.rescale(3)\n"
+                         "        return self.s.sigma * x\n";
+    add(g, "/p", "pkg.reader", false, reader);
+    add(g, "/p", "pkg.other", false, "import torch\n");
+    CHECK_EQ_INT(gm_workspace_graph_solve(g), 0);
+    CHECK(has_root(g, "/p", "pkg.reader", "property:S.sigma:GM201:10:pkg.sched"));
+    CHECK(has_root(g, "/p", "pkg.reader", "stores:S.set:pkg.sched"));
+    CHECK(!has_root(g, "/p", "pkg.reader", "stores:S.rescale:pkg.sched"));
+    CHECK_EQ_INT(root_count(g, "/p", "pkg.other"), 0);
+
+    size_t count;
+    uint64_t digest;
+    const char *const *facts = gm_workspace_graph_roots(g, "/p", "pkg.reader", &count, &digest);
+    gm_finding_list_init(&list);
+    CHECK_EQ_INT(gm_analyze_source_with_roots(reader, strlen(reader), &o, facts, count, &list), 0);
+    /* the read after set() stores a tensor, with the getter's rule; the print after it is
+     * never traced; Quiet's read after rescale() is not reported */
+    CHECK_EQ_INT(at_count(&list, "GM201"), 1);
+    const gm_finding *f = at_find(&list, "GM201", 0);
+    CHECK(f && f->span.start.row == 9);
+    CHECK(f && strstr(f->message, "line 11 of `pkg.sched`") != NULL);
+    CHECK_EQ_INT(at_count(&list, "GM401"), 0);
+    gm_finding_list_free(&list);
+    /* the same reader without the facts: the read is not known to break, the print is */
+    gm_finding_list_init(&list);
+    CHECK_EQ_INT(gm_analyze_source(reader, strlen(reader), &o, &list), 0);
+    CHECK_EQ_INT(at_count(&list, "GM201"), 0);
+    CHECK_EQ_INT(at_count(&list, "GM401"), 1);
+    gm_finding_list_free(&list);
+    gm_workspace_graph_free(g);
+}
+
 static void absolute_names(void) {
     char buf[128];
     CHECK(gm_module_absolute_name("pkg.sub.mod", false, ".helpers.f", buf, sizeof buf));
@@ -448,5 +536,6 @@ int main(void) {
     absolute_names();
     inherited_methods_and_decorators();
     module_bases_in_other_modules();
+    breaking_getters_across_modules();
     return check_exit_code("analysis/module_facts/workspace_graph");
 }
