@@ -402,8 +402,8 @@ static int analyze_statement(gm_analyzer *a, TSNode top, TSNode next, const char
         .module_scan = &a->module_scan,
         .breaking_properties = &a->breaking_properties,
     };
-    gm_compiled_regions_each_with(&a->symbols, &a->syntax, text, &a->file_options, top, reach, calls,
-                                  analyze_region, &st);
+    gm_compiled_regions_each_with(&a->symbols, &a->syntax, text, &a->file_options, top, reach,
+                                  calls, analyze_region, &st);
     memset(entry, 0, sizeof *entry);
     entry->start_byte = ts_node_start_byte(top);
     entry->end_byte = ts_node_end_byte(top);

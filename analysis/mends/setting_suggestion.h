@@ -9,8 +9,8 @@
 #include "analysis/regions/region.h"
 
 /* Writes one fix of the given applicability (display-only for a suggestion; unsafe where the
- * setting is the mend: analysis/mends/capture_scalars.c) into out, labelled label and titled title ("Mend graph break:
- * set ..."), whose edit inserts config_assignment (the text after `<torch alias>.`:
+ * setting is the mend: analysis/mends/capture_scalars.c) into out, labelled label and titled
+ * title ("Mend graph break: set ..."), whose edit inserts config_assignment (the text after `<torch alias>.`:
  * "_dynamo.config.capture_scalar_outputs = True") as a statement of its own after the module's
  * imports (the module runs it before any call of the compiled function), or, when the imports
  * do not come before the statement holding the region, followed by two blank lines just before

@@ -329,8 +329,8 @@ static void file_sets_capture_scalar_outputs(void) {
     const char *off = "import torch\ntorch._dynamo.config.capture_scalar_outputs = False\n" BODY;
     const char *nested = "import torch\ndef setup():\n"
                          "    torch._dynamo.config.capture_scalar_outputs = True\n" BODY;
-    const char *other = "import torch\ntorch._dynamo.config.capture_dynamic_output_shape_ops = True\n"
-                        BODY;
+    const char *other =
+        "import torch\ntorch._dynamo.config.capture_dynamic_output_shape_ops = True\n" BODY;
     AT_EXPECT(plain, "GM202", 1);
     AT_EXPECT(on, "GM202", 0);
     AT_EXPECT(aliased, "GM202", 0);

@@ -260,8 +260,8 @@ static void capture_mend(void) {
                           "torch._dynamo.config.capture_scalar_outputs = True\n", 51) == 0);
             char *mended = at_apply(src, fix);
             CHECK(mended && at_parses_cleanly(mended));
-            CHECK(mended && strstr(mended, "import torch\ntorch._dynamo.config.capture_scalar_outputs"
-                                           " = True\n"));
+            CHECK(mended && strstr(mended, "import torch\ntorch._dynamo.config."
+                                           "capture_scalar_outputs = True\n"));
             if (mended)
                 AT_EXPECT(mended, "GM202", 0);
             free(mended);
