@@ -329,9 +329,12 @@ static void walk_list_uses(list_uses *u, TSNode n, int depth) {
 }
 
 /* `sizes = t.tolist()`, a statement of the function's own body, whose list is only returned or
- * splits a tensor (JetMoE's and GraniteMoE's expert sizes): the capture mend. */
+ * splits a tensor (JetMoE's and GraniteMoE's expert sizes), or a `.tolist()` that is a split's
+ * sizes itself: the capture mend. */
 static int tolist_traced(gm_region *region, TSNode call, gm_fix *out) {
     const gm_syntax *syn = region->stmt->syntax;
+    if (is_split_sizes(region, call)) /* `x.split(counts.tolist())` */
+        return gm_mend_capture_scalars(region, out);
     TSNode assignment = ts_node_parent(call);
     TSNode target = gm_is(assignment, syn->sym.assignment)
                         ? gm_unparen(syn, gm_child(assignment, syn->field.left))

@@ -349,6 +349,28 @@ static void file_sets_capture_scalar_outputs(void) {
         free(mended);
     }
     gm_finding_list_free(&l);
+    /* the list as the split's own argument, by keyword and through torch.split */
+    const char *inline_splits[] = {
+        "    return x.split(c.tolist())\n",
+        "    return x.split(split_size=c.tolist(), dim=0)\n",
+        "    return torch.split(x, c.tolist())\n",
+    };
+    for (size_t i = 0; i < sizeof inline_splits / sizeof inline_splits[0]; i++) {
+        char src[512];
+        snprintf(src, sizeof src,
+                 "import torch\n@torch.compile\ndef f(x: torch.Tensor, c: torch.Tensor):\n%s",
+                 inline_splits[i]);
+        l = at_analyze(src);
+        const gm_finding *found = at_find(&l, "GM202", 0);
+        CHECK(found && at_fix(found, GM_FIX_KIND_MEND) &&
+              at_fix(found, GM_FIX_KIND_MEND)->applicability == GM_FIX_UNSAFE);
+        gm_finding_list_free(&l);
+    }
+    /* torch.split takes the sizes second: a list of the tensor split is not its sizes */
+    l = at_analyze("import torch\n@torch.compile\ndef f(x: torch.Tensor, c: torch.Tensor):\n"
+                   "    return torch.split(c.tolist(), 2)\n");
+    CHECK(at_find(&l, "GM202", 0) && !at_fix(at_find(&l, "GM202", 0), GM_FIX_KIND_MEND));
+    gm_finding_list_free(&l);
     /* the list also used as a number: no capture mend */
     AT_EXPECT("import torch\n@torch.compile\ndef f(x: torch.Tensor, c: torch.Tensor):\n"
               "    sizes = c.tolist()\n    return x.split(sizes, dim=0), sizes[0] > 1\n",
