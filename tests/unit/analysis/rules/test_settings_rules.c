@@ -337,6 +337,16 @@ static void file_sets_capture_scalar_outputs(void) {
     AT_EXPECT(off, "GM202", 1);
     AT_EXPECT(nested, "GM202", 1);
     AT_EXPECT(other, "GM202", 1);
+    /* torch imported only under a condition: the line after the imports might not find it */
+    const char *guarded[] = {
+        "import sys\nif sys.version_info >= (3, 8):\n    import torch\n" BODY,
+        "try:\n    import torch\nexcept ImportError:\n    pass\n" BODY,
+    };
+    for (size_t i = 0; i < sizeof guarded / sizeof guarded[0]; i++) {
+        gm_finding_list g = at_analyze(guarded[i]);
+        CHECK(at_find(&g, "GM202", 0) && !at_fix(at_find(&g, "GM202", 0), GM_FIX_KIND_MEND));
+        gm_finding_list_free(&g);
+    }
     gm_finding_list l = at_analyze(plain);
     const gm_fix *fix = at_fix(at_find(&l, "GM202", 0), GM_FIX_KIND_MEND);
     CHECK(fix && fix->applicability == GM_FIX_UNSAFE);
