@@ -48,9 +48,15 @@ static bool torch_imported_unconditionally(const gm_stmt_ctx *st) {
 }
 
 int gm_mend_capture_scalars(gm_region *region, gm_fix *out) {
-    if (region->stmt->options->capture_scalar_outputs || !region->stmt->symbols->torch_alias ||
-        !torch_imported_unconditionally(region->stmt))
+    if (region->stmt->options->capture_scalar_outputs || !region->stmt->symbols->torch_alias)
         return 0; /* already on (nothing breaks here), or no torch to set it on */
+    if (!torch_imported_unconditionally(region->stmt)) {
+        region->mend_declined =
+            "the value is data-dependent, and torch is imported only under a condition, so the "
+            "line that would switch on capture_scalar_outputs after the imports might not find "
+            "it: import torch at module level, or take the int from a shape (`x.size(0)`)";
+        return 0;
+    }
     return gm_mend_setting_suggestion(region, GM_FIX_UNSAFE,
                                       "_dynamo.config.capture_scalar_outputs = True",
                                       "capture scalars in the graph", CAPTURE_TITLE, out);

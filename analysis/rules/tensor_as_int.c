@@ -291,15 +291,15 @@ static void emit(gm_region *r, const char *rule, TSNode node, const char *messag
 
 /* A GM202 whose value dynamo traces as a symbolic int once capture_scalar_outputs is on (a
  * slice bound, a factory's size, narrow's start and length, split's sizes): the capture mend,
- * with no_int_rewrite as the reason when it is not offered. */
+ * with no_int_rewrite (or the builder's own reason) when it is not offered. */
 static void emit_capturable(gm_region *r, TSNode node, const char *message) {
     gm_fix mends[GM_MENDS_MAX];
+    r->mend_declined = no_int_rewrite; /* unless the builder says more */
     int count = gm_mend_capture_scalars(r, mends);
     if (count < 0) {
         r->stmt->oom = true;
         return;
     }
-    r->mend_declined = no_int_rewrite;
     gm_emit_finding(r, gm_rule_by_id("GM202"), node, message, mends, (size_t)count);
 }
 
