@@ -79,6 +79,9 @@ struct gm_analyzer {
     bool have_state;  /* fingerprint, options and symbols describe the cached entries */
     uint64_t fingerprint;
     gm_analysis_options options;
+    /* options with the dynamo settings the file makes itself (symbols), which its statements
+     * are analysed with */
+    gm_analysis_options file_options;
     gm_symbols symbols;
     gm_finding_list result;    /* shallow copies of the entries' findings (+ syntax_finding) */
     gm_finding syntax_finding; /* owned */
@@ -414,7 +417,7 @@ static int analyze_statement(gm_analyzer *a, TSNode top, TSNode next, const char
     gm_stmt_ctx st = {
         .syntax = &a->syntax,
         .symbols = &a->symbols,
-        .options = &a->options,
+        .options = &a->file_options,
         .text = text,
         .len = len,
         .top = top,
@@ -426,8 +429,8 @@ static int analyze_statement(gm_analyzer *a, TSNode top, TSNode next, const char
         .module_scan = &a->module_scan,
         .breaking_properties = &a->breaking_properties,
     };
-    gm_compiled_regions_each_with(&a->symbols, &a->syntax, text, &a->options, top, reach, calls,
-                                  analyze_region, &st);
+    gm_compiled_regions_each_with(&a->symbols, &a->syntax, text, &a->file_options, top, reach,
+                                  calls, analyze_region, &st);
     memset(entry, 0, sizeof *entry);
     entry->class_deps = st.class_deps;
     entry->start_byte = ts_node_start_byte(top);
@@ -527,7 +530,7 @@ static int add_syntax_error(gm_analyzer *a, TSNode root, const char *text, uint3
         gm_finding_free(&f);
         return rc;
     }
-    if (gm_rule_set_has(ignored, f.rule) || !gm_analysis_rule_enabled(&a->options, f.rule)) {
+    if (gm_rule_set_has(ignored, f.rule) || !gm_analysis_rule_enabled(&a->file_options, f.rule)) {
         gm_finding_free(&f);
         return 0;
     }
@@ -713,6 +716,7 @@ static int rebound_names(const gm_symbols *before, const gm_symbols *now, gm_nam
     if (before->class_count != now->class_count || !same_text(before->torch_alias, now->torch_alias) ||
         before->module_binds_print != now->module_binds_print ||
         before->mentions_reorderable_logging != now->mentions_reorderable_logging ||
+        before->sets_capture_scalar_outputs != now->sets_capture_scalar_outputs ||
         before->uses_gradient_checkpointing != now->uses_gradient_checkpointing ||
         before->logger_count != now->logger_count)
         return 1;
@@ -935,6 +939,9 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
             return -1;
         a->fingerprint = fingerprint;
         a->options = *options;
+        a->file_options = *options;
+        if (a->symbols.sets_capture_scalar_outputs)
+            a->file_options.capture_scalar_outputs = true;
         a->have_state = true;
     }
 
@@ -1034,7 +1041,7 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
                 continue;
             }
             if ((!any_ignored || !gm_rule_set_has(&ignored, e->findings[k].rule)) &&
-                gm_analysis_rule_enabled(options, e->findings[k].rule) &&
+                gm_analysis_rule_enabled(&a->file_options, e->findings[k].rule) &&
                 result_push(&a->result, &e->findings[k]) != 0)
                 return -1;
         }
@@ -1044,7 +1051,7 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
         return -1;
     if (options->report_syntax_errors && add_syntax_error(a, root, text, len, &ignored) != 0)
         return -1;
-    return add_unused_suppressions(a, root, text, len, options, &ignored);
+    return add_unused_suppressions(a, root, text, len, &a->file_options, &ignored);
 }
 
 /* Adds to the breaking properties the methods of this module's classes with a breaking getter

@@ -32,7 +32,7 @@ static int declined_or_setting(gm_region *region, TSNode node, const char *why, 
     if (gm_mend_use_of(region, node, none).kind == GM_USE_BREAKS)
         return 0;
     return gm_mend_setting_suggestion(
-        region, "_dynamo.config.capture_dynamic_output_shape_ops = True",
+        region, GM_FIX_DISPLAY_ONLY, "_dynamo.config.capture_dynamic_output_shape_ops = True",
         "set capture_dynamic_output_shape_ops", SHAPE_SETTING_TITLE, out);
 }
 

@@ -44,6 +44,12 @@ int gm_mend_cached_property(gm_region *region, TSNode decorated, TSNode decorato
 /* GM201, GM202 (scalar.c): `.item()`, `.tolist()`, int()/float()/bool() of a tensor. */
 int gm_mend_tensor_to_python(gm_region *region, TSNode call, gm_fix *out);
 
+/* GM201, GM202 (capture_scalars.c): a data-dependent number no rewrite keeps a tensor, whose
+ * uses dynamo traces as a symbolic int: capture_scalar_outputs switched on after the module's
+ * imports (unsafe). Writes nothing when the file's options have it on already, or (saying why)
+ * when torch is imported only under a condition. */
+int gm_mend_capture_scalars(gm_region *region, gm_fix *out);
+
 /* GM301, GM302 (dynamic_shape.c): dynamic-shape calls and boolean-mask subscripts. */
 int gm_mend_dynamic_shape(gm_region *region, TSNode node, gm_fix *out);
 

@@ -1,7 +1,9 @@
 /* Mends for gm_mend_tensor_to_python (see mends.h): a `.item()` or `float()` whose value only
  * feeds tensor arithmetic stays a 0-d tensor (`.detach()`, which keeps .item()'s cut of the
  * autograd graph), so the graph never needs the Python number. Where no rewrite keeps the
- * meaning but capture_scalar_outputs would trace the value, a display-only suggestion of it. */
+ * meaning but capture_scalar_outputs traces the value: for a `.tolist()` list that sizes a
+ * split (and is otherwise only returned) the unsafe capture mend (capture_scalars.c); for other
+ * values returned, a display-only suggestion of the setting. */
 #include <string.h>
 
 #include "analysis/mends/mends.h"
@@ -241,15 +243,117 @@ static int tolist_only_measured(gm_region *region, TSNode call, TSNode tensor, g
 }
 
 /* Declines with why; where every use is tensor arithmetic or a return (a value no rewrite can
- * keep a tensor, but that capture_scalar_outputs traces), offers the setting instead. */
+ * keep a tensor, but that capture_scalar_outputs traces), suggests the setting (display only:
+ * such a value is returned, often from a shared helper such as transformers'
+ * `modeling_flash_attention_utils.py`, whose import would switch the setting on for every model
+ * of the process). */
 static int declined_or_setting(gm_region *region, const use_summary *sum, const char *why,
                                gm_fix *out) {
     region->mend_declined = why;
     if (!sum->capturable)
         return 0;
-    return gm_mend_setting_suggestion(region, "_dynamo.config.capture_scalar_outputs = True",
-                                      "set capture_scalar_outputs",
-                                      SCALAR_SETTING_TITLE, out);
+    return gm_mend_setting_suggestion(region, GM_FIX_DISPLAY_ONLY,
+                                      "_dynamo.config.capture_scalar_outputs = True",
+                                      "set capture_scalar_outputs", SCALAR_SETTING_TITLE, out);
+}
+
+/* The uses of the list `name = t.tolist()` binds, after that assignment: each returned or the
+ * sizes of a split, the uses dynamo traces with the list's values as symbolic ints. */
+typedef struct {
+    gm_region *region;
+    uint32_t after;  /* uses start after this byte (the assignment's end) */
+    gm_slice name;
+    unsigned uses;
+    bool traced;     /* every use so far is returned or a split's sizes */
+} list_uses;
+
+/* Whether id is the sizes argument of `x.split(id, ...)`, `x.split_with_sizes(id, ...)` or
+ * `torch.split(x, id, ...)` (by keyword too). */
+static bool is_split_sizes(const gm_region *region, TSNode id) {
+    const gm_syntax *syn = region->stmt->syntax;
+    const char *text = region->stmt->text;
+    TSNode arg = id, args = ts_node_parent(id);
+    if (gm_is(args, syn->sym.keyword_argument)) {
+        TSNode key = gm_child(args, syn->field.name);
+        if (!gm_node_text_is(key, text, "split_size") &&
+            !gm_node_text_is(key, text, "split_size_or_sections") &&
+            !gm_node_text_is(key, text, "split_sizes"))
+            return false;
+        arg = args;
+        args = ts_node_parent(args);
+    }
+    TSNode call = ts_node_parent(args);
+    if (!gm_is(args, syn->sym.argument_list) || !gm_is(call, syn->sym.call))
+        return false;
+    TSNode fn = gm_child(call, syn->field.function);
+    if (!gm_is(fn, syn->sym.attribute))
+        return false;
+    TSNode attr = gm_child(fn, syn->field.attribute);
+    bool method = gm_node_text_is(attr, text, "split") ||
+                  gm_node_text_is(attr, text, "split_with_sizes");
+    if (!method)
+        return false;
+    if (gm_is(arg, syn->sym.keyword_argument))
+        return true;
+    /* torch.split(x, sizes) takes the sizes second; x.split(sizes) first */
+    char name[GM_NAME_MAX];
+    bool function = gm_symbols_resolve(region->stmt->symbols, syn, text, fn, name, sizeof name) &&
+                    strcmp(name, "torch.split") == 0;
+    TSNode wanted = ts_node_named_child(args, function ? 1 : 0);
+    return ts_node_eq(wanted, arg);
+}
+
+static void walk_list_uses(list_uses *u, TSNode n, int depth) {
+    const gm_syntax *syn = u->region->stmt->syntax;
+    const char *text = u->region->stmt->text;
+    if (!u->traced || depth > 200)
+        return;
+    if (gm_is(n, syn->sym.identifier)) {
+        if (ts_node_start_byte(n) < u->after ||
+            !gm_slice_eq(gm_node_slice(n, text), u->name) ||
+            !gm_mend_identifier_is_variable(syn, n))
+            return;
+        if (gm_mend_identifier_is_binding(syn, n)) {
+            u->traced = false; /* rebound: later uses are another value */
+            return;
+        }
+        u->uses++;
+        gm_slice none = {NULL, 0};
+        u->traced = gm_mend_use_of(u->region, n, none).kind == GM_USE_RETURNED ||
+                    is_split_sizes(u->region, n);
+        return;
+    }
+    uint32_t count = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < count && u->traced; i++)
+        walk_list_uses(u, ts_node_named_child(n, i), depth + 1);
+}
+
+/* `sizes = t.tolist()`, a statement of the function's own body, whose list is only returned or
+ * splits a tensor (JetMoE's and GraniteMoE's expert sizes), or a `.tolist()` that is a split's
+ * sizes itself: the capture mend. */
+static int tolist_traced(gm_region *region, TSNode call, gm_fix *out) {
+    const gm_syntax *syn = region->stmt->syntax;
+    if (is_split_sizes(region, call)) /* `x.split(counts.tolist())` */
+        return gm_mend_capture_scalars(region, out);
+    TSNode assignment = ts_node_parent(call);
+    TSNode target = gm_is(assignment, syn->sym.assignment)
+                        ? gm_unparen(syn, gm_child(assignment, syn->field.left))
+                        : (TSNode){0};
+    TSNode statement = ts_node_parent(assignment);
+    TSNode function = gm_mend_enclosing_function(syn, call);
+    if (!gm_is(target, syn->sym.identifier) ||
+        !ts_node_eq(gm_child(assignment, syn->field.right), call) ||
+        !gm_is(statement, syn->sym.expression_statement) || ts_node_is_null(function) ||
+        !ts_node_eq(ts_node_parent(statement), gm_child(function, syn->field.body)))
+        return 0;
+    list_uses uses = {.region = region,
+                      .after = ts_node_end_byte(statement),
+                      .name = gm_node_slice(target, region->stmt->text),
+                      .traced = true};
+    walk_list_uses(&uses, gm_child(function, syn->field.body), 0);
+    if (!uses.traced || uses.uses == 0)
+        return 0;
+    return gm_mend_capture_scalars(region, out);
 }
 
 int gm_mend_tensor_to_python(gm_region *region, TSNode call, gm_fix *out) {
@@ -266,6 +370,8 @@ int gm_mend_tensor_to_python(gm_region *region, TSNode call, gm_fix *out) {
             if (rc != 0)
                 return rc;
             rc = tolist_only_measured(region, call, of, out);
+            if (rc == 0)
+                rc = tolist_traced(region, call, out);
             if (rc != 0)
                 region->mend_declined = NULL;
             return rc;

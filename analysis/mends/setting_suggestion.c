@@ -2,7 +2,8 @@
 
 #include "analysis/mends/rewrite_text.h"
 
-int gm_mend_setting_suggestion(gm_region *region, const char *config_assignment, const char *label,
+int gm_mend_setting_suggestion(gm_region *region, gm_applicability applicability,
+                               const char *config_assignment, const char *label,
                                const char *title, gm_fix *out) {
     const gm_stmt_ctx *st = region->stmt;
     const char *alias = st->symbols->torch_alias;
@@ -23,7 +24,7 @@ int gm_mend_setting_suggestion(gm_region *region, const char *config_assignment,
     gm_tb_appendf(&tb, "%s.%s%s", alias, config_assignment, layout.newline);
     if (!after_imports)
         gm_tb_appendf(&tb, "%s%s", layout.newline, layout.newline);
-    int rc = gm_mend_fix_single(out, GM_FIX_DISPLAY_ONLY, label, title, layout.line_start,
+    int rc = gm_mend_fix_single(out, applicability, label, title, layout.line_start,
                                 layout.line_start, gm_tb_take(&tb));
     if (rc == 1)
         out->edits[0].after_imports = after_imports;

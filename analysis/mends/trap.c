@@ -79,6 +79,36 @@ static bool is_plain_string(const trap_ctx *c, TSNode n) {
     return true;
 }
 
+/* Where the `f` of an f-string message is (one literal, no other prefix than f or r), so that
+ * dropping it leaves a plain literal that shows the fields as written (`"invalid discriminant
+ * {discriminant}"`, VITS's spline): UINT32_MAX when the message is no such f-string, or when a
+ * field holds the literal's quote or a backslash (the plain literal would end or escape there). */
+static uint32_t fstring_prefix(const trap_ctx *c, TSNode n) {
+    if (!gm_is(n, c->syn->sym.string))
+        return UINT32_MAX;
+    uint32_t f = UINT32_MAX;
+    char quote = 0;
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
+        TSNode part = ts_node_named_child(n, i);
+        gm_slice piece = gm_node_slice(part, c->st->text);
+        if (is_type(part, "string_start")) {
+            for (uint32_t k = 0; k < piece.len; k++) {
+                if (piece.ptr[k] == 'f' || piece.ptr[k] == 'F')
+                    f = ts_node_start_byte(part) + k;
+                else if (piece.ptr[k] == '"' || piece.ptr[k] == '\'')
+                    quote = quote ? quote : piece.ptr[k];
+                else if (piece.ptr[k] != 'r' && piece.ptr[k] != 'R')
+                    return UINT32_MAX; /* bytes, a template string */
+            }
+        } else if (is_type(part, "interpolation")) {
+            for (uint32_t k = 0; k < piece.len; k++)
+                if (piece.ptr[k] == quote || piece.ptr[k] == '\\')
+                    return UINT32_MAX;
+        }
+    }
+    return quote ? f : UINT32_MAX;
+}
+
 /* The end of the opening quotes of a plain string literal (the first part of a
  * concatenation): where "E: " goes. */
 static uint32_t message_insertion_point(const trap_ctx *c, TSNode literal) {
@@ -255,6 +285,19 @@ static bool append_tensor_condition(const trap_ctx *c, TSNode cond, gm_text_buil
     case COND_NONE:
         break;
     }
+    TSSymbol t = ts_node_symbol(cond);
+    if (t == c->syn->sym.boolean_operator || t == c->syn->sym.not_operator) {
+        /* `a < lo or b > hi` (VITS's spline domain check): torch.logical_or/and/not of the
+         * parts, as the assert's Trap lowers them; both operands are evaluated, where Python's
+         * `or` stopped at the first true one (the mend is unsafe anyway) */
+        const char *why = NULL;
+        if (gm_branch_append_condition(tb, c->region, cond, c->st->symbols->torch_alias, &why))
+            return true;
+        if (why) {
+            c->region->mend_declined = why;
+            return false;
+        }
+    }
     c->region->mend_declined =
         "the condition is not one graphmend can turn into a boolean tensor (.all(), .any(), "
         "torch.equal, allclose, one comparison or a tensor)";
@@ -324,12 +367,14 @@ static void append_comments(const trap_ctx *c, TSNode n, const TSNode copied[2],
  * indentation unit less on each continuation line (the arguments move up from the raise's
  * block to the guard's level), except inside string literals. */
 static void append_arguments(const trap_ctx *c, TSNode args, uint32_t start, uint32_t end,
-                             uint32_t insert, const char *exception, const gm_stmt_layout *layout,
-                             gm_text_builder *tb) {
+                             uint32_t insert, uint32_t skip, const char *exception,
+                             const gm_stmt_layout *layout, gm_text_builder *tb) {
     const char *text = c->st->text;
     for (uint32_t at = start; at < end; at++) {
         if (at == insert)
             gm_tb_appendf(tb, "%s: ", exception);
+        if (at == skip) /* an f-string's f: the literal shows its fields as written */
+            continue;
         gm_tb_append(tb, text + at, 1);
         if (gm_ends_line(text, c->st->len, at) && at + 1 < end &&
             !gm_mend_inside_string(c->syn, args, at) &&
@@ -385,11 +430,15 @@ int gm_mend_validation_guard(gm_region *region, TSNode condition, gm_fix *out) {
         return 0;
     }
     TSNode message = {0};
+    uint32_t fstring_f = UINT32_MAX;
     if (gm_is(raised, syn->sym.call)) {
         TSNode args = gm_child(raised, syn->field.arguments);
         uint32_t argc = gm_is(args, syn->sym.argument_list) ? ts_node_named_child_count(args) : 0;
+        if (argc == 1)
+            fstring_f = fstring_prefix(&c, gm_unparen(syn, ts_node_named_child(args, 0)));
         if (argc > 1 || !gm_is(args, syn->sym.argument_list) ||
-            (argc == 1 && !is_plain_string(&c, gm_unparen(syn, ts_node_named_child(args, 0))))) {
+            (argc == 1 && fstring_f == UINT32_MAX &&
+             !is_plain_string(&c, gm_unparen(syn, ts_node_named_child(args, 0))))) {
             region->mend_declined =
                 "the exception message is not a plain string literal (an f-string or a computed "
                 "message would have to run in the graph)";
@@ -440,10 +489,18 @@ int gm_mend_validation_guard(gm_region *region, TSNode condition, gm_fix *out) {
     } else {
         /* The message keeps the layout of the raise's arguments, closing parenthesis included */
         append_arguments(&c, args, args_open, ts_node_end_byte(args),
-                         message_insertion_point(&c, message), exception, &layout, &tb);
+                         message_insertion_point(&c, message), fstring_f, exception, &layout,
+                         &tb);
     }
-    char title[256];
-    if (strcmp(exception, "RuntimeError") == 0)
+    char title[320];
+    if (fstring_f != UINT32_MAX)
+        snprintf(title, sizeof title,
+                 "Mend graph break: check the condition in the graph with %s._assert_async (a "
+                 "failure raises RuntimeError%s%s, asynchronously on GPU, and the message shows "
+                 "the f-string's fields as written, not their values)",
+                 alias, strcmp(exception, "RuntimeError") == 0 ? "" : " instead of ",
+                 strcmp(exception, "RuntimeError") == 0 ? "" : exception);
+    else if (strcmp(exception, "RuntimeError") == 0)
         snprintf(title, sizeof title,
                  "Mend graph break: check the condition in the graph with %s._assert_async (a "
                  "failure still raises RuntimeError, asynchronously on GPU)",
@@ -453,8 +510,9 @@ int gm_mend_validation_guard(gm_region *region, TSNode condition, gm_fix *out) {
                  "Mend graph break: check the condition in the graph with %s._assert_async (a "
                  "failure raises RuntimeError instead of %s, asynchronously on GPU)",
                  alias, exception);
-    return gm_mend_fix_single(out, GM_FIX_UNSAFE, "check the condition with _assert_async", title, ts_node_start_byte(if_stmt),
-                              ts_node_end_byte(if_stmt), gm_tb_take(&tb));
+    return gm_mend_fix_single(out, GM_FIX_UNSAFE, "check the condition with _assert_async", title,
+                              ts_node_start_byte(if_stmt), ts_node_end_byte(if_stmt),
+                              gm_tb_take(&tb));
 }
 
 /* [Trap] for `assert <tensor cond>, "literal"` (GM101 on the test or a part of it: no select

@@ -276,6 +276,29 @@ static bool statement_assigns(const gm_syntax *syn, const char *text, TSNode stm
     return false;
 }
 
+/* Whether stmt is `<name>._dynamo.config.capture_scalar_outputs = True`, a dynamo setting the
+ * file makes for the whole process before its functions are compiled. */
+static bool sets_capture_scalar_outputs(const gm_syntax *syn, const char *text, TSNode stmt) {
+    static const char setting[] = "._dynamo.config.capture_scalar_outputs";
+    TSNode a = ts_node_named_child_count(stmt) == 1 ? ts_node_named_child(stmt, 0) : (TSNode){0};
+    if (!gm_is(a, syn->sym.assignment))
+        return false;
+    TSNode left = gm_child(a, syn->field.left), right = gm_child(a, syn->field.right);
+    if (!gm_is(left, syn->sym.attribute) || ts_node_is_null(right) ||
+        !gm_node_text_is(right, text, "True"))
+        return false;
+    gm_slice target = gm_node_slice(left, text);
+    size_t n = sizeof setting - 1;
+    if (target.len <= n || memcmp(target.ptr + target.len - n, setting, n) != 0)
+        return false;
+    for (size_t i = 0; i < target.len - n; i++) /* a plain name before it: the torch module */
+        if (!(target.ptr[i] == '_' || (target.ptr[i] >= 'a' && target.ptr[i] <= 'z') ||
+              (target.ptr[i] >= 'A' && target.ptr[i] <= 'Z') ||
+              (i > 0 && target.ptr[i] >= '0' && target.ptr[i] <= '9')))
+            return false;
+    return true;
+}
+
 static void import_visit(const gm_syntax *syn, const char *text, TSNode stmt, bind_visit *v) {
     /* The local names of an import are its identifiers that are not followed by "." inside a
      * dotted name of a from-import's module, i.e. aliases and imported names. Checking every
@@ -492,6 +515,11 @@ static int scan(sink *s, const gm_syntax *syn, const char *text, TSNode n, bool 
                     s->symbols->mentions_reorderable_logging = true;
                 break;
             }
+        if (sets_capture_scalar_outputs(syn, text, n)) {
+            hash_node(s->hash, 'S', n, text);
+            if (s->symbols)
+                s->symbols->sets_capture_scalar_outputs = true;
+        }
         return scan_logger(s, syn, text, n);
     }
     if (t == syn->sym.if_statement || t == syn->sym.try_statement || t == syn->sym.with_statement)

@@ -41,6 +41,10 @@ typedef struct {
     /* a top-level expression statement mentions reorderable_logging_functions (a file that
      * sets dynamo's logging setting itself: analysis/logging_calls/logging_config.c) */
     bool mentions_reorderable_logging;
+    /* a top-level statement `torch._dynamo.config.capture_scalar_outputs = True` (the capture
+     * mend's line, analysis/mends/capture_scalars.c): the file's compiled code traces
+     * data-dependent scalars as symbolic ints, as under the setting */
+    bool sets_capture_scalar_outputs;
     /* a top-level class or function runs code under gradient checkpointing
      * (gm_mentions_checkpointing): its modules' bodies may run as a checkpoint's traced body */
     bool uses_gradient_checkpointing;

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/mends/mends.h"
 #include "analysis/module_facts/symbols.h"
 #include "analysis/regions/binding_lookup.h"
 #include "analysis/rules/emit.h"
@@ -288,6 +289,31 @@ static void emit(gm_region *r, const char *rule, TSNode node, const char *messag
     gm_emit_finding(r, gm_rule_by_id(rule), node, message, NULL, 0);
 }
 
+/* A GM202 whose value dynamo traces as a symbolic int once capture_scalar_outputs is on (a
+ * slice bound, a factory's size, narrow's start and length, split's sizes): the capture mend,
+ * with no_int_rewrite (or the builder's own reason) when it is not offered. */
+static void emit_capturable(gm_region *r, TSNode node, const char *message) {
+    gm_fix mends[GM_MENDS_MAX];
+    r->mend_declined = no_int_rewrite; /* unless the builder says more */
+    int count = gm_mend_capture_scalars(r, mends);
+    if (count < 0) {
+        r->stmt->oom = true;
+        return;
+    }
+    gm_emit_finding(r, gm_rule_by_id("GM202"), node, message, mends, (size_t)count);
+}
+
+/* Whether an int site's size, once a symbolic int, needs no guard on its value: a factory's
+ * size, narrow's or split's; not the shape of view, reshape, expand or repeat, which dynamo
+ * checks against the tensor's own size. */
+static bool site_takes_symbolic_size(const int_site *site) {
+    static const char *const guarded[] = {"view", "reshape", "expand", "repeat"};
+    for (size_t i = 0; i < sizeof guarded / sizeof guarded[0]; i++)
+        if (strcmp(site->name, guarded[i]) == 0)
+            return false;
+    return true;
+}
+
 /* ---- sequence comparisons ------------------------------------------------------------ */
 
 static bool is_builtin_named(gm_region *r, TSNode fn, const char *name) {
@@ -459,7 +485,10 @@ void gm_rule_tensor_as_int_call(gm_region *region, TSNode call) {
              "torch.compile reads its value (Tensor.item(), data-dependent) and breaks the graph "
              "here",
              shown, because);
-    emit(region, "GM202", call, message, no_int_rewrite);
+    if (site_takes_symbolic_size(site))
+        emit_capturable(region, call, message);
+    else
+        emit(region, "GM202", call, message, no_int_rewrite);
 }
 
 /* Whether gradient checkpointing may run the region with the training setting: a method of a
@@ -510,7 +539,7 @@ void gm_rule_tensor_as_int_subscript(gm_region *region, TSNode subscript) {
                      "with Tensor.item() (capture_scalar_outputs is off) and breaks the graph "
                      "here; it cannot resume after it, so the whole function runs eagerly",
                      shown, shown_bound, because);
-            emit(region, "GM202", subscript, message, no_int_rewrite);
+            emit_capturable(region, subscript, message);
             /* Inside a for loop dynamo compiles up to the last point it can resume from, the
              * loop's header, and reports a second break there (explain: step_unsupported;
              * torch 2.13, unlike a `.item()` call in the loop, which skips the frame cleanly) */
@@ -519,10 +548,10 @@ void gm_rule_tensor_as_int_subscript(gm_region *region, TSNode subscript) {
              * checkpoint's body, which falls back whole) */
             if (!ts_node_is_null(loop) && region->loop_depth > region->comprehension_frame_depth &&
                 !may_run_in_checkpoint(region))
-                emit(region, "GM202", gm_child(loop, syn->field.left),
-                     "a tensor slice bound inside this loop breaks the graph where torch.compile "
-                     "cannot resume: it compiles the function up to this line",
-                     no_int_rewrite);
+                emit_capturable(region, gm_child(loop, syn->field.left),
+                                "a tensor slice bound inside this loop breaks the graph where "
+                                "torch.compile cannot resume: it compiles the function up to "
+                                "this line");
             gm_region_skip_frame(region, "GM202");
             return;
         }

@@ -115,18 +115,24 @@ def _run(fn, args, compiled: bool, training: bool):
 
 
 # The dynamo settings a module may change when imported (a [Defer] mend adds its logging
-# function to reorderable_logging_functions): each version runs under the ones its own import
-# left, and every pair starts from and ends with the process's own.
-_MODULE_SETTINGS = ("reorderable_logging_functions", "ignore_logging_functions")
+# function to reorderable_logging_functions, the capture mend switches capture_scalar_outputs
+# on): each version runs under the ones its own import left, and every pair starts from and ends
+# with the process's own.
+_MODULE_SETTINGS = ("reorderable_logging_functions", "ignore_logging_functions",
+                    "capture_scalar_outputs")
+
+
+def _copy(value):
+    return set(value) if isinstance(value, (set, frozenset)) else value
 
 
 def _settings() -> dict:
-    return {name: set(getattr(torch._dynamo.config, name)) for name in _MODULE_SETTINGS}
+    return {name: _copy(getattr(torch._dynamo.config, name)) for name in _MODULE_SETTINGS}
 
 
 def _use_settings(settings: dict) -> None:
     for name, value in settings.items():
-        setattr(torch._dynamo.config, name, set(value))
+        setattr(torch._dynamo.config, name, _copy(value))
 
 
 def compare(index: int, original: str, mended: str, capture) -> dict:

@@ -106,10 +106,53 @@ static void not_values(void) {
                               "gb0033.html") == 0);
 }
 
+/* The guard's [Trap] (analysis/mends/trap.c): an and/or condition lowered with
+ * torch.logical_*, and an f-string message kept as a plain literal showing its fields as
+ * written; declined when a field holds the literal's quote (dropping the f would end the
+ * literal there) or the f-string is joined to another literal. */
+static void guard_mends(void) {
+    struct {
+        const char *body, *rule, *replacement; /* replacement NULL: no mend */
+    } cases[] = {
+        {"    if x.min() < -1 or x.max() > 1:\n        raise ValueError('out of range')\n", "GM101",
+         "torch._assert_async(torch.logical_not(torch.logical_or(x.min() < -1, x.max() > 1)), "
+         "'ValueError: out of range')"},
+        {"    if not (x > 0).all():\n        raise RuntimeError(f'bad {x}')\n", "GM103",
+         "torch._assert_async((x > 0).all(), 'RuntimeError: bad {x}')"},
+        {"    if not (x > 0).all():\n        raise RuntimeError(F\"bad {x.shape!r}\")\n", "GM103",
+         "torch._assert_async((x > 0).all(), \"RuntimeError: bad {x.shape!r}\")"},
+        {"    if not (x > 0).all():\n        raise RuntimeError(f\"\"\"bad {'a'}\"\"\")\n", "GM103",
+         "torch._assert_async((x > 0).all(), \"\"\"RuntimeError: bad {'a'}\"\"\")"},
+        {"    if not (x > 0).all():\n        raise RuntimeError(f'''bad {'a'}''')\n", "GM103",
+         NULL},
+        {"    if not (x > 0).all():\n        raise RuntimeError(f'bad {x}' ' here')\n", "GM103",
+         NULL},
+        {"    if not (x > 0).all():\n        raise RuntimeError(b'bad')\n", "GM103", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char src[1024];
+        snprintf(src, sizeof src, "%s%s", HEAD, cases[i].body);
+        gm_finding_list l = at_analyze(src);
+        const gm_finding *f = at_find(&l, cases[i].rule, 0);
+        const gm_fix *fix = at_fix(f, GM_FIX_KIND_MEND);
+        CHECK(f != NULL);
+        if (!cases[i].replacement) {
+            CHECK(fix == NULL);
+        } else {
+            CHECK(fix && fix->applicability == GM_FIX_UNSAFE && fix->edit_count == 1 &&
+                  strcmp(fix->edits[0].replacement, cases[i].replacement) == 0);
+            if (fix && strcmp(fix->edits[0].replacement, cases[i].replacement) != 0)
+                fprintf(stderr, "case %zu got: %s\n", i, fix->edits[0].replacement);
+        }
+        gm_finding_list_free(&l);
+    }
+}
+
 int main(void) {
     not_values();
     boolean_values();
     asserts();
     guards();
+    guard_mends();
     return check_exit_code("analysis/rules/data_dependent_guard");
 }

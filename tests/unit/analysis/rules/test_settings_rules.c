@@ -1,6 +1,9 @@
 /* How the dynamo settings and the PyTorch version change the findings: allow_rnn,
  * reorderable_logging_functions, ignore_logging_functions, fullgraph (the setting and
  * fullgraph=True at the compile site), nested_graph_breaks, and version-dependent texts. */
+#include <stdlib.h>
+#include <string.h>
+
 #include "check.h"
 
 #include "analysis_test.h"
@@ -308,6 +311,109 @@ static void analyzer_follows_settings(void) {
     ts_parser_delete(parser);
 }
 
+/* A file that sets capture_scalar_outputs itself (the capture mend's line): a module-level
+ * `torch._dynamo.config.capture_scalar_outputs = True` turns GM201/GM202 off for the file, as
+ * the setting does; False, a line inside a function, or another module's config do not; the
+ * .tolist() whose list sizes a split gets the unsafe capture mend, and the analyzer's cache
+ * follows the line's coming and going. */
+static void file_sets_capture_scalar_outputs(void) {
+#define BODY                                                                                       \
+    "@torch.compile\n"                                                                             \
+    "def f(x: torch.Tensor, c: torch.Tensor):\n"                                                   \
+    "    sizes = c.tolist()\n"                                                                     \
+    "    return x.split(sizes, dim=0)\n"
+    const char *plain = "import torch\n" BODY;
+    const char *on = "import torch\ntorch._dynamo.config.capture_scalar_outputs = True\n" BODY;
+    const char *aliased = "import torch as th\nth._dynamo.config.capture_scalar_outputs = True\n"
+                          "torch = th\n" BODY;
+    const char *off = "import torch\ntorch._dynamo.config.capture_scalar_outputs = False\n" BODY;
+    const char *nested = "import torch\ndef setup():\n"
+                         "    torch._dynamo.config.capture_scalar_outputs = True\n" BODY;
+    const char *other =
+        "import torch\ntorch._dynamo.config.capture_dynamic_output_shape_ops = True\n" BODY;
+    AT_EXPECT(plain, "GM202", 1);
+    AT_EXPECT(on, "GM202", 0);
+    AT_EXPECT(aliased, "GM202", 0);
+    AT_EXPECT(off, "GM202", 1);
+    AT_EXPECT(nested, "GM202", 1);
+    AT_EXPECT(other, "GM202", 1);
+    /* torch imported only under a condition: the line after the imports might not find it */
+    const char *guarded[] = {
+        "import sys\nif sys.version_info >= (3, 8):\n    import torch\n" BODY,
+        "try:\n    import torch\nexcept ImportError:\n    pass\n" BODY,
+    };
+    for (size_t i = 0; i < sizeof guarded / sizeof guarded[0]; i++) {
+        gm_finding_list g = at_analyze(guarded[i]);
+        CHECK(at_find(&g, "GM202", 0) && !at_fix(at_find(&g, "GM202", 0), GM_FIX_KIND_MEND));
+        gm_finding_list_free(&g);
+    }
+    gm_finding_list l = at_analyze(plain);
+    const gm_fix *fix = at_fix(at_find(&l, "GM202", 0), GM_FIX_KIND_MEND);
+    CHECK(fix && fix->applicability == GM_FIX_UNSAFE);
+    if (fix) {
+        char *mended = at_apply(plain, fix);
+        CHECK(mended && strncmp(mended, on, strlen("import torch\ntorch._dynamo.config."
+                                                   "capture_scalar_outputs = True\n")) == 0);
+        if (mended)
+            AT_EXPECT(mended, "GM202", 0);
+        free(mended);
+    }
+    gm_finding_list_free(&l);
+    /* the list as the split's own argument, by keyword and through torch.split */
+    const char *inline_splits[] = {
+        "    return x.split(c.tolist())\n",
+        "    return x.split(split_size=c.tolist(), dim=0)\n",
+        "    return torch.split(x, c.tolist())\n",
+    };
+    for (size_t i = 0; i < sizeof inline_splits / sizeof inline_splits[0]; i++) {
+        char src[512];
+        snprintf(src, sizeof src,
+                 "import torch\n@torch.compile\ndef f(x: torch.Tensor, c: torch.Tensor):\n%s",
+                 inline_splits[i]);
+        l = at_analyze(src);
+        const gm_finding *found = at_find(&l, "GM202", 0);
+        CHECK(found && at_fix(found, GM_FIX_KIND_MEND) &&
+              at_fix(found, GM_FIX_KIND_MEND)->applicability == GM_FIX_UNSAFE);
+        gm_finding_list_free(&l);
+    }
+    /* torch.split takes the sizes second: a list of the tensor split is not its sizes */
+    l = at_analyze("import torch\n@torch.compile\ndef f(x: torch.Tensor, c: torch.Tensor):\n"
+                   "    return torch.split(c.tolist(), 2)\n");
+    CHECK(at_find(&l, "GM202", 0) && !at_fix(at_find(&l, "GM202", 0), GM_FIX_KIND_MEND));
+    gm_finding_list_free(&l);
+    /* the list also used as a number: no capture mend */
+    AT_EXPECT("import torch\n@torch.compile\ndef f(x: torch.Tensor, c: torch.Tensor):\n"
+              "    sizes = c.tolist()\n    return x.split(sizes, dim=0), sizes[0] > 1\n",
+              "GM202", 1);
+    l = at_analyze("import torch\n@torch.compile\ndef f(x: torch.Tensor, c: torch.Tensor):\n"
+                   "    sizes = c.tolist()\n    if sizes[0] > 1:\n        x = x * 2\n"
+                   "    return x.split(sizes, dim=0)\n");
+    CHECK(at_find(&l, "GM202", 0) && !at_fix(at_find(&l, "GM202", 0), GM_FIX_KIND_MEND));
+    gm_finding_list_free(&l);
+    /* one analyzer over the edits: the line added, then taken away */
+    const char *texts[] = {plain, on, plain};
+    const size_t expected[] = {1, 0, 1};
+    TSParser *parser = gm_python_parser_new(0);
+    gm_analyzer *a = gm_analyzer_new();
+    gm_analysis_options o;
+    gm_analysis_options_default(&o);
+    TSTree *trees[3];
+    for (size_t i = 0; i < 3; i++) {
+        trees[i] = gm_python_parse(parser, NULL, texts[i], strlen(texts[i]));
+        const gm_finding_list *found =
+            gm_analyzer_run(a, trees[i], texts[i], strlen(texts[i]), &o);
+        size_t n = 0;
+        for (size_t k = 0; k < found->count; k++)
+            n += strcmp(found->items[k].rule->id, "GM202") == 0;
+        CHECK_EQ_INT(n, expected[i]);
+    }
+    gm_analyzer_free(a);
+    for (size_t i = 0; i < 3; i++)
+        gm_tree_delete(trees[i]);
+    ts_parser_delete(parser);
+#undef BODY
+}
+
 int main(void) {
     allow_rnn();
     reorderable_print();
@@ -319,5 +425,6 @@ int main(void) {
     nested_graph_breaks();
     options_compare();
     analyzer_follows_settings();
+    file_sets_capture_scalar_outputs();
     return check_exit_code("analysis/rules/settings_rules");
 }

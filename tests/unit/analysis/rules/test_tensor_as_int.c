@@ -3,6 +3,7 @@
  * also skips the frame) and for indexing with a 0-d tensor made in the graph; GM101 for `==`/`!=`
  * between a list or tuple display holding a tensor and a sequence. Graph inputs (parameters),
  * ints from shapes and loops over Python lists of ints are no break. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -235,6 +236,54 @@ static void messages_and_spans(void) {
     expect_body("    a = torch.arange(x.sum())  # graphmend: ignore[GM202]\n", "GM202", 0);
 }
 
+/* The capture mend (analysis/mends/capture_scalars.c): an unsafe fix that switches
+ * capture_scalar_outputs on after the imports, for a slice bound (and the loop header's companion
+ * break) and a factory's size; none for the shape of view, reshape, expand or repeat, which dynamo
+ * checks against the tensor's own size. Applied, the file predicts no GM202 there any more. */
+static void capture_mend(void) {
+    const char *bodies[] = {
+        "    for e in range(2):\n        a = t[e]\n        y = x[a:a + 1]\n    return x\n",
+        "    return torch.arange(t.max())\n",
+        "    return x.narrow(0, 0, t.sum())\n",
+    };
+    for (size_t i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
+        char src[1024];
+        snprintf(src, sizeof src, "%s%s", HEAD, bodies[i]);
+        gm_finding_list l = at_analyze(src);
+        CHECK(at_count(&l, "GM202") >= 1);
+        for (size_t k = 0; k < at_count(&l, "GM202"); k++) {
+            const gm_fix *fix = at_fix(at_find(&l, "GM202", k), GM_FIX_KIND_MEND);
+            CHECK(fix && fix->applicability == GM_FIX_UNSAFE && fix->edit_count == 1);
+            if (!fix)
+                continue;
+            CHECK(strncmp(fix->edits[0].replacement,
+                          "torch._dynamo.config.capture_scalar_outputs = True\n", 51) == 0);
+            char *mended = at_apply(src, fix);
+            CHECK(mended && at_parses_cleanly(mended));
+            CHECK(mended && strstr(mended, "import torch\ntorch._dynamo.config."
+                                           "capture_scalar_outputs = True\n"));
+            if (mended)
+                AT_EXPECT(mended, "GM202", 0);
+            free(mended);
+        }
+        gm_finding_list_free(&l);
+    }
+    const char *no_capture[] = {
+        "    return x.view(t.sum(), -1)\n",
+        "    return x.reshape(t.max(), 2)\n",
+        "    return x.expand(t.sum(), 3)\n",
+    };
+    for (size_t i = 0; i < sizeof no_capture / sizeof no_capture[0]; i++) {
+        char src[1024];
+        snprintf(src, sizeof src, "%s%s", HEAD, no_capture[i]);
+        gm_finding_list l = at_analyze(src);
+        const gm_finding *f = at_find(&l, "GM202", 0);
+        CHECK(f && !at_fix(f, GM_FIX_KIND_MEND) && f->mend_declined &&
+              strstr(f->mend_declined, "take the int from a shape"));
+        gm_finding_list_free(&l);
+    }
+}
+
 int main(void) {
     torch_sizes();
     method_sizes();
@@ -244,5 +293,6 @@ int main(void) {
     one_dim_attributes();
     sequence_comparisons();
     messages_and_spans();
+    capture_mend();
     return check_exit_code("analysis/rules/tensor_as_int");
 }

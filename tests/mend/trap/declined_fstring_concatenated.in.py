@@ -4,8 +4,9 @@ import torch
 
 @torch.compile
 def check_positive(x):
+    # an f-string joined to another literal: no single literal to keep
     if not (x > 0).all():
-        raise ValueError(f"expected positive values, got shape {x.shape}")
+        raise ValueError(f"expected positive values, got shape {x.shape}" " (log of a negative)")
     return x.log()
 
 

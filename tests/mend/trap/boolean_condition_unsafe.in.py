@@ -1,4 +1,5 @@
-# mend-declined: not one graphmend can turn into a boolean tensor
+# mend-fix-args: --unsafe-fixes
+# mend-applicability: unsafe
 import torch
 
 

@@ -1,0 +1,14 @@
+# mend-fix-args: --unsafe-fixes
+# mend-applicability: unsafe
+import torch
+
+
+@torch.compile
+def check_positive(x):
+    if not (x > 0).all():
+        raise ValueError(f"expected positive values, got shape {x.shape}")
+    return x.log()
+
+
+def example():
+    return check_positive, (torch.rand(4) + 0.1,)
