@@ -26,12 +26,16 @@ _CHILD = r"""
 import importlib.util, json, logging, sys, warnings
 import torch
 
-path, compiled = sys.argv[1], sys.argv[2] == "compiled"
+path, compiled, oracle = sys.argv[1], sys.argv[2] == "compiled", sys.argv[3]
+sys.path.insert(0, oracle)
+import dynamo_runner  # the corpus oracle's dynamo plumbing: breaks from explain and the log
 written = []
 lines = open(path, encoding="utf-8").read().splitlines()
 
 class Collect(logging.Handler):
     def emit(self, record):
+        if record.name.startswith("torch"):
+            return  # dynamo's own log (its graph_breaks records among them)
         where = lines[record.lineno - 1].strip() if record.pathname == path else record.pathname
         written.append(["log", record.levelname, record.name, record.getMessage(), where,
                         record.funcName])
@@ -45,8 +49,11 @@ fn, args = module.example()
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     if compiled:
+        capture = dynamo_runner._install_capture()
         torch._dynamo.reset()
-        breaks = torch._dynamo.explain(fn)(*args).graph_break_count
+        result = {"breaks": []}
+        dynamo_runner._record_explained(result, torch._dynamo.explain(fn)(*args), capture, path)
+        breaks = len({b["line"] for b in result["breaks"]})
         torch._dynamo.reset()
         written.clear()
         caught.clear()
@@ -62,7 +69,8 @@ print(json.dumps({"written": written, "breaks": breaks}))
 
 
 def _written(path, mode: str) -> dict:
-    proc = subprocess.run([sys.executable, "-c", _CHILD, str(path), mode], capture_output=True,
+    proc = subprocess.run([sys.executable, "-c", _CHILD, str(path), mode,
+                           str(HERE.parent / "oracle")], capture_output=True,
                           text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return json.loads(proc.stdout.strip().splitlines()[-1])
