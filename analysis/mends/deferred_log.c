@@ -47,10 +47,14 @@ static const char *const stacked_methods[] = {"debug", "info", "warning", "error
 /* transformers' lru_cache'd methods: called as they are, no stacklevel. */
 static const char *const once_methods[] = {"warning_once", "info_once"};
 
+/* The builtin warning classes a category may name (a class of the file or a library could be
+ * rebound, or be no plain class, so the function could not hold it). */
 static const char *const warning_classes[] = {
-    "Warning",       "UserWarning",    "DeprecationWarning", "FutureWarning",
+    "Warning",        "UserWarning",   "DeprecationWarning",        "FutureWarning",
     "RuntimeWarning", "SyntaxWarning", "PendingDeprecationWarning", "ImportWarning",
     "UnicodeWarning", "BytesWarning",  "ResourceWarning"};
+
+#define COUNT(list) (sizeof(list) / sizeof(list)[0])
 
 static bool in_list(const char *const *list, size_t count, gm_slice name) {
     for (size_t i = 0; i < count; i++)
@@ -155,8 +159,7 @@ static const char *read_arguments(gm_region *region, TSNode call, bool warning, 
             value = gm_unparen(syn, value);
             gm_slice name = gm_node_slice(value, st->text);
             if (!gm_is(value, syn->sym.identifier) ||
-                !in_list(warning_classes, sizeof warning_classes / sizeof warning_classes[0],
-                         name) ||
+                !in_list(warning_classes, COUNT(warning_classes), name) ||
                 gm_region_binds_node(region, value) ||
                 gm_symbols_is_imported(st->symbols, name))
                 return "the warning's category is not a builtin warning class";
@@ -257,13 +260,12 @@ int gm_mend_deferred_log(gm_region *region, TSNode call, const char *name, gm_fi
                                : (TSNode){0};
         if (!ts_node_is_null(attribute))
             method = gm_node_slice(attribute, st->text);
-        bool once = in_list(once_methods, 2, method);
+        bool once = in_list(once_methods, COUNT(once_methods), method);
         if (ts_node_is_null(attribute) || !gm_is(object, syn->sym.identifier) ||
             gm_region_binds_node(region, object))
             why = "the logger is not a module-level name the new function could call";
         else if (!once &&
-                 !in_list(stacked_methods, sizeof stacked_methods / sizeof stacked_methods[0],
-                          method))
+                 !in_list(stacked_methods, COUNT(stacked_methods), method))
             why = "Logger.exception reads the exception being handled and Logger.warn warns "
                   "about itself; only debug, info, warning, error, critical and the *_once "
                   "methods are deferred";
@@ -338,7 +340,7 @@ int gm_mend_deferred_log(gm_region *region, TSNode call, const char *name, gm_fi
     gm_tb_appendf(&block, "%s%sdef %s(%s):%s", nl, nl, fn, logger.len ? "*args" : "message", nl);
     gm_tb_append(&block, top.unit, top.unit_len);
     if (logger.len) {
-        bool once = in_list(once_methods, 2, method);
+        bool once = in_list(once_methods, COUNT(once_methods), method);
         gm_tb_appendf(&block, "%.*s.%.*s(*args%s)%s", (int)logger.len, logger.ptr,
                       (int)method.len, method.ptr, once ? "" : ", stacklevel=2", nl);
     } else {
