@@ -615,10 +615,13 @@ static unsigned blank_lines_after(const char *text, uint32_t len, uint32_t at) {
 }
 
 /* Puts the setting line's edit at `at` with the blank lines the text there needs (the mend wrote
- * the line and one newline). Returns -1 on OOM. */
+ * the line, or a block of lines such as a function and its setting, and one newline). Returns
+ * -1 on OOM. */
 static int place_setting_line(gm_text_edit *e, const char *text, uint32_t len, uint32_t at) {
     const char *r = e->replacement;
-    size_t line = strcspn(r, "\r\n");
+    size_t line = strlen(r);
+    while (line > 0 && (r[line - 1] == '\n' || r[line - 1] == '\r'))
+        line--;
     const char *newline = gm_line_break_at(r, (uint32_t)strlen(r), (uint32_t)line);
     unsigned blanks = blank_lines_after(text, len, at);
     size_t nl = strlen(newline), want = line + nl * (1 + blanks);

@@ -3,6 +3,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "analysis/logging_calls/logging_config.h"
 #include "analysis/rules/rules.h"
 #include "analysis/value_kinds/value_kinds.h"
 
@@ -593,7 +594,25 @@ static void collect_local_imports(const gm_syntax *syn, TSNode n, TSNode *out, s
     ts_tree_cursor_delete(&cursor);
 }
 
+/* Whether the region is a module-level function the file adds to reorderable_logging_functions
+ * (the safe [Defer] mend's): dynamo defers its calls and never traces its body. */
+static bool deferred_by_file(const gm_stmt_ctx *stmt, const gm_region_site *site) {
+    if (!ts_node_is_null(site->class_node) || site->nested ||
+        !stmt->symbols->mentions_reorderable_logging)
+        return false;
+    TSNode name = gm_child(site->function, stmt->syntax->field.name);
+    gm_slice s = gm_node_slice(name, stmt->text);
+    char buf[GM_NAME_MAX];
+    if (ts_node_is_null(name) || s.len >= sizeof buf)
+        return false;
+    memcpy(buf, s.ptr, s.len);
+    buf[s.len] = '\0';
+    return gm_file_reorders_logging(stmt, buf);
+}
+
 void gm_region_analyze(gm_stmt_ctx *stmt, const gm_region_site *site) {
+    if (deferred_by_file(stmt, site))
+        return;
     gm_region region = {.stmt = stmt, .site = *site, .print_shadowed = -1,
                         .local_imports_from = SIZE_MAX};
     /* `import torch` inside the function: its names resolve as the module's imports do, for

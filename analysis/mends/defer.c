@@ -175,10 +175,17 @@ static int eager_only(gm_region *region, TSNode call, gm_fix *out) {
 }
 
 int gm_mend_logging_call(gm_region *region, TSNode call, const char *name, gm_fix *out) {
-    int count = deferred(region, call, name, out);
+    /* The safe mend, when it applies, makes the process-wide deferral pointless; its reason
+     * for declining is the one the user sees when the unsafe ones apply neither. */
+    int count = gm_mend_deferred_log(region, call, name, out);
+    if (count == 0)
+        count = deferred(region, call, name, out);
     if (count < 0)
         return -1;
+    const char *safe_declined = region->mend_declined;
     int guard = eager_only(region, call, out + count);
+    if (guard == 0 && count == 0 && !region->mend_declined)
+        region->mend_declined = safe_declined;
     if (guard < 0) {
         for (int i = 0; i < count; i++)
             gm_fix_free(&out[i]);

@@ -32,6 +32,11 @@ bool gm_mend_is_raise_guard(const gm_syntax *syntax, TSNode if_stmt);
  * "warnings.warn", "logging.info", "logging.Logger.warning"): moved out of the graph, or run
  * in eager mode only. */
 int gm_mend_logging_call(gm_region *region, TSNode call, const char *name, gm_fix *out);
+/* GM402, GM403 (deferred_log.c), the safe one of gm_mend_logging_call's: a Logger method or
+ * warnings.warn with a message and no tensor, called through a function the file defines and
+ * adds to reorderable_logging_functions. 0 with region->mend_declined set when it does not
+ * apply. */
+int gm_mend_deferred_log(gm_region *region, TSNode call, const char *name, gm_fix *out);
 
 /* GM608 (buffer_store.c): `self.pos = self.pos.to(...)` of an nn.Buffer, the assignment:
  * stored only when the conversion made a new tensor. */

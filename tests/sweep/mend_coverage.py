@@ -14,7 +14,8 @@ a tensor method whose argument broke) counts as mended when every other site of 
 This is what the mends are offered for, not what they remove: whether a mended model breaks less
 with the same outputs is for real dynamo to say (tools/bench-mend runs it on transformers 4.52.4
 models). --list prints every site left without a mend, with its finding's rule and the reason the
-finding gives (mend_declined), or "not predicted".
+finding gives (mend_declined), or "not predicted", then every site whose only mend is unsafe,
+with the unsafe mend's title (what it changes).
 """
 
 from __future__ import annotations
@@ -40,7 +41,8 @@ def coverage(data: dict, found_by_mode: dict) -> dict:
             if "graphs" not in run or not run["breaks"]:
                 continue
             key = f"{run['mode']}/{run['dtype']}"
-            row = table.setdefault(key, {"sites": 0, "safe": 0, "unsafe": 0, "left": []})
+            row = table.setdefault(key, {"sites": 0, "safe": 0, "unsafe": 0, "left": [],
+                                         "unsafe_only": []})
             found = found_by_mode[run["mode"]]
             sites = sorted({(b["file"], b["line"]) for b in run["breaks"]})
             findings = {site: [f for f in found.get(site, ()) if applies([f], run["dtype"])]
@@ -58,7 +60,15 @@ def coverage(data: dict, found_by_mode: dict) -> dict:
                 if roots and len(mended) == len(roots):
                     mended |= follows
                 row[arm] += len(mended)
-                if arm != "unsafe":
+                if arm == "safe":
+                    # what the safe arm leaves though an unsafe mend is offered: the rule and
+                    # what the unsafe mend changes
+                    for site in roots:
+                        if site in mended or "unsafe" not in kinds[site]:
+                            continue
+                        f = next(f for f in findings[site]
+                                 if (f.get("fix") or {}).get("applicability") == "unsafe")
+                        row["unsafe_only"].append((family, site, f["code"], f["fix"]["message"]))
                     continue
                 for site in sites:
                     if site in mended:
@@ -86,6 +96,7 @@ def main(argv=None) -> int:
     print("| release | run | break sites | mend offered (safe) | mend offered (safe or unsafe) |")
     print("|---|---|---|---|---|")
     listing = []
+    unsafe_only = []
     for path in args.data:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
         source = Path(args.source) if args.source else default_source(data)
@@ -101,9 +112,14 @@ def main(argv=None) -> int:
             for family, (file, line), code, why in row["left"]:
                 listing.append(f"  {data['library']}-{data['version']} {key} {family}: {file}:{line} "
                                f"{code}: {why[:150]}")
+            for family, (file, line), code, why in row["unsafe_only"]:
+                unsafe_only.append(f"  {data['library']}-{data['version']} {key} {family}: {file}:{line} "
+                                   f"{code}: {why[:150]}")
     if args.list:
         print("\nsites left without a mend:")
         print("\n".join(listing))
+        print("\nsites with an unsafe mend only (the safe arm leaves them; the mend says what changes):")
+        print("\n".join(unsafe_only))
     return 0
 
 

@@ -1,7 +1,8 @@
 # mend-fix-args: --unsafe-fixes
 # mend-applicability: unsafe
-# T5/Whisper/BART: logger.warning_once in forward. A Logger method cannot be reordered by
-# dynamo (it is reached through the logger object), so the call runs in eager mode only.
+# T5/Whisper/BART: logger.warning_once in forward, with the logger kept on the module: no
+# function of the file can name it, so the safe deferral declines and the call runs in eager
+# mode only.
 import functools
 import logging
 
@@ -24,11 +25,12 @@ class T5Stack(nn.Module):
         super().__init__()
         self.block = nn.Linear(4, 4)
         self.gradient_checkpointing = True
+        self.logger = logger
 
     def forward(self, hidden_states, use_cache=True):
         if self.gradient_checkpointing and use_cache:
             if not torch.compiler.is_compiling():
-                logger.warning_once(
+                self.logger.warning_once(
                     "`use_cache=True` is incompatible with gradient checkpointing. Setting "
                     "`use_cache=False`..."
                 )

@@ -136,15 +136,92 @@ static void expect_first_mend(const char *body, const char *rule, const char *ti
     gm_finding_list_free(&l);
 }
 
+/* The first mend of the only finding of rule in HEAD + body has the applicability and, when
+ * edits is not 0, that many edits. */
+static void expect_first_mend_kind(const char *body, const char *rule, gm_applicability kind,
+                                   size_t edits) {
+    char src[4096];
+    snprintf(src, sizeof src, "%s%s", HEAD, body);
+    gm_finding_list l = at_analyze(src);
+    const gm_finding *f = at_find(&l, rule, 0);
+    const gm_fix *mend = f ? at_fix(f, GM_FIX_KIND_MEND) : NULL;
+    CHECK(mend && mend->applicability == kind && (edits == 0 || mend->edit_count == edits));
+    if (!mend || mend->applicability != kind || (edits && mend->edit_count != edits))
+        fprintf(stderr, "  %s: got %s\n", body, mend ? mend->title : "no mend");
+    gm_finding_list_free(&l);
+}
+
 static void mends(void) {
-    /* Deferred where dynamo can reorder the callee (a plain function with constant, tensor or
-     * format-string arguments); a Logger method or a warning class argument cannot be. */
-    expect_first_mend("    warnings.warn('slow path')\n", "GM403",
-                      "adds warnings.warn to torch._dynamo.config.reorderable_logging_functions");
-    expect_first_mend("    warnings.warn('slow path')\n", "GM403", "points at the function");
+    /* Safe: a Logger method or warnings.warn with a message and no tensor goes through a
+     * function of the file that it adds to reorderable_logging_functions (two edits: the call
+     * and the function after the imports). */
+    expect_first_mend("    warnings.warn('slow path')\n", "GM403", "call a function of this file");
+    expect_first_mend("    warnings.warn('old', FutureWarning)\n", "GM403",
+                      "(_graphmend_warn_FutureWarning,");
+    expect_first_mend("    warnings.warn('old', category=DeprecationWarning, stacklevel=2)\n",
+                      "GM403", "(_graphmend_warn_DeprecationWarning_2,");
+    expect_first_mend("    logger.warning('x')\n", "GM402", "(_graphmend_logger_warning,");
+    expect_first_mend("    logger.warning_once(f'x {x.shape[0]}')\n", "GM402",
+                      "(_graphmend_logger_warning_once,");
+    expect_first_mend_kind("    logger.info('x %d', x.shape[0])\n", "GM402", GM_FIX_SAFE, 2);
+    expect_first_mend_kind("    warnings.warn('old', FutureWarning)\n", "GM403", GM_FIX_SAFE, 2);
+    /* Declined, the unsafe mends stay: an argument that may be a tensor (x: no evidence either
+     * way), keyword arguments, Logger.exception and Logger.warn, a logger that is no
+     * module-level name, a warning class that is not a builtin one, a call inside try or with,
+     * a call whose value is used. */
+    expect_first_mend_kind("    logger.warning('x %s', x)\n", "GM402", GM_FIX_UNSAFE, 0);
+    expect_first_mend_kind("    logger.warning('x %s', x.sum())\n", "GM402", GM_FIX_UNSAFE, 0);
+    expect_first_mend_kind("    logger.warning('x', exc_info=True)\n", "GM402", GM_FIX_UNSAFE, 0);
+    expect_first_mend_kind("    logger.exception('x')\n", "GM402", GM_FIX_UNSAFE, 0);
+    expect_first_mend_kind("    logger.warn('x')\n", "GM402", GM_FIX_UNSAFE, 0);
+    expect_first_mend_kind("    log = logger\n    log.warning('x')\n", "GM402", GM_FIX_UNSAFE, 0);
+    expect_first_mend_kind("    warnings.warn('old', MyWarning)\n", "GM403", GM_FIX_UNSAFE, 0);
+    expect_first_mend_kind("    try:\n        logger.warning('x')\n    finally:\n        pass\n",
+                           "GM402", GM_FIX_UNSAFE, 0);
+    expect_first_mend_kind("    with torch.no_grad():\n        logger.warning('x')\n", "GM402",
+                           GM_FIX_UNSAFE, 0);
+    /* torch imported only under TYPE_CHECKING: the setting line would fail at import time. */
+    {
+        const char *src = "from typing import TYPE_CHECKING\nimport logging\n"
+                          "if TYPE_CHECKING:\n    import torch\n"
+                          "logger = logging.getLogger(__name__)\n"
+                          "@torch.compile\ndef f(x):\n    logger.warning('x')\n    return x\n";
+        gm_finding_list l = at_analyze(src);
+        const gm_finding *f = at_find(&l, "GM402", 0);
+        const gm_fix *mend = f ? at_fix(f, GM_FIX_KIND_MEND) : NULL;
+        CHECK(f && (!mend || mend->applicability != GM_FIX_SAFE));
+        gm_finding_list_free(&l);
+    }
+    /* A module-level logging function keeps the process-wide deferral (unsafe). */
     expect_first_mend("    logging.info('x %s', x)\n", "GM402", "adds logging.info to");
-    expect_first_mend("    warnings.warn('old', FutureWarning)\n", "GM403", "only in eager mode");
-    expect_first_mend("    logger.warning('x')\n", "GM402", "only in eager mode");
+    /* With the function in the file: its calls are deferred (no finding), its body is not
+     * traced (no finding there), and another call gets a mend of one edit, the call. */
+    AT_EXPECT("import logging\nimport torch\nlogger = logging.getLogger(__name__)\n"
+              "def _graphmend_logger_warning(*args):\n    logger.warning(*args, stacklevel=2)\n"
+              "torch._dynamo.config.reorderable_logging_functions.add(_graphmend_logger_warning)\n"
+              "@torch.compile\ndef f(x):\n    _graphmend_logger_warning('x')\n    return x\n",
+              "GM402", 0);
+    {
+        const char *src =
+            "import logging\nimport torch\nlogger = logging.getLogger(__name__)\n"
+            "def _graphmend_logger_warning(*args):\n    logger.warning(*args, stacklevel=2)\n"
+            "torch._dynamo.config.reorderable_logging_functions.add(_graphmend_logger_warning)\n"
+            "@torch.compile\ndef f(x):\n    _graphmend_logger_warning('x')\n"
+            "    logger.warning('y')\n    return x\n";
+        gm_finding_list l = at_analyze(src);
+        const gm_finding *f = at_find(&l, "GM402", 0);
+        const gm_fix *mend = f ? at_fix(f, GM_FIX_KIND_MEND) : NULL;
+        CHECK(at_count(&l, "GM402") == 1 && mend && mend->applicability == GM_FIX_SAFE &&
+              mend->edit_count == 1);
+        gm_finding_list_free(&l);
+    }
+    /* A name the file uses for something else is not taken over. */
+    AT_EXPECT("import logging\nimport torch\nlogger = logging.getLogger(__name__)\n"
+              "_graphmend_logger_warning = 1\n"
+              "@torch.compile\ndef f(x):\n    logger.warning('x')\n    return x\n",
+              "GM402", 1);
+    expect_first_mend("    logger.warning('x')\n    _graphmend_logger_warning = 1\n", "GM402",
+                      "only in eager mode");
     /* With the setting line in the file, dynamo defers the call: no finding. */
     AT_EXPECT("import warnings\nimport torch\n"
               "torch._dynamo.config.reorderable_logging_functions.add(warnings.warn)\n"
