@@ -94,7 +94,7 @@ struct gm_analyzer {
     size_t children_capacity;
     gm_call_graph graph;
     const gm_call_part **parts; /* the statements' parts, for the graph */
-    size_t parts_capacity;
+    size_t parts_capacity, part_count;
     char **external_keys; /* owned: functions other modules' compiled code calls */
     size_t external_count;
     /* owned "name=value" facts: imported functions that return a compile-time constant */
@@ -958,6 +958,14 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
             cache_entry *e = &old->items[info->match];
             info->calls = e->calls;
             memset(&e->calls, 0, sizeof e->calls);
+            /* the compile calls move with the statement, as its findings do below */
+            for (uint32_t t = 0; t < info->calls.target_count; t++) {
+                gm_compile_target *target = &info->calls.targets[t];
+                target->start_byte = (uint32_t)((int64_t)target->start_byte + e->pending_bytes);
+                target->end_byte = (uint32_t)((int64_t)target->end_byte + e->pending_bytes);
+                target->start_row = (uint32_t)((int64_t)target->start_row + e->pending_rows);
+                target->end_row = (uint32_t)((int64_t)target->end_row + e->pending_rows);
+            }
         } else if (gm_call_part_build(&a->symbols, syn, text, options, a->children[i],
                                       &info->calls) != 0) {
             free_child_calls(a, nchildren);
@@ -1159,7 +1167,8 @@ static int set_property_facts(const gm_analyzer *a, gm_module_summary *summary) 
     return rc;
 }
 
-int gm_analyzer_module_summary(gm_analyzer *analyzer, struct gm_module_summary *summary) {
+/* analyzer->parts: the call parts of the live entries, part_count of them. */
+static int live_parts(gm_analyzer *analyzer) {
     entry_list *entries = &analyzer->entries;
     if (entries->count > analyzer->parts_capacity) {
         const gm_call_part **parts = realloc(analyzer->parts, entries->count * sizeof *parts);
@@ -1172,6 +1181,14 @@ int gm_analyzer_module_summary(gm_analyzer *analyzer, struct gm_module_summary *
     for (size_t i = 0; i < entries->count; i++)
         if (!entries->items[i].dead)
             analyzer->parts[count++] = &entries->items[i].calls;
+    analyzer->part_count = count;
+    return 0;
+}
+
+int gm_analyzer_module_summary(gm_analyzer *analyzer, struct gm_module_summary *summary) {
+    if (live_parts(analyzer) != 0)
+        return -1;
+    size_t count = analyzer->part_count;
     if (gm_module_summary_build(analyzer->parts, count, &analyzer->symbols,
                                 analyzer->options.forward_is_compiled, summary) != 0)
         return -1;
@@ -1180,6 +1197,15 @@ int gm_analyzer_module_summary(gm_analyzer *analyzer, struct gm_module_summary *
         return -1;
     }
     return 0;
+}
+
+int gm_analyzer_compile_sites(gm_analyzer *analyzer, struct gm_compile_site_list *sites) {
+    memset(sites, 0, sizeof *sites);
+    if (!analyzer->have_state || live_parts(analyzer) != 0)
+        return -1;
+    return gm_imported_compile_sites_of_parts(analyzer->parts, analyzer->part_count,
+                                              &analyzer->symbols,
+                                              analyzer->options.forward_is_compiled, sites);
 }
 
 uint64_t gm_analyzer_summary_digest(const gm_analyzer *analyzer) {

@@ -43,6 +43,11 @@ const gm_finding_list *gm_analyzer_run(gm_analyzer *analyzer, const TSTree *tree
 struct gm_module_summary;
 int gm_analyzer_module_summary(gm_analyzer *analyzer, struct gm_module_summary *summary);
 
+/* The compile calls of imported names in the last run's text (gm_imported_compile_sites),
+ * from the run's call parts. Returns 0, or -1 on OOM or when there was no run. */
+struct gm_compile_site_list;
+int gm_analyzer_compile_sites(gm_analyzer *analyzer, struct gm_compile_site_list *sites);
+
 /* What the last gm_analyzer_run did: top-level statements it saw, and how many of them it took
  * from the cache instead of analysing them again. */
 typedef struct {

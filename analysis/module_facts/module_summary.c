@@ -468,6 +468,19 @@ oom:
     return -1;
 }
 
+int gm_imported_compile_sites_of_parts(const gm_call_part *const *parts, size_t part_count,
+                                       const gm_symbols *symbols, bool forward_is_compiled,
+                                       gm_compile_site_list *sites) {
+    memset(sites, 0, sizeof *sites);
+    gm_module_summary summary;
+    if (build_summary(parts, part_count, symbols, forward_is_compiled, &summary, sites) != 0) {
+        gm_compile_site_list_free(sites);
+        return -1;
+    }
+    gm_module_summary_free(&summary);
+    return 0;
+}
+
 int gm_module_summary_build(const gm_call_part *const *parts, size_t part_count,
                             const gm_symbols *symbols, bool forward_is_compiled,
                             gm_module_summary *out) {

@@ -98,7 +98,7 @@ typedef struct {
     uint32_t start_row, start_column, end_row, end_column;
 } gm_compile_site;
 
-typedef struct {
+typedef struct gm_compile_site_list {
     gm_compile_site *items;
     size_t count, capacity;
 } gm_compile_site_list;
@@ -109,6 +109,12 @@ void gm_compile_site_list_free(gm_compile_site_list *sites);
  * overwritten. Returns 0, or -1 on OOM or when the parser gives up (nothing to free then). */
 int gm_imported_compile_sites(const char *text, size_t len, const gm_analysis_options *options,
                               gm_compile_site_list *sites);
+
+/* The same from a module's call parts (an analyzer's, without parsing again). sites is
+ * overwritten. Returns 0, or -1 on OOM (nothing to free then). */
+int gm_imported_compile_sites_of_parts(const gm_call_part *const *parts, size_t part_count,
+                                       const gm_symbols *symbols, bool forward_is_compiled,
+                                       gm_compile_site_list *sites);
 
 /* A deep copy of src into dst (overwritten). Returns 0, or -1 on OOM (dst is then empty). */
 int gm_module_summary_copy(const gm_module_summary *src, gm_module_summary *dst);

@@ -115,6 +115,36 @@ def test_compile_call_lists_the_package_breaks(servers, client_name, tmp_path_fa
     assert command["arguments"] == [uri, {"packages": ["fakemodels"]}]
 
 
+def test_compile_call_finding_follows_edits(servers, tmp_path_factory):
+    """The compile sites come from the document's incremental analysis: lines typed above the
+    call move the finding with it, typing elsewhere keeps it, and deleting the call drops it."""
+    wrapper, _, _ = install_fake_package(tmp_path_factory.mktemp("env"))
+    session = servers.session("vscode")
+    session.client.notify("workspace/didChangeConfiguration",
+                          {"settings": {"graphmend": {"python": str(wrapper)}}})
+    uri = session.open("train.py", TRAIN)
+    found = library_diagnostics(session.diagnostics_until(
+        uri, lambda d: bool(library_diagnostics(d)), since=session.docs[uri]["mark"],
+        timeout=30))
+    assert [d["range"]["start"] for d in found] == [{"line": 4, "character": 11}]
+
+    # above the model's line: the call's statement is reused and moved (an edit of the imports
+    # would analyse again every statement that names them)
+    above = {"start": {"line": 3, "character": 0}, "end": {"line": 3, "character": 0}}
+    session.change(uri, [{"range": above, "text": "x = 0\ny = 1\n"}])
+    found = library_diagnostics(session.diagnostics(uri))
+    assert [d["range"]["start"] for d in found] == [{"line": 6, "character": 11}], found
+
+    end = {"start": {"line": 7, "character": 0}, "end": {"line": 7, "character": 0}}
+    session.change(uri, [{"range": end, "text": "x = 1\n"}])
+    found = library_diagnostics(session.diagnostics(uri))
+    assert [d["range"]["start"] for d in found] == [{"line": 6, "character": 11}], found
+
+    call = {"start": {"line": 6, "character": 0}, "end": {"line": 7, "character": 0}}
+    session.change(uri, [{"range": call, "text": ""}])
+    assert library_diagnostics(session.diagnostics(uri)) == []
+
+
 def test_no_finding_when_the_interpreter_lacks_the_package(servers, tmp_path):
     session = servers.session("vscode")
     session.client.notify("workspace/didChangeConfiguration",
