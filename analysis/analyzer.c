@@ -1208,6 +1208,21 @@ int gm_analyzer_compile_sites(gm_analyzer *analyzer, struct gm_compile_site_list
                                               analyzer->options.forward_is_compiled, sites);
 }
 
+uint64_t gm_analyzer_compile_sites_digest(const gm_analyzer *analyzer) {
+    uint64_t digest = gm_analyzer_summary_digest(analyzer);
+    if (!digest)
+        return 0;
+    const entry_list *entries = &analyzer->entries;
+    for (size_t i = 0; i < entries->count; i++) {
+        const gm_call_part *part = &entries->items[i].calls;
+        if (entries->items[i].dead)
+            continue;
+        for (uint32_t t = 0; t < part->target_count; t++)
+            digest = mix(mix(digest, part->targets[t].start_byte), part->targets[t].end_byte);
+    }
+    return digest ? digest : 1;
+}
+
 uint64_t gm_analyzer_summary_digest(const gm_analyzer *analyzer) {
     const gm_analyzer *a = analyzer;
     if (!a->have_state || !a->graph.have_digest)

@@ -48,6 +48,10 @@ int gm_analyzer_module_summary(gm_analyzer *analyzer, struct gm_module_summary *
 struct gm_compile_site_list;
 int gm_analyzer_compile_sites(gm_analyzer *analyzer, struct gm_compile_site_list *sites);
 
+/* A digest of what gm_analyzer_compile_sites reads (the summary digest and where the compile
+ * calls are): equal digests give the same sites. 0 when there was no run. */
+uint64_t gm_analyzer_compile_sites_digest(const gm_analyzer *analyzer);
+
 /* What the last gm_analyzer_run did: top-level statements it saw, and how many of them it took
  * from the cache instead of analysing them again. */
 typedef struct {
