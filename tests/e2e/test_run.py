@@ -297,9 +297,12 @@ def test_ctrl_c_reaches_the_program(world):
             print("interrupted", flush=True)
             raise SystemExit(42)
         """))
+    # as a terminal's foreground job: a shell without job control starts background commands
+    # with SIGINT ignored, which Python (and so `graphmend run`, which execs it) keeps
     child = subprocess.Popen([binary_path(), "run", "--packages", "fakepkg", "wait.py"],
                              cwd=world["root"], env=world["env"], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
+                             stderr=subprocess.PIPE, text=True,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         assert child.stdout.readline().strip() == "ready"
         child.send_signal(signal.SIGINT)
