@@ -409,26 +409,34 @@ static int analyze_region(void *payload, const gm_region_site *site) {
     return stmt->oom ? -1 : 0;
 }
 
-static int analyze_statement(gm_analyzer *a, TSNode top, TSNode next, const char *text,
-                             uint32_t len, const uint8_t *reach, const gm_call_part *calls,
-                             cache_entry *entry) {
-    gm_finding_list out;
-    gm_finding_list_init(&out);
-    gm_stmt_ctx st = {
+/* What the rules of one statement (top, followed by next) read of the analyzer's state; their
+ * findings go to out. */
+static gm_stmt_ctx statement_context(gm_analyzer *a, const gm_analysis_options *options,
+                                     const char *text, uint32_t len, TSNode top, TSNode next,
+                                     gm_finding_list *out) {
+    return (gm_stmt_ctx){
         .syntax = &a->syntax,
         .symbols = &a->symbols,
-        .options = &a->file_options,
+        .options = options,
         .text = text,
         .len = len,
         .top = top,
         .next = next,
-        .out = &out,
+        .out = out,
         .constants = a->constants,
         .constant_count = a->constant_count,
         .module_index = &a->module_index,
         .module_scan = &a->module_scan,
         .breaking_properties = &a->breaking_properties,
     };
+}
+
+static int analyze_statement(gm_analyzer *a, TSNode top, TSNode next, const char *text,
+                             uint32_t len, const uint8_t *reach, const gm_call_part *calls,
+                             cache_entry *entry) {
+    gm_finding_list out;
+    gm_finding_list_init(&out);
+    gm_stmt_ctx st = statement_context(a, &a->file_options, text, len, top, next, &out);
     gm_compiled_regions_each_with(&a->symbols, &a->syntax, text, &a->file_options, top, reach,
                                   calls, analyze_region, &st);
     memset(entry, 0, sizeof *entry);
@@ -1080,20 +1088,7 @@ static int note_tensor_stores(gm_analyzer *a, TSNode root, const char *text, uin
     memset(&a->module_scan, 0, sizeof a->module_scan);
     gm_finding_list out;
     gm_finding_list_init(&out);
-    gm_stmt_ctx st = {
-        .syntax = &a->syntax,
-        .symbols = &a->symbols,
-        .options = &a->options,
-        .text = text,
-        .len = len,
-        .top = root,
-        .out = &out,
-        .constants = a->constants,
-        .constant_count = a->constant_count,
-        .module_index = &a->module_index,
-        .module_scan = &a->module_scan,
-        .breaking_properties = &a->breaking_properties,
-    };
+    gm_stmt_ctx st = statement_context(a, &a->options, text, len, root, (TSNode){0}, &out);
     int rc = gm_rule_property_tensor_stores(&st, &a->breaking_properties);
     gm_finding_list_free(&out);
     gm_module_index_free(&a->module_index);
