@@ -285,6 +285,10 @@ static gm_vk_returns method_returns(gm_region *r, TSNode class_node, gm_slice me
 
 /* What every class of the file that defines method returns from it, taken together: a
  * tensor at most on some paths, since the object may be of a class the file does not have. */
+/* The most statements mentioning a method name that the guess from every class defining it
+ * looks through. */
+#define GM_GUESS_MAX_MENTIONS 64
+
 static gm_vk_returns classes_defining(gm_region *r, gm_slice method) {
     const gm_syntax *syn = syn_of(r);
     const TSNode *mentioning;
@@ -292,6 +296,11 @@ static gm_vk_returns classes_defining(gm_region *r, gm_slice method) {
     bool tensor = false;
     /* a class that comes to define it changes the answer */
     r->stmt->class_deps |= gm_dependency_bit(method.ptr, method.len);
+    /* a name that many statements mention (`forward` in a file of a thousand modules) says
+     * little of the object's class, and looking through them at every call made the analysis
+     * grow with the square of the file */
+    if (count > GM_GUESS_MAX_MENTIONS)
+        return GM_RETURNS_UNKNOWN;
     for (uint32_t i = 0; i < count; i++) {
         TSNode c = mentioning[i];
         if (gm_is(c, syn->sym.decorated_definition))
