@@ -1,4 +1,5 @@
 #include "analysis/mends/branch.h"
+#include "analysis/mends/setting_suggestion.h"
 
 #include <string.h>
 
@@ -79,7 +80,7 @@ const char *gm_branch_if_of(gm_region *region, TSNode condition, gm_branch_if *o
     if (why)
         return why;
     if (!st->symbols->torch_alias)
-        return "the file does not import torch, which the mend needs";
+        return gm_mend_no_torch_reason(st);
     out->torch = st->symbols->torch_alias;
     if (!gm_is(ts_node_parent(parent), syn->sym.block))
         return "the if is not inside a function body";

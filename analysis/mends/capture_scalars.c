@@ -22,35 +22,10 @@
     "holds for every compiled function of the process, and a value that decides Python control " \
     "flow still breaks there)"
 
-/* Whether a module-level `import torch` (or `import torch as <alias>`) binds the torch alias,
- * not only one inside `if is_torch_available():` or `try:` (transformers 4.52's Aria): the line
- * goes after the module's imports, where a conditional binding may be missing, and a
- * module whose import then raised NameError would be worse than a break. */
-static bool torch_imported_unconditionally(const gm_stmt_ctx *st) {
-    const gm_syntax *syn = st->syntax;
-    const char *alias = st->symbols->torch_alias;
-    TSNode module = ts_node_parent(st->top);
-    uint32_t count = ts_node_is_null(module) ? 0 : ts_node_named_child_count(module);
-    for (uint32_t i = 0; i < count; i++) {
-        TSNode c = ts_node_named_child(module, i);
-        if (!gm_is(c, syn->sym.import_statement))
-            continue;
-        uint32_t names = ts_node_named_child_count(c);
-        for (uint32_t k = 0; k < names; k++) {
-            TSNode n = ts_node_named_child(c, k);
-            TSNode dotted = gm_is(n, syn->sym.aliased_import) ? gm_child(n, syn->field.name) : n;
-            TSNode bound = gm_is(n, syn->sym.aliased_import) ? gm_child(n, syn->field.alias) : n;
-            if (gm_node_text_is(dotted, st->text, "torch") && gm_node_text_is(bound, st->text, alias))
-                return true;
-        }
-    }
-    return false;
-}
-
 int gm_mend_capture_scalars(gm_region *region, gm_fix *out) {
     if (region->stmt->options->capture_scalar_outputs || !region->stmt->symbols->torch_alias)
         return 0; /* already on (nothing breaks here), or no torch to set it on */
-    if (!torch_imported_unconditionally(region->stmt)) {
+    if (!gm_mend_torch_bound_at_import(region->stmt, UINT32_MAX)) {
         region->mend_declined =
             "the value is data-dependent, and torch is imported only under a condition, so the "
             "line that would switch on capture_scalar_outputs after the imports might not find "

@@ -19,6 +19,7 @@
 #include "analysis/logging_calls/logging_outcome.h"
 #include "analysis/syntax/line_breaks.h"
 #include "analysis/mends/mends.h"
+#include "analysis/mends/setting_suggestion.h"
 #include "analysis/mends/rewrite_text.h"
 
 /* The last import statement among the module's children before the statement under analysis,
@@ -120,14 +121,15 @@ static bool may_import_torch(const gm_stmt_ctx *st) {
 
 /* The eager-only guard, when the call is a whole statement alone on its lines in a block. A
  * file that does not import torch gets `import torch` after its imports (a line every such mend
- * of the file inserts identically, which the fix applier takes once). */
+ * of the file inserts identically, which the fix applier takes once), unless it imports torch
+ * under `if TYPE_CHECKING:` only: such a module keeps torch optional. */
 static int eager_only(gm_region *region, TSNode call, gm_fix *out) {
     const gm_stmt_ctx *st = region->stmt;
     const char *alias = st->symbols->torch_alias;
     TSNode stmt = ts_node_parent(call);
     bool import_torch = !alias;
-    if (import_torch && !may_import_torch(st)) {
-        region->mend_declined = "the file does not import torch, which the mend needs";
+    if (import_torch && (st->symbols->torch_type_checking_only || !may_import_torch(st))) {
+        region->mend_declined = gm_mend_no_torch_reason(region->stmt);
         return 0;
     }
     if (import_torch)

@@ -39,6 +39,7 @@
 #include "analysis/logging_calls/logging_outcome.h"
 #include "analysis/mends/mends.h"
 #include "analysis/mends/rewrite_text.h"
+#include "analysis/mends/setting_suggestion.h"
 #include "analysis/syntax/line_breaks.h"
 #include "analysis/value_kinds/value_kinds.h"
 
@@ -204,40 +205,6 @@ static void function_name(const call_shape *shape, gm_slice logger, gm_slice met
         snprintf(buf + n, cap - (size_t)n, "_%ld", shape->stacklevel);
 }
 
-/* Whether a module-level `import torch` (or `import torch as <alias>`, `import torch.x`), run
- * whenever the module is, binds alias before byte `before`: the setting line needs torch at
- * import time, and a module that imports it only under TYPE_CHECKING or inside functions
- * (transformers' utils/generic.py) keeps its imports as they are. */
-static bool torch_imported_at_top(const gm_stmt_ctx *st, const char *alias, uint32_t before) {
-    const gm_syntax *syn = st->syntax;
-    TSNode module = ts_node_parent(st->top);
-    gm_slice want = {alias, strlen(alias)};
-    for (uint32_t i = 0; i < ts_node_named_child_count(module); i++) {
-        TSNode c = ts_node_named_child(module, i);
-        if (ts_node_start_byte(c) >= before)
-            break;
-        if (!gm_is(c, syn->sym.import_statement))
-            continue;
-        for (uint32_t k = 0; k < ts_node_named_child_count(c); k++) {
-            TSNode item = ts_node_named_child(c, k);
-            TSNode dotted = item, bound = (TSNode){0};
-            if (gm_is(item, syn->sym.aliased_import)) {
-                dotted = gm_child(item, syn->field.name);
-                bound = gm_child(item, syn->field.alias);
-            }
-            if (!gm_is(dotted, syn->sym.dotted_name) || ts_node_named_child_count(dotted) == 0)
-                continue;
-            TSNode head = ts_node_named_child(dotted, 0);
-            if (!gm_node_text_is(head, st->text, "torch"))
-                continue;
-            if (ts_node_is_null(bound) ? gm_slice_is(want, "torch")
-                                       : ts_node_named_child_count(dotted) == 1 &&
-                                             gm_slice_eq(gm_node_slice(bound, st->text), want))
-                return true;
-        }
-    }
-    return false;
-}
 
 int gm_mend_deferred_log(gm_region *region, TSNode call, const char *name, gm_fix *out) {
     const gm_stmt_ctx *st = region->stmt;
@@ -290,7 +257,7 @@ int gm_mend_deferred_log(gm_region *region, TSNode call, const char *name, gm_fi
                      top.line_start))
         why = "the module's imports do not all come before the function, so the new function "
               "has no place after them";
-    if (!why && !torch_imported_at_top(st, alias, top.line_start))
+    if (!why && !gm_mend_torch_bound_at_import(st, top.line_start))
         why = "torch is not imported at the top of the module (only under a condition or inside "
               "functions), and the setting the mend adds needs it when the module is imported";
     if (why) {

@@ -94,7 +94,7 @@ static int boolean_mask(gm_region *region, TSNode subscript, gm_fix *out) {
         return decline(region, "the mask does not compare the masked tensor itself, so its shape "
                                "may differ from the tensor's");
     if (!alias) {
-        region->mend_declined = "the file does not import torch, which the mend needs";
+        region->mend_declined = gm_mend_no_torch_reason(region->stmt);
         return 0;
     }
     gm_text_builder tb;

@@ -1,5 +1,8 @@
 #include "analysis/mends/setting_suggestion.h"
 
+#include <stdint.h>
+#include <string.h>
+
 #include "analysis/mends/rewrite_text.h"
 
 int gm_mend_setting_suggestion(gm_region *region, gm_applicability applicability,
@@ -7,8 +10,8 @@ int gm_mend_setting_suggestion(gm_region *region, gm_applicability applicability
                                const char *title, gm_fix *out) {
     const gm_stmt_ctx *st = region->stmt;
     const char *alias = st->symbols->torch_alias;
-    if (!alias)
-        return 0;
+    if (!alias || !gm_mend_torch_bound_at_import(st, UINT32_MAX))
+        return 0; /* the line would raise NameError when the module is imported */
     /* After the imports (placed there by the analyzer on every run, see
      * gm_text_edit.after_imports) when the module's imports come before the statement; else
      * before the top-level statement that holds the region. Either way the edit is made here
@@ -29,4 +32,45 @@ int gm_mend_setting_suggestion(gm_region *region, gm_applicability applicability
     if (rc == 1)
         out->edits[0].after_imports = after_imports;
     return rc;
+}
+
+bool gm_mend_torch_bound_at_import(const gm_stmt_ctx *st, uint32_t before) {
+    const char *alias = st->symbols->torch_alias;
+    if (!alias)
+        return false;
+    const gm_syntax *syn = st->syntax;
+    TSNode module = ts_node_parent(st->top);
+    gm_slice want = {alias, strlen(alias)};
+    for (uint32_t i = 0; i < ts_node_named_child_count(module); i++) {
+        TSNode c = ts_node_named_child(module, i);
+        if (ts_node_start_byte(c) >= before)
+            break;
+        if (!gm_is(c, syn->sym.import_statement))
+            continue;
+        for (uint32_t k = 0; k < ts_node_named_child_count(c); k++) {
+            TSNode item = ts_node_named_child(c, k);
+            TSNode dotted = item, bound = (TSNode){0};
+            if (gm_is(item, syn->sym.aliased_import)) {
+                dotted = gm_child(item, syn->field.name);
+                bound = gm_child(item, syn->field.alias);
+            }
+            if (!gm_is(dotted, syn->sym.dotted_name) || ts_node_named_child_count(dotted) == 0)
+                continue;
+            TSNode head = ts_node_named_child(dotted, 0);
+            if (!gm_node_text_is(head, st->text, "torch"))
+                continue;
+            if (ts_node_is_null(bound) ? gm_slice_is(want, "torch")
+                                       : ts_node_named_child_count(dotted) == 1 &&
+                                             gm_slice_eq(gm_node_slice(bound, st->text), want))
+                return true;
+        }
+    }
+    return false;
+}
+
+const char *gm_mend_no_torch_reason(const gm_stmt_ctx *st) {
+    return st->symbols->torch_type_checking_only
+               ? "the file imports torch only under `if TYPE_CHECKING:` (it keeps torch "
+                 "optional), and the mend needs torch when the code runs"
+               : "the file does not import torch, which the mend needs";
 }

@@ -20,4 +20,14 @@ int gm_mend_setting_suggestion(gm_region *region, gm_applicability applicability
                                const char *config_assignment, const char *label,
                                const char *title, gm_fix *out);
 
+/* Whether a module-level `import torch` (`import torch as <alias>`, `import torch.x`) that runs
+ * whenever the module does binds the file's torch alias before byte `before`: a line that uses
+ * torch at import time (a setting, a function registered with dynamo) needs it there. Imports
+ * under a condition, a `try:` or inside functions do not count. */
+bool gm_mend_torch_bound_at_import(const gm_stmt_ctx *st, uint32_t before);
+
+/* Why a mend that needs torch declines in a file with no torch alias: the file does not import
+ * torch, or imports it only under `if TYPE_CHECKING:` (a module that keeps torch optional). */
+const char *gm_mend_no_torch_reason(const gm_stmt_ctx *st);
+
 #endif

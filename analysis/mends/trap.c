@@ -14,6 +14,7 @@
 
 #include "analysis/mends/branch.h"
 #include "analysis/mends/mends.h"
+#include "analysis/mends/setting_suggestion.h"
 #include "analysis/mends/rewrite_text.h"
 #include "analysis/syntax/line_breaks.h"
 #include "analysis/value_kinds/value_kinds.h"
@@ -408,7 +409,7 @@ int gm_mend_validation_guard(gm_region *region, TSNode condition, gm_fix *out) {
     condition = gm_unparen(syn, condition);
     bool negated = gm_is(condition, syn->sym.not_operator);
     if (!alias) {
-        region->mend_declined = "the file does not import torch, which the mend needs";
+        region->mend_declined = gm_mend_no_torch_reason(region->stmt);
         return 0;
     }
     TSNode raise = only_raise(syn, if_stmt);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "analysis/mends/mends.h"
+#include "analysis/mends/setting_suggestion.h"
 #include "analysis/mends/where.h"
 #include "analysis/value_kinds/value_kinds.h"
 
@@ -169,7 +170,7 @@ static int conditional_expression(gm_region *region, TSNode expr, gm_fix *out) {
     const gm_stmt_ctx *st = region->stmt;
     const gm_syntax *syn = st->syntax;
     if (!st->symbols->torch_alias) {
-        region->mend_declined = "the file does not import torch, which the mend needs";
+        region->mend_declined = gm_mend_no_torch_reason(region->stmt);
         return 0;
     }
     gm_branch_if branch;

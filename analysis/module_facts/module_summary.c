@@ -67,6 +67,7 @@ int gm_module_summary_copy(const gm_module_summary *src, gm_module_summary *dst)
     for (size_t i = 0; !failed && i < src->import_count; i++) {
         dst->imports[i].local = strdup(src->imports[i].local);
         dst->imports[i].canonical = strdup(src->imports[i].canonical);
+        dst->imports[i].type_only = src->imports[i].type_only;
         failed = !dst->imports[i].local || !dst->imports[i].canonical;
     }
     for (size_t i = 0; !failed && i < src->class_count; i++) {
@@ -413,6 +414,7 @@ static int build_summary(const gm_call_part *const *parts, size_t part_count,
     for (size_t i = 0; i < symbols->import_count; i++) {
         out->imports[i].local = strdup(symbols->imports[i].local);
         out->imports[i].canonical = strdup(symbols->imports[i].canonical);
+        out->imports[i].type_only = symbols->imports[i].type_only;
         out->import_count++;
         if (!out->imports[i].local || !out->imports[i].canonical)
             goto oom;

@@ -102,6 +102,7 @@ static char *slice_dup(gm_slice s) {
 typedef struct {
     gm_symbols *symbols;
     uint64_t *hash;
+    bool type_only; /* inside `if TYPE_CHECKING:` */
 } sink;
 
 /* Takes ownership of local and canonical (either may be NULL after an OOM: then both are freed
@@ -109,7 +110,7 @@ typedef struct {
 static int add_import(sink *k, char *local, char *canonical) {
     if (!local || !canonical)
         goto oom;
-    hash_field(k->hash, 'I', local, strlen(local));
+    hash_field(k->hash, k->type_only ? 'T' : 'I', local, strlen(local));
     hash_field(k->hash, '=', canonical, strlen(canonical));
     gm_symbols *s = k->symbols;
     if (!s) {
@@ -127,6 +128,7 @@ static int add_import(sink *k, char *local, char *canonical) {
     }
     s->imports[s->import_count].local = local;
     s->imports[s->import_count].canonical = canonical;
+    s->imports[s->import_count].type_only = k->type_only;
     s->import_count++;
     return 0;
 oom:
@@ -375,11 +377,24 @@ oom:
 
 static int scan(sink *s, const gm_syntax *syn, const char *text, TSNode n, bool nested, int depth);
 
-/* Imports guarded by top-level if/try/with blocks (`if TYPE_CHECKING:`, `try: import x`). */
+/* `if TYPE_CHECKING:` or `if typing.TYPE_CHECKING:` (any module's): a block that never runs. */
+static bool is_type_checking_if(const gm_syntax *syn, const char *text, TSNode n) {
+    if (!gm_is(n, syn->sym.if_statement))
+        return false;
+    TSNode cond = gm_unparen(syn, gm_child(n, syn->field.condition));
+    if (gm_is(cond, syn->sym.attribute))
+        cond = gm_child(cond, syn->field.attribute);
+    return gm_is(cond, syn->sym.identifier) && gm_node_text_is(cond, text, "TYPE_CHECKING");
+}
+
+/* Imports guarded by top-level if/try/with blocks (`if TYPE_CHECKING:`, `try: import x`). The
+ * imports of an `if TYPE_CHECKING:` block resolve names like any other, but bind nothing when
+ * the module runs (type_only): a mend must not write code that uses them. */
 static int scan_nested_blocks(sink *s, const gm_syntax *syn, const char *text, TSNode n,
                               int depth) {
     if (depth > 32)
         return 0;
+    bool type_checking = is_type_checking_if(syn, text, n);
     TSTreeCursor cursor = ts_tree_cursor_new(n);
     int rc = 0;
     if (ts_tree_cursor_goto_first_child(&cursor)) {
@@ -387,6 +402,8 @@ static int scan_nested_blocks(sink *s, const gm_syntax *syn, const char *text, T
             TSNode c = ts_tree_cursor_current_node(&cursor);
             TSSymbol t = ts_node_symbol(c);
             if (t == syn->sym.block) {
+                bool was_type_only = s->type_only;
+                s->type_only = was_type_only || type_checking;
                 TSTreeCursor inner = ts_tree_cursor_new(c);
                 if (ts_tree_cursor_goto_first_child(&inner)) {
                     do {
@@ -395,6 +412,7 @@ static int scan_nested_blocks(sink *s, const gm_syntax *syn, const char *text, T
                     } while (rc == 0 && ts_tree_cursor_goto_next_sibling(&inner));
                 }
                 ts_tree_cursor_delete(&inner);
+                s->type_only = was_type_only;
             } else if (t == syn->sym.elif_clause || t == syn->sym.else_clause ||
                        t == syn->sym.except_clause || t == syn->sym.except_group_clause ||
                        t == syn->sym.finally_clause) {
@@ -458,6 +476,7 @@ static int scan_logger(sink *k, const gm_syntax *syn, const char *text, TSNode s
             }
             s->loggers[s->logger_count].local = local;
             s->loggers[s->logger_count].canonical = callee;
+            s->loggers[s->logger_count].type_only = false;
             s->logger_count++;
         }
     }
@@ -561,7 +580,7 @@ static int scan(sink *s, const gm_syntax *syn, const char *text, TSNode n, bool 
 
 int gm_symbols_scan_top(gm_symbols *symbols, const gm_syntax *syntax, const char *text,
                         TSNode child, uint64_t *hash) {
-    sink k = {symbols, hash};
+    sink k = {symbols, hash, false};
     return scan(&k, syntax, text, child, false, 0);
 }
 
@@ -579,7 +598,7 @@ int gm_symbols_overlay(gm_symbols *overlay, const gm_symbols *base, const gm_syn
         memcpy(overlay->imports, base->imports, base->import_count * sizeof *base->imports);
     overlay->import_count = base->import_count;
     uint64_t unused = GM_HASH_INIT;
-    sink k = {overlay, &unused};
+    sink k = {overlay, &unused, false};
     for (size_t i = 0; i < count; i++)
         if (scan(&k, syntax, text, imports[i], false, 0) != 0) {
             gm_symbols_overlay_free(overlay, base);
@@ -754,15 +773,21 @@ int gm_symbols_finish(gm_symbols *symbols) {
         }
     }
     const char *alias = NULL;
+    bool type_checking_torch = false;
     for (size_t i = 0; i < symbols->import_count; i++) {
         const gm_import *imp = &symbols->imports[i];
         if (strcmp(imp->canonical, "torch") != 0)
             continue;
+        if (imp->type_only) {
+            type_checking_torch = true;
+            continue;
+        }
         if (!alias || strcmp(imp->local, "torch") == 0)
             alias = imp->local;
     }
     free(symbols->torch_alias);
     symbols->torch_alias = NULL;
+    symbols->torch_type_checking_only = !alias && type_checking_torch;
     if (alias && !(symbols->torch_alias = strdup(alias)))
         return -1;
     return 0;

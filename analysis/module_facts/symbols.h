@@ -18,6 +18,7 @@
 typedef struct {
     char *local;     /* owned: the name the import binds */
     char *canonical; /* owned: what it stands for, e.g. "torch.nn" */
+    bool type_only;  /* under `if TYPE_CHECKING:`: resolves names, binds nothing at run time */
 } gm_import;
 
 typedef struct {
@@ -36,7 +37,10 @@ typedef struct {
     gm_import *loggers; /* module-level `name = <callee>(...)` with callee ending in getLogger:
                            local = the name, canonical = the callee as written (unresolved) */
     size_t logger_count, logger_capacity;
-    char *torch_alias;       /* owned: a local name bound to the torch module, or NULL */
+    char *torch_alias; /* owned: a local name bound to the torch module when the module runs
+                          (not only under TYPE_CHECKING), or NULL */
+    bool torch_type_checking_only; /* no torch_alias, but torch is imported under
+                                      `if TYPE_CHECKING:` (the module keeps torch optional) */
     bool module_binds_print; /* a top-level def/class/import/assignment named print */
     /* a top-level expression statement mentions reorderable_logging_functions (a file that
      * sets dynamo's logging setting itself: analysis/logging_calls/logging_config.c) */

@@ -180,7 +180,9 @@ static void mends(void) {
                            "GM402", GM_FIX_UNSAFE, 0);
     expect_first_mend_kind("    with torch.no_grad():\n        logger.warning('x')\n", "GM402",
                            GM_FIX_UNSAFE, 0);
-    /* torch imported only under TYPE_CHECKING: the setting line would fail at import time. */
+    /* torch imported only under TYPE_CHECKING binds nothing when the module runs: no mend may
+     * name it (the setting line would fail at import time, the eager-only guard when the
+     * function runs), nor import torch in a module that keeps it optional. */
     {
         const char *src = "from typing import TYPE_CHECKING\nimport logging\n"
                           "if TYPE_CHECKING:\n    import torch\n"
@@ -188,8 +190,23 @@ static void mends(void) {
                           "@torch.compile\ndef f(x):\n    logger.warning('x')\n    return x\n";
         gm_finding_list l = at_analyze(src);
         const gm_finding *f = at_find(&l, "GM402", 0);
+        CHECK(f && !at_fix(f, GM_FIX_KIND_MEND) && f->mend_declined &&
+              strstr(f->mend_declined, "TYPE_CHECKING"));
+        gm_finding_list_free(&l);
+    }
+    /* ... while a module-level import beside it is used as usual. */
+    {
+        const char *src = "import typing\nimport logging\nimport torch as T\n"
+                          "if typing.TYPE_CHECKING:\n    import torch\n"
+                          "logger = logging.getLogger(__name__)\n"
+                          "@T.compile\ndef f(x):\n    logger.warning('x')\n    return x\n";
+        gm_finding_list l = at_analyze(src);
+        const gm_finding *f = at_find(&l, "GM402", 0);
         const gm_fix *mend = f ? at_fix(f, GM_FIX_KIND_MEND) : NULL;
-        CHECK(f && (!mend || mend->applicability != GM_FIX_SAFE));
+        bool names_alias = false;
+        for (size_t i = 0; mend && i < mend->edit_count; i++)
+            names_alias |= strstr(mend->edits[i].replacement, "T._dynamo.config") != NULL;
+        CHECK(names_alias);
         gm_finding_list_free(&l);
     }
     /* A module-level logging function keeps the process-wide deferral (unsafe). */
