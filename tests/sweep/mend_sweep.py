@@ -384,7 +384,8 @@ def command_report(args) -> int:
                 dtype = spec.split(":")[1]
                 key = spec.replace(":", "/")
                 row = table.setdefault(key, {"families": 0, "before": 0, **{
-                    a: {"after": 0, "equal": 0, "compared": 0, "unchanged": 0} for a in ARMS}})
+                    a: {"before": 0, "after": 0, "equal": 0, "compared": 0, "unchanged": 0}
+                    for a in ARMS}})
                 run = by_spec.get(spec)
                 if run is None or run.get("error"):
                     problems.append(f"{family} [{spec}] original: "
@@ -398,7 +399,8 @@ def command_report(args) -> int:
                     record = json.loads((copy / "mend.json").read_text(encoding="utf-8")) \
                         if (copy / "mend.json").exists() else None
                     if record is None:
-                        continue
+                        continue  # the arm has not run: it counts neither before nor after
+                    row[arm]["before"] += len({s[:2] for s in before})
                     if not planned["path"] & set(record["changed"]):
                         after, same = before, True
                         row[arm]["unchanged"] += 1
@@ -444,18 +446,20 @@ def command_report(args) -> int:
     for key, row in sorted(table.items()):
         cells = [key, str(row["families"]), str(row["before"])]
         for arm in ARMS:
-            a = row[arm]
-            removed = row["before"] - a["after"]
-            share = f"{removed} ({removed / row['before']:.0%})" if row["before"] else "-"
-            cells += [str(a["after"]), share, f"{a['equal']}/{a['compared']}"]
+            cells += arm_cells(row, arm)
         print("| " + " | ".join(cells) + " |")
         summary["runs"][key] = row
-    totals = {arm: sum(r["before"] - r[arm]["after"] for r in table.values()) for arm in ARMS}
     before_total = sum(r["before"] for r in table.values())
     print()
     for arm in ARMS:
-        print(f"{arm}: {totals[arm]} of {before_total} break sites removed "
-              f"({totals[arm] / before_total if before_total else 0:.0%}); the paper: 107 of 147 (73%)")
+        measured = sum(r[arm]["before"] for r in table.values())
+        if measured != before_total:
+            print(f"{arm}: not run on every breaking family ({measured} of {before_total} break "
+                  "sites measured): no figure")
+            continue
+        removed = sum(r[arm]["before"] - r[arm]["after"] for r in table.values())
+        print(f"{arm}: {removed} of {before_total} break sites removed "
+              f"({removed / before_total if before_total else 0:.0%}); the paper: 107 of 147 (73%)")
     for arm, key, family, rel, line, reason, gb, mode in sorted(left):
         found = findings.get(mode, {}).get((rel, line), [])
         f = found[0] if found else None
@@ -486,6 +490,17 @@ def command_report(args) -> int:
         target.write_text(json.dumps(summary, indent=1, sort_keys=True) + "\n", encoding="utf-8")
         print(f"\nmend_sweep: stored {target.relative_to(REPO)}", file=sys.stderr)
     return 0
+
+
+def arm_cells(row: dict, arm: str) -> list:
+    """A report row's cells for one arm: breaks after, removed (share), outputs equal; no figure
+    when the arm has not run on every family of the row (its before would not be the row's)."""
+    a = row[arm]
+    if a["before"] != row["before"]:
+        return ["not run", "-", "-"]
+    removed = a["before"] - a["after"]
+    share = f"{removed} ({removed / a['before']:.0%})" if a["before"] else "-"
+    return [str(a["after"]), share, f"{a['equal']}/{a['compared']}"]
 
 
 def _predictions(args, root: Path, mode: str) -> dict:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from mend_sweep import COMPILED_GRADIENTS, _original_line, _same, breaking_runs
+from mend_sweep import COMPILED_GRADIENTS, _original_line, _same, arm_cells, breaking_runs
 
 torch = pytest.importorskip("torch")
 
@@ -54,3 +54,11 @@ def test_outputs_compare_eager_with_eager_and_compiled_with_compiled():
     half = _outputs(torch.ones(3, dtype=torch.float16), g, g)
     close = _outputs(torch.full((3,), 1.001, dtype=torch.float16), g, g)
     assert _same(half, close, "train:float32", "float16") is True
+
+
+def test_an_arm_that_did_not_run_everywhere_gets_no_figure():
+    arm = {"before": 10, "after": 4, "equal": 2, "compared": 2, "unchanged": 0}
+    row = {"families": 3, "before": 10, "safe": dict(arm), "unsafe": dict(arm, before=6, after=0)}
+    assert arm_cells(row, "safe") == ["4", "6 (60%)", "2/2"]
+    # the unsafe arm ran on the families with 6 of the 10 sites: "0 after" is not "all removed"
+    assert arm_cells(row, "unsafe") == ["not run", "-", "-"]
