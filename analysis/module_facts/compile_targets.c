@@ -43,16 +43,52 @@ static int add_target(gm_call_part *p, TSNode call, const char *name, size_t nam
     return 0;
 }
 
-/* The thing torch.compile is given: `f`, `obj.method`, `mod.f` (an import), `Net(...)`. */
+/* The length of the class in `Cls.from_xxx` or `pkg.Cls.from_xxx` (name, len bytes): an
+ * alternate constructor, by Python's naming convention (`Model.from_pretrained(...)`,
+ * `Model.from_config(cfg)`, `dict.fromkeys`) a classmethod that returns an instance of the
+ * class; the class is a capitalised name. Else len: the name names what is called. */
+static const char *last_dot(const char *s, size_t len) {
+    while (len > 0 && s[len - 1] != '.')
+        len--;
+    return len > 0 ? s + len - 1 : NULL;
+}
+
+static size_t constructed_class_len(const char *name, size_t len) {
+    const char *dot = last_dot(name, len);
+    if (!dot || dot == name)
+        return len;
+    const char *method = dot + 1;
+    size_t method_len = (size_t)(name + len - method);
+    bool alternate = (method_len > 4 && strncmp(method, "from", 4) == 0) ||
+                     (method_len > 5 && strncmp(method, "_from", 5) == 0);
+    const char *cls = last_dot(name, (size_t)(dot - name));
+    cls = cls ? cls + 1 : name;
+    if (!alternate || cls >= dot || *cls < 'A' || *cls > 'Z')
+        return len;
+    return (size_t)(dot - name);
+}
+
+/* The thing torch.compile is given: `f`, `obj.method`, `mod.f` (an import), `Net(...)`,
+ * `Net.from_pretrained(...)`. */
 static int add_target_expr(const walk *w, TSNode call, TSNode arg, bool fullgraph) {
     const gm_syntax *syn = w->syntax;
     arg = gm_unparen(syn, arg);
-    if (gm_is(arg, syn->sym.call))
+    bool built = gm_is(arg, syn->sym.call);
+    if (built)
         arg = gm_unparen(syn, gm_child(arg, syn->field.function)); /* a module built in place */
     char name[GM_NAME_MAX];
     size_t len = 0;
     if (!gm_dotted_name_text(syn, w->text, arg, name, sizeof name, &len))
         return 0;
+    if (built && constructed_class_len(name, len) < len) {
+        len = constructed_class_len(name, len);
+        name[len] = '\0';
+        TSNode head = gm_chain_head(syn, arg);
+        return gm_symbols_is_imported(w->symbols, gm_node_slice(head, w->text)) ||
+                       !strchr(name, '.')
+                   ? add_target(w->part, call, name, len, NULL, 0, fullgraph, false)
+                   : 0;
+    }
     TSNode head = gm_chain_head(syn, arg);
     const char *dot = strchr(name, '.');
     if (dot && !gm_symbols_is_imported(w->symbols, gm_node_slice(head, w->text))) {
@@ -86,7 +122,8 @@ static int add_instance(gm_call_part *p, gm_slice var, const char *class_name, s
     return 0;
 }
 
-/* `var = Cls(...)`, also through `.eval()`, `.to(device)` and similar calls on the result. A
+/* `var = Cls(...)` or `var = Cls.from_pretrained(...)` (an alternate constructor), also through
+ * `.eval()`, `.to(device)` and similar calls on the result. A
  * callee on self (`h = self.proj(h)`, most assignments in a model) names no class: the call
  * graph finds Cls.forward only for a class of the module or an import, and self shadows both. */
 static int note_instance(const walk *w, TSNode assignment, gm_slice self_name) {
@@ -112,7 +149,8 @@ static int note_instance(const walk *w, TSNode assignment, gm_slice self_name) {
     size_t len = 0;
     if (!gm_dotted_name_text(syn, w->text, callee, name, sizeof name, &len))
         return 0;
-    return add_instance(w->part, gm_node_slice(left, w->text), name, len);
+    return add_instance(w->part, gm_node_slice(left, w->text), name,
+                        constructed_class_len(name, len));
 }
 
 /* Whether a call's callee (parentheses stripped) may resolve to torch.compile,

@@ -5,13 +5,15 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
-
-#include "server/packages/package_locate.h"
 #include <unistd.h>
+
+#include "server/config/interpreter_path.h"
+#include "server/packages/package_locate.h"
 
 /* find_spec of a top-level name reads the path entries and imports nothing of the package. The
  * answer is one line: the directory, or a word saying why there is none. */
@@ -39,15 +41,23 @@ int gm_package_directory(const char *python, const char *name, char *dir, size_t
         snprintf(error, error_size, "'%.100s' is not a package name", name ? name : "");
         return -1;
     }
+    /* the child runs in `/`: a relative interpreter path is taken from here */
+    char *interpreter = gm_interpreter_path(python);
+    if (!interpreter) {
+        snprintf(error, error_size, "out of memory");
+        return -1;
+    }
     int out[2];
     if (pipe(out) != 0) {
         snprintf(error, error_size, "cannot make a pipe: %s", strerror(errno));
+        free(interpreter);
         return -1;
     }
     /* the read end must not leak into children other threads start meanwhile */
     fcntl(out[0], F_SETFD, FD_CLOEXEC);
     pid_t pid = fork();
     if (pid < 0) {
+        free(interpreter);
         close(out[0]);
         close(out[1]);
         snprintf(error, error_size, "cannot start %s: %s", python, strerror(errno));
@@ -64,10 +74,11 @@ int gm_package_directory(const char *python, const char *name, char *dir, size_t
         close(out[1]);
         if (chdir("/") != 0)
             _exit(126);
-        char *argv[] = {(char *)python, "-c", (char *)package_query, (char *)name, NULL};
-        execvp(python, argv);
+        char *argv[] = {interpreter, "-c", (char *)package_query, (char *)name, NULL};
+        execvp(interpreter, argv);
         _exit(127);
     }
+    free(interpreter);
     close(out[1]);
     char answer[4096];
     size_t used = 0;

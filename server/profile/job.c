@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "server/config/interpreter_path.h"
 #include "server/profile/helper_script.h"
 #include "server/profile/report.h"
 #include "server/profile/workdir.h"
@@ -529,25 +530,6 @@ static void spawn_arm(gm_profile_job *job, int arm) {
     }
 }
 
-/* A relative interpreter path ("venv/bin/python") made absolute against our working directory,
- * since the children start in the file's directory. Not through realpath: a virtual
- * environment's python is a symlink whose own path selects the environment. */
-static char *interpreter_path(const char *python) {
-    if (!python || !strchr(python, '/') || python[0] == '/') {
-        return copy_string(python);
-    }
-    char cwd[4096];
-    if (!getcwd(cwd, sizeof cwd)) {
-        return copy_string(python);
-    }
-    size_t size = strlen(cwd) + strlen(python) + 2;
-    char *path = malloc(size);
-    if (path) {
-        snprintf(path, size, "%s/%s", cwd, python);
-    }
-    return path;
-}
-
 static char *directory_of(const char *path) {
     const char *slash = strrchr(path, '/');
     if (!slash) {
@@ -569,7 +551,7 @@ gm_profile_job *gm_profile_job_start(uv_loop_t *loop, const gm_profile_request *
     }
     job->loop = loop;
     job->callbacks = *callbacks;
-    job->python = interpreter_path(request->python);
+    job->python = gm_interpreter_path(request->python ? request->python : "");
     job->display_path = copy_string(request->display_path);
     job->module_dir = directory_of(job->display_path ? job->display_path : ".");
     job->entry = copy_string(request->entry);

@@ -191,6 +191,31 @@ def test_cli_check_reports_the_same_finding(binary, tmp_path, tmp_path_factory):
     assert b"is part of the project" in proc.stderr
 
 
+def test_alternate_constructors_and_a_relative_interpreter(binary, tmp_path, tmp_path_factory):
+    """`Cls.from_pretrained(...)` and `Cls.from_config(...)` build a Cls (Python's naming of
+    alternate constructors), assigned first or compiled in place; `--python venv/bin/python`
+    is taken from the current directory, though the package query runs in `/`."""
+    env = tmp_path_factory.mktemp("env")
+    wrapper, helpers, marker = install_fake_package(env)
+    (tmp_path / "venv" / "bin").mkdir(parents=True)
+    (tmp_path / "venv" / "bin" / "python").symlink_to(wrapper)
+    (tmp_path / "train.py").write_text(
+        "import torch\nfrom fakemodels import TinyModel\n\n"
+        "model = TinyModel.from_pretrained('tiny').eval()\n"
+        "compiled = torch.compile(model)\n"
+        "other = torch.compile(TinyModel.from_config(model.config))\n"
+        "arrays = torch.compile(torch.from_numpy(x))\n")
+    proc = run_cli(binary, "check", "--output-format", "concise", "--python", "venv/bin/python",
+                   "train.py", cwd=tmp_path, timeout=60)
+    out = proc.stdout.decode()
+    assert proc.returncode == 1, proc.stderr
+    for at in ("train.py:5:12", "train.py:6:9"):
+        assert (f"{at}: GM902 graphmend predicts 1 graph break in fakemodels on the path of "
+                "`TinyModel`") in out, out
+    assert out.count("GM902") == 2, out  # torch.from_numpy builds no class of a package
+    assert not marker.exists()
+
+
 def test_profile_packages_argument_is_checked(servers):
     session = servers.session("vscode")
     uri = session.open("train.py", TRAIN)
