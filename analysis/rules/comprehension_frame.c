@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/mends/mends.h"
 #include "analysis/rules/emit.h"
 #include "analysis/rules/rules.h"
 
@@ -85,8 +86,14 @@ static void report(comprehension_scan *scan, TSNode comprehension) {
              "apart and cannot start, since it cannot take the comprehension's iterator as an "
              "input; the break is reported here and this comprehension runs in Python",
              (int)(scan->self.len > 32 ? 32 : scan->self.len), scan->self.ptr, scan->why);
+    gm_fix mends[GM_MENDS_MAX];
+    int count = gm_mend_comprehension_loop(r, comprehension, mends);
+    if (count < 0) {
+        r->stmt->oom = true;
+        return;
+    }
     r->only_when_condition = scan->condition;
-    gm_emit_finding(r, gm_rule_by_id("GM606"), comprehension, message, NULL, 0);
+    gm_emit_finding(r, gm_rule_by_id("GM606"), comprehension, message, mends, (size_t)count);
 }
 
 /* The frame comprehensions of the function body below n (not those nested in another
