@@ -322,6 +322,10 @@ int gm_mend_comprehension_loop(gm_region *region, TSNode comprehension, gm_fix *
         region->mend_declined = "the comprehension is not in the function's own body";
         return 0;
     }
+    if (ts_node_has_error(stmt)) {
+        region->mend_declined = "the statement does not parse";
+        return 0;
+    }
     const char *why = unmovable(syn, comprehension, 0);
     if (why) {
         region->mend_declined = why;
@@ -386,8 +390,8 @@ int gm_mend_comprehension_loop(gm_region *region, TSNode comprehension, gm_fix *
         search.name = names[i];
         if (function_uses(&search)) {
             region->mend_declined = "a loop variable of the comprehension is also a variable of "
-                                    "the function, which the loop would overwrite; rename it in "
-                                    "the comprehension";
+                                    "the function (the loop would leave it bound, the "
+                                    "comprehension did not); rename it in the comprehension";
             return 0;
         }
     }
@@ -405,7 +409,8 @@ int gm_mend_comprehension_loop(gm_region *region, TSNode comprehension, gm_fix *
                                     "the loop would rebind first; assign it to another name";
             return 0;
         }
-        name_search own = {.syn = syn, .text = text, .function = function, .name = built, .nested_only = true};
+        name_search own = {
+            .syn = syn, .text = text, .function = function, .name = built, .nested_only = true};
         if (uses_name(&own, gm_child(function, syn->field.body), false, 0) ||
             declares_outer(syn, text, gm_child(function, syn->field.body), built, 0)) {
             region->mend_declined = "the assigned name is global, nonlocal or read by a nested "

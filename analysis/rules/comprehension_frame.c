@@ -6,7 +6,8 @@
  * (`self`) and iterates what dynamo cannot rebuild as an input (a list, a dict, enumerate(...);
  * not range() or a literal) breaks there: "Missing tp_iternext". Verified on torch 2.13 with
  * Python 3.11: generator expressions, comprehensions that do not read self, and functions dynamo
- * resumes do not break. */
+ * resumes do not break. The mend (mends/comprehension_loop.c) writes the comprehension as the
+ * plain loop Python 3.12+ runs in the function's own frame, where nothing is compiled apart. */
 #include <stdio.h>
 #include <string.h>
 

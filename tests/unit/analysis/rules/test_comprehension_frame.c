@@ -162,11 +162,12 @@ static void plain_loop_mend(void) {
     /* a returned comprehension is built in a fresh local; an annotation is kept; a bare tuple
      * element gets parentheses as append's argument */
     expect_mend(LOOP_BREAK "        return [self.n for k in NAMES]\n",
-                "        gm_list = []\n        for k in NAMES:\n            gm_list.append(self.n)\n"
-                "        return gm_list\n",
+                "        gm_list = []\n        for k in NAMES:\n"
+                "            gm_list.append(self.n)\n        return gm_list\n",
                 NULL);
     expect_mend("        a: list = [(k, self.n) for k in NAMES]\n" LOOP_BREAK,
-                "        a: list = []\n        for k in NAMES:\n            a.append((k, self.n))\n",
+                "        a: list = []\n        for k in NAMES:\n"
+                "            a.append((k, self.n))\n",
                 NULL);
     /* a dropped list comprehension evaluates its element only */
     expect_mend("        [self.f(k) for k in NAMES]\n" LOOP_BREAK,
