@@ -24,6 +24,8 @@
  * - a set or dict comprehension standing as a statement (building it hashes the items), a set
  *   comprehension where the file binds `set` or star-imports, and a comprehension with a
  *   comment inside (the loop has no place for it that keeps its meaning).
+ * (The rule declines it, before calling this, when a comprehension inside would itself break as a
+ * frame of the function once this one is a loop: the break would only move.)
  * A dict comprehension evaluates each key before its value (Python 3.8+), while `d[k] = v`
  * evaluates v first: a key that is a loop variable or a literal is the same either way; any
  * other key is computed into a fresh local first. What differs: the loop variables stay bound

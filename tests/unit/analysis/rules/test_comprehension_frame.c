@@ -211,6 +211,13 @@ static void plain_loop_mend(void) {
     expect_mend("        a = [self.n  # why\n             for k in NAMES]\n" LOOP_BREAK, NULL,
                 "a comment inside");
 
+    /* a comprehension inside that would break as a frame of the function once the outer one
+     * is a loop: declined (the break would only move); one that would not: mended */
+    expect_mend("        a = {k: [self.n for j in NAMES] for k in NAMES}\n" LOOP_BREAK, NULL,
+                "a comprehension inside it");
+    expect_mend("        a = {k: [j for j in NAMES] for k in self.names if self.n}\n" LOOP_BREAK,
+                "            a[k] = [j for j in NAMES]\n", NULL);
+
     /* a set where the file binds `set` */
     const char *shadowed = "import torch\n"
                            "import torch.nn as nn\n"
