@@ -46,6 +46,10 @@ int gm_mend_buffer_store(gm_region *region, TSNode assignment, gm_fix *out);
  * with its decorator) the class holds: the decorator becomes @property. */
 int gm_mend_cached_property(gm_region *region, TSNode decorated, TSNode decorator, gm_fix *out);
 
+/* GM606 (comprehension_loop.c): a list, set or dict comprehension compiled as a frame of its
+ * own (Python < 3.12): the loop Python 3.12+ runs in the function's frame. */
+int gm_mend_comprehension_loop(gm_region *region, TSNode comprehension, gm_fix *out);
+
 /* GM201, GM202 (scalar.c): `.item()`, `.tolist()`, int()/float()/bool() of a tensor. */
 int gm_mend_tensor_to_python(gm_region *region, TSNode call, gm_fix *out);
 

@@ -6,10 +6,12 @@
  * (`self`) and iterates what dynamo cannot rebuild as an input (a list, a dict, enumerate(...);
  * not range() or a literal) breaks there: "Missing tp_iternext". Verified on torch 2.13 with
  * Python 3.11: generator expressions, comprehensions that do not read self, and functions dynamo
- * resumes do not break. */
+ * resumes do not break. The mend (mends/comprehension_loop.c) writes the comprehension as the
+ * plain loop Python 3.12+ runs in the function's own frame, where nothing is compiled apart. */
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/mends/mends.h"
 #include "analysis/rules/emit.h"
 #include "analysis/rules/rules.h"
 
@@ -76,6 +78,25 @@ typedef struct {
     const char *why;       /* why the function runs eagerly, for the message */
 } comprehension_scan;
 
+static bool breaks_as_frame(comprehension_scan *scan, TSNode comprehension);
+
+/* Whether a comprehension inside n (not inside a generator expression or a nested scope, whose
+ * frames stay) would itself break as a frame once n's clauses become the function's loop. */
+static bool holds_breaking_comprehension(comprehension_scan *scan, TSNode n, int depth) {
+    const gm_syntax *syn = scan->region->stmt->syntax;
+    uint32_t count = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode c = ts_node_named_child(n, i);
+        if (depth > GM_MAX_DEPTH || is_nested_scope(syn, c) ||
+            gm_is(c, syn->sym.generator_expression))
+            continue;
+        if (is_frame_comprehension(syn, c) ? breaks_as_frame(scan, c)
+                                           : holds_breaking_comprehension(scan, c, depth + 1))
+            return true;
+    }
+    return false;
+}
+
 static void report(comprehension_scan *scan, TSNode comprehension) {
     gm_region *r = scan->region;
     char message[640];
@@ -85,8 +106,29 @@ static void report(comprehension_scan *scan, TSNode comprehension) {
              "apart and cannot start, since it cannot take the comprehension's iterator as an "
              "input; the break is reported here and this comprehension runs in Python",
              (int)(scan->self.len > 32 ? 32 : scan->self.len), scan->self.ptr, scan->why);
+    gm_fix mends[GM_MENDS_MAX];
+    int count = 0;
+    /* as a loop, the comprehension inside would be the frame that breaks: nothing gained */
+    if (holds_breaking_comprehension(scan, comprehension, 0))
+        r->mend_declined = "a comprehension inside it would become a frame of the function "
+                           "and break there in its place; write the loops by hand";
+    else
+        count = gm_mend_comprehension_loop(r, comprehension, mends);
+    if (count < 0) {
+        r->stmt->oom = true;
+        return;
+    }
     r->only_when_condition = scan->condition;
-    gm_emit_finding(r, gm_rule_by_id("GM606"), comprehension, message, NULL, 0);
+    gm_emit_finding(r, gm_rule_by_id("GM606"), comprehension, message, mends, (size_t)count);
+}
+
+/* Whether the comprehension, compiled as a frame apart, cannot start: it reads the module and
+ * takes an iterator dynamo cannot rebuild. */
+static bool breaks_as_frame(comprehension_scan *scan, TSNode comprehension) {
+    const gm_stmt_ctx *st = scan->region->stmt;
+    TSNode iterable = first_iterable(st->syntax, comprehension);
+    return iterator_breaks_as_input(st->syntax, st->text, iterable) &&
+           reads_name(st->syntax, st->text, comprehension, scan->self, iterable, 0);
 }
 
 /* The frame comprehensions of the function body below n (not those nested in another
@@ -98,9 +140,7 @@ static void scan_comprehensions(comprehension_scan *scan, TSNode n, int depth) {
         gm_is(n, syn->sym.generator_expression))
         return;
     if (is_frame_comprehension(syn, n)) {
-        TSNode iterable = first_iterable(syn, n);
-        if (iterator_breaks_as_input(syn, st->text, iterable) &&
-            reads_name(syn, st->text, n, scan->self, iterable, 0))
+        if (breaks_as_frame(scan, n))
             report(scan, n);
         return;
     }

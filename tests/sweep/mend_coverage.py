@@ -10,7 +10,8 @@ safe mend, "mendable (unsafe)" when it carries a safe or an unsafe one (what `gr
 --unsafe-fixes` applies; display-only setting suggestions are not applied and do not count).
 A break that exists only because of another one (GM606: a comprehension run as a frame of its
 own because another break makes its function run eagerly, the `capture_outputs` wrapper's; GM610:
-a tensor method whose argument broke) counts as mended when every other site of the run is.
+a tensor method whose argument broke) counts as mended when every other site of the run is, or
+when it carries a mend of its own (GM606's comprehension as a plain loop).
 This is what the mends are offered for, not what they remove: whether a mended model breaks less
 with the same outputs is for real dynamo to say (tools/bench-mend runs it on transformers 4.52.4
 models). --list prints every site left without a mend, with its finding's rule and the reason the
@@ -59,6 +60,8 @@ def coverage(data: dict, found_by_mode: dict) -> dict:
                 mended = {site for site in roots if kinds[site] & accepted}
                 if roots and len(mended) == len(roots):
                     mended |= follows
+                # a follower with a mend of its own (GM606's plain loop) goes by itself
+                mended |= {site for site in follows if kinds[site] & accepted}
                 row[arm] += len(mended)
                 if arm == "safe":
                     # what the safe arm leaves though an unsafe mend is offered: the rule and

@@ -1,5 +1,7 @@
 /* GM606: comprehensions compiled apart in a function dynamo runs eagerly (Python before 3.12):
  * which comprehensions, which eager causes, the wrapper's conditional finding, and 3.12. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -101,10 +103,152 @@ static void python_version(void) {
     CHECK(rule != NULL && strcmp(rule->registry_id, "GB4347") == 0);
 }
 
+/* The mend of the first GM606 finding of HEAD + body: the mended text (caller frees), or NULL
+ * with *declined set to the finding's reason. */
+static char *mend_forward(const char *body, char *declined, size_t cap) {
+    char src[4096];
+    snprintf(src, sizeof src, "%s%s", HEAD, body);
+    gm_finding_list l = at_analyze(src);
+    const gm_finding *f = at_find(&l, "GM606", 0);
+    char *out = NULL;
+    declined[0] = '\0';
+    CHECK(f != NULL);
+    if (f) {
+        const gm_fix *fix = at_fix(f, GM_FIX_KIND_MEND);
+        if (fix) {
+            CHECK(fix->applicability == GM_FIX_SAFE && f->mend_declined == NULL);
+            out = at_apply(src, fix);
+            CHECK(out && at_parses_cleanly(out));
+        } else if (f->mend_declined) {
+            snprintf(declined, cap, "%s", f->mend_declined);
+        }
+    }
+    gm_finding_list_free(&l);
+    return out;
+}
+
+/* The mended forward contains want (after HEAD), or, with want NULL, is declined for a reason
+ * containing reason. */
+static void expect_mend(const char *body, const char *want, const char *reason) {
+    char declined[512];
+    char *out = mend_forward(body, declined, sizeof declined);
+    if (want) {
+        CHECK(out && strstr(out, want) != NULL);
+        if (out && !strstr(out, want))
+            fprintf(stderr, "mended:\n%s\nwanted:\n%s\n", out, want);
+    } else {
+        CHECK(out == NULL && strstr(declined, reason) != NULL);
+        if (out || !strstr(declined, reason))
+            fprintf(stderr, "body:\n%s\ndeclined: %s\n", body, declined);
+    }
+    free(out);
+}
+
+static void plain_loop_mend(void) {
+    /* list, set and dict; clauses nest in order; a loop variable key stays the subscript */
+    expect_mend("        a = [self.n * k for k in NAMES if k for j in k]\n" LOOP_BREAK,
+                "        a = []\n        for k in NAMES:\n            if k:\n"
+                "                for j in k:\n                    a.append(self.n * k)\n",
+                NULL);
+    expect_mend("        a = {self.n for k in NAMES}\n" LOOP_BREAK,
+                "        a = set()\n        for k in NAMES:\n            a.add(self.n)\n", NULL);
+    expect_mend("        a = {k: self.n for k in NAMES}\n" LOOP_BREAK,
+                "        a = {}\n        for k in NAMES:\n            a[k] = self.n\n", NULL);
+    /* a key that is not a loop variable or literal is computed first, into a fresh local */
+    expect_mend("        a = {f'o_{k}': self.f(k) for k in NAMES}\n" LOOP_BREAK,
+                "        a = {}\n        for k in NAMES:\n            gm_key = f'o_{k}'\n"
+                "            a[gm_key] = self.f(k)\n",
+                NULL);
+    /* a returned comprehension is built in a fresh local; an annotation is kept; a bare tuple
+     * element gets parentheses as append's argument */
+    expect_mend(LOOP_BREAK "        return [self.n for k in NAMES]\n",
+                "        gm_list = []\n        for k in NAMES:\n"
+                "            gm_list.append(self.n)\n        return gm_list\n",
+                NULL);
+    expect_mend("        a: list = [(k, self.n) for k in NAMES]\n" LOOP_BREAK,
+                "        a: list = []\n        for k in NAMES:\n"
+                "            a.append((k, self.n))\n",
+                NULL);
+    /* a dropped list comprehension evaluates its element only */
+    expect_mend("        [self.f(k) for k in NAMES]\n" LOOP_BREAK,
+                "        for k in NAMES:\n            self.f(k)\n", NULL);
+    /* the same name bound by another comprehension is that comprehension's own */
+    expect_mend("        a = [self.n for k in NAMES]\n        b = [k for k in NAMES]\n" LOOP_BREAK,
+                "        a = []\n        for k in NAMES:\n", NULL);
+
+    /* declined */
+    expect_mend("        k = 1\n        a = [self.n for k in NAMES]\n" LOOP_BREAK, NULL,
+                "a loop variable");
+    expect_mend("        a = [self.n for k in NAMES]\n        b = [k for j in [k]]\n" LOOP_BREAK,
+                NULL, "a loop variable");
+    expect_mend("        a = [self.n for k in NAMES]\n        b = [j for j in k]\n" LOOP_BREAK,
+                NULL, "a loop variable");
+    expect_mend("        a = [self.n for k in NAMES]\n        f = lambda: k\n" LOOP_BREAK, NULL,
+                "a loop variable");
+    expect_mend("        a = [self.n for k in NAMES]\n        print(locals())\n" LOOP_BREAK, NULL,
+                "own local variables");
+    expect_mend("        a = [a for k in NAMES if self.n]\n" LOOP_BREAK, NULL,
+                "reads the name it is assigned to");
+    expect_mend("        global a\n        a = [self.n for k in NAMES]\n" LOOP_BREAK, NULL,
+                "global, nonlocal");
+    expect_mend("        g = lambda: a\n        a = [self.n for k in NAMES]\n" LOOP_BREAK, NULL,
+                "global, nonlocal");
+    expect_mend("        with x:\n            a = [self.n for k in NAMES]\n" LOOP_BREAK, NULL,
+                "inside try or with");
+    expect_mend("        a = [y for k in NAMES if (y := self.n)]\n" LOOP_BREAK, NULL,
+                "assignment expression");
+    expect_mend("        a = [self.n for k, self.m in NAMES]\n" LOOP_BREAK, NULL,
+                "other than names");
+    expect_mend("        a = [self.n for k in NAMES, NAMES]\n" LOOP_BREAK, NULL, "bare tuple");
+    expect_mend("        a = b = [self.n for k in NAMES]\n" LOOP_BREAK, NULL, "larger statement");
+    expect_mend("        self.a = [self.n for k in NAMES]\n" LOOP_BREAK, NULL,
+                "other than a plain name");
+    expect_mend("        a = len([self.n for k in NAMES])\n" LOOP_BREAK, NULL,
+                "not the whole value");
+    expect_mend("        {self.n for k in NAMES}\n" LOOP_BREAK, NULL, "hashes its items");
+    expect_mend("        a = [self.n for k in NAMES]; b = 1\n" LOOP_BREAK, NULL,
+                "shares the comprehension's line");
+    expect_mend("        a = [self.n  # why\n             for k in NAMES]\n" LOOP_BREAK, NULL,
+                "a comment inside");
+
+    /* a comprehension inside that would break as a frame of the function once the outer one
+     * is a loop: declined (the break would only move); one that would not: mended */
+    expect_mend("        a = {k: [self.n for j in NAMES] for k in NAMES}\n" LOOP_BREAK, NULL,
+                "a comprehension inside it");
+    expect_mend("        a = {k: [j for j in NAMES] for k in self.names if self.n}\n" LOOP_BREAK,
+                "            a[k] = [j for j in NAMES]\n", NULL);
+
+    /* a set where the file binds `set` */
+    const char *shadowed = "import torch\n"
+                           "import torch.nn as nn\n"
+                           "from helpers import set\n"
+                           "NAMES = ['a', 'b']\n"
+                           "class M(nn.Module):\n"
+                           "    def forward(self, x: torch.Tensor):\n"
+                           "        a = {self.n for k in NAMES}\n" LOOP_BREAK;
+    gm_finding_list l = at_analyze(shadowed);
+    const gm_finding *f = at_find(&l, "GM606", 0);
+    CHECK(f && !at_fix(f, GM_FIX_KIND_MEND) && f->mend_declined &&
+          strstr(f->mend_declined, "binds `set`"));
+    gm_finding_list_free(&l);
+
+    /* mending twice changes nothing: the loop leaves no comprehension */
+    char declined[512];
+    char *once = mend_forward("        a = {k: self.n for k in NAMES}\n" LOOP_BREAK, declined,
+                              sizeof declined);
+    if (once) {
+        gm_finding_list again = at_analyze(once);
+        CHECK_EQ_INT(at_count(&again, "GM606"), 0);
+        gm_finding_list_free(&again);
+    }
+    free(once);
+}
+
 int main(void) {
     which_comprehensions();
     eager_causes();
     wrapper_condition();
     python_version();
+    plain_loop_mend();
     return check_exit_code("analysis/rules/comprehension_frame");
 }
