@@ -36,6 +36,12 @@
 
 #define GM_ANALYZE_SOURCE_TIMEOUT_MICROS (10u * 1000u * 1000u)
 
+/* A finding of a statement (its index in the entry's findings) in the body of a getter. */
+struct getter_finding {
+    size_t finding;
+    char key[sizeof ((gm_breaking_property *)0)->key];
+};
+
 typedef struct {
     uint32_t start_byte, end_byte; /* the statement */
     /* From the start of the statement's first line to the end of its last line: suppression
@@ -55,6 +61,10 @@ typedef struct {
      * defines (defined_bits): a statement whose kinds read what a method of another
      * statement's class returns is analysed again when that class changes */
     uint64_t class_deps, defines;
+    /* owned: the findings that predict a break in a @property getter's body, with the getter
+     * (the module's breaking properties are made of them on every run) */
+    struct getter_finding *getters;
+    size_t getter_count;
 } cache_entry;
 
 typedef struct {
@@ -121,6 +131,9 @@ struct gm_analyzer {
      * tensors, of classes other modules define and this one imports */
     char **external_property_facts;
     size_t external_property_fact_count;
+    /* per run: the getter findings of the result, in its order (keys borrowed from entries) */
+    gm_getter_break *getter_breaks;
+    size_t getter_break_count, getter_break_capacity;
 };
 
 static void entry_free(cache_entry *e) {
@@ -129,6 +142,9 @@ static void entry_free(cache_entry *e) {
     free(e->findings);
     e->findings = NULL;
     e->count = 0;
+    free(e->getters);
+    e->getters = NULL;
+    e->getter_count = 0;
     gm_call_part_free(&e->calls);
 }
 
@@ -318,6 +334,7 @@ void gm_analyzer_free(gm_analyzer *analyzer) {
     free(analyzer->constants);
     gm_module_index_free(&analyzer->module_index);
     gm_breaking_properties_free(&analyzer->breaking_properties);
+    free(analyzer->getter_breaks);
     free(analyzer);
 }
 
@@ -431,6 +448,31 @@ static gm_stmt_ctx statement_context(gm_analyzer *a, const gm_analysis_options *
     };
 }
 
+/* Keeps with entry which of its findings predict a break in a getter's body, and the getter:
+ * asked once here, not over the whole file on every run. Returns 0, or -1 on OOM. */
+static int note_getter_findings(gm_analyzer *a, cache_entry *entry, TSNode top, const char *text) {
+    for (size_t i = 0; i < entry->count; i++) {
+        const gm_finding *f = &entry->findings[i];
+        if (!gm_breaking_properties_counts(f))
+            continue;
+        uint32_t byte = f->span.start_byte;
+        bool inside = byte >= ts_node_start_byte(top) && byte < ts_node_end_byte(top);
+        TSNode scope = inside ? top : ts_tree_root_node(top.tree);
+        char key[sizeof entry->getters[0].key];
+        if (!gm_breaking_property_getter_key(&a->syntax, text, scope, byte, key, sizeof key))
+            continue;
+        struct getter_finding *grown =
+            realloc(entry->getters, (entry->getter_count + 1) * sizeof *grown);
+        if (!grown)
+            return -1;
+        entry->getters = grown;
+        grown[entry->getter_count].finding = i;
+        memcpy(grown[entry->getter_count].key, key, sizeof key);
+        entry->getter_count++;
+    }
+    return 0;
+}
+
 static int analyze_statement(gm_analyzer *a, TSNode top, TSNode next, const char *text,
                              uint32_t len, const uint8_t *reach, const gm_call_part *calls,
                              cache_entry *entry) {
@@ -449,7 +491,9 @@ static int analyze_statement(gm_analyzer *a, TSNode top, TSNode next, const char
     entry->symbol = ts_node_symbol(top);
     entry->findings = out.items;
     entry->count = out.count;
-    return st.oom ? -1 : 0;
+    if (st.oom)
+        return -1;
+    return note_getter_findings(a, entry, top, text);
 }
 
 static bool entry_matches(const cache_entry *e, TSNode child, TSSymbol symbol) {
@@ -497,6 +541,20 @@ static int result_insert(gm_analyzer *a, const gm_finding *f) {
         at--;
     }
     items[at] = *f;
+    return 0;
+}
+
+static int getter_break_push(gm_analyzer *a, const char *key, const gm_finding *f) {
+    if (a->getter_break_count == a->getter_break_capacity) {
+        size_t cap = a->getter_break_capacity ? a->getter_break_capacity * 2 : 16;
+        gm_getter_break *items = realloc(a->getter_breaks, cap * sizeof *items);
+        if (!items)
+            return -1;
+        a->getter_breaks = items;
+        a->getter_break_capacity = cap;
+    }
+    a->getter_breaks[a->getter_break_count++] =
+        (gm_getter_break){key, f->rule, f->span.start.row};
     return 0;
 }
 
@@ -1025,6 +1083,8 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
             *slot = *e;
             e->findings = NULL; /* moved */
             e->count = 0;
+            e->getters = NULL;
+            e->getter_count = 0;
             slot->calls = info->calls;
             memset(&info->calls, 0, sizeof info->calls);
             a->stats.reused++;
@@ -1051,17 +1111,26 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
     bool any_ignored = ignored.all;
     for (size_t w = 0; w < GM_RULE_SET_WORDS; w++)
         any_ignored |= ignored.bits[w] != 0;
+    a->getter_break_count = 0;
     for (size_t i = 0; i < fresh->count; i++) {
         const cache_entry *e = &fresh->items[i];
+        size_t getter = 0;
         for (size_t k = 0; k < e->count; k++) {
-            if (e->findings[k].suppressed) {
-                if (note_hit(a, &e->findings[k]) != 0)
+            const gm_finding *f = &e->findings[k];
+            while (getter < e->getter_count && e->getters[getter].finding < k)
+                getter++;
+            if (f->suppressed) {
+                if (note_hit(a, f) != 0)
                     return -1;
                 continue;
             }
-            if ((!any_ignored || !gm_rule_set_has(&ignored, e->findings[k].rule)) &&
-                gm_analysis_rule_enabled(&a->file_options, e->findings[k].rule) &&
-                result_push(&a->result, &e->findings[k]) != 0)
+            if ((any_ignored && gm_rule_set_has(&ignored, f->rule)) ||
+                !gm_analysis_rule_enabled(&a->file_options, f->rule))
+                continue;
+            if (result_push(&a->result, f) != 0)
+                return -1;
+            if (getter < e->getter_count && e->getters[getter].finding == k &&
+                getter_break_push(a, e->getters[getter].key, f) != 0)
                 return -1;
         }
     }
@@ -1104,6 +1173,7 @@ const gm_finding_list *gm_analyzer_run(gm_analyzer *analyzer, const TSTree *tree
     }
     analyzer->result.count = 0;
     analyzer->hit_count = 0;
+    analyzer->getter_break_count = 0;
     gm_finding_free(&analyzer->syntax_finding);
     gm_finding_list_free(&analyzer->unused_suppressions);
     if (!tree || len > UINT32_MAX) {
@@ -1123,7 +1193,8 @@ const gm_finding_list *gm_analyzer_run(gm_analyzer *analyzer, const TSTree *tree
         int changed = -1;
         if (run(analyzer, root, text, (uint32_t)len, options) != 0 ||
             (changed = gm_breaking_properties_collect(
-                 &analyzer->breaking_properties, &analyzer->syntax, text, root, &analyzer->result,
+                 &analyzer->breaking_properties, analyzer->getter_breaks,
+                 analyzer->getter_break_count,
                  (const char *const *)analyzer->external_property_facts,
                  analyzer->external_property_fact_count)) < 0 ||
             note_tensor_stores(analyzer, root, text, (uint32_t)len) != 0) {
