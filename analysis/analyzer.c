@@ -65,6 +65,7 @@ typedef struct {
      * (the module's breaking properties are made of them on every run) */
     struct getter_finding *getters;
     size_t getter_count;
+    gm_index_facts index_facts; /* owned: what it gives the module index's tables */
 } cache_entry;
 
 typedef struct {
@@ -101,6 +102,7 @@ struct gm_analyzer {
     size_t hit_capacity;
     TSNode *children;
     child_info *info;
+    gm_index_facts *child_facts; /* per child during a run: owned until moved into its entry */
     size_t children_capacity;
     gm_call_graph graph;
     const gm_call_part **parts; /* the statements' parts, for the graph */
@@ -134,6 +136,10 @@ struct gm_analyzer {
     /* per run: the getter findings of the result, in its order (keys borrowed from entries) */
     gm_getter_break *getter_breaks;
     size_t getter_break_count, getter_break_capacity;
+    /* the compile sites made with the last summary, and gm_analyzer_compile_sites_digest then
+     * (0: none): the server asks for the sites right after the summary */
+    gm_compile_site_list sites;
+    uint64_t sites_digest;
 };
 
 static void entry_free(cache_entry *e) {
@@ -145,6 +151,7 @@ static void entry_free(cache_entry *e) {
     free(e->getters);
     e->getters = NULL;
     e->getter_count = 0;
+    gm_index_facts_free(&e->index_facts);
     gm_call_part_free(&e->calls);
 }
 
@@ -328,6 +335,7 @@ void gm_analyzer_free(gm_analyzer *analyzer) {
     free(analyzer->hits);
     free(analyzer->children);
     free(analyzer->info);
+    free(analyzer->child_facts);
     gm_call_graph_free(&analyzer->graph);
     free(analyzer->parts);
     external_keys_clear(analyzer);
@@ -335,6 +343,7 @@ void gm_analyzer_free(gm_analyzer *analyzer) {
     gm_module_index_free(&analyzer->module_index);
     gm_breaking_properties_free(&analyzer->breaking_properties);
     free(analyzer->getter_breaks);
+    gm_compile_site_list_free(&analyzer->sites);
     free(analyzer);
 }
 
@@ -392,11 +401,15 @@ static int collect_children(gm_analyzer *a, TSNode root, size_t *count) {
                 if (items)
                     a->children = items;
                 child_info *info = items ? realloc(a->info, cap * sizeof *info) : NULL;
-                if (!info) {
+                if (info)
+                    a->info = info;
+                gm_index_facts *facts =
+                    info ? realloc(a->child_facts, cap * sizeof *facts) : NULL;
+                if (!facts) {
                     ts_tree_cursor_delete(&cursor);
                     return -1;
                 }
-                a->info = info;
+                a->child_facts = facts;
                 a->children_capacity = cap;
             }
             a->children[n++] = ts_tree_cursor_current_node(&cursor);
@@ -662,8 +675,10 @@ static int graph_run(gm_analyzer *a, size_t nchildren) {
 }
 
 static void free_child_calls(gm_analyzer *a, size_t nchildren) {
-    for (size_t i = 0; i < nchildren; i++)
+    for (size_t i = 0; i < nchildren; i++) {
         gm_call_part_free(&a->info[i].calls);
+        gm_index_facts_free(&a->child_facts[i]);
+    }
 }
 
 /* The blank lines a setting line inserted at `at` needs after it: none before a blank line, two
@@ -949,6 +964,7 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
         info->contribution = GM_HASH_INIT;
         info->statement = false;
         memset(&info->calls, 0, sizeof info->calls);
+        memset(&a->child_facts[i], 0, sizeof a->child_facts[i]);
         if (symbol == syn->sym.comment) {
             note_file_ignore(syn, text, c, &ignored);
             continue;
@@ -963,13 +979,20 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
         if (j < old->count && entry_matches(&old->items[j], c, symbol)) {
             info->match = (ptrdiff_t)j;
             info->contribution = old->items[j].contribution;
+            /* the same text: its facts for the module index stay true */
+            a->child_facts[i] = old->items[j].index_facts;
+            memset(&old->items[j].index_facts, 0, sizeof old->items[j].index_facts);
             j++;
-        } else if (gm_symbols_scan_top(NULL, syn, text, c, &info->contribution) != 0) {
+        } else if (gm_symbols_scan_top(NULL, syn, text, c, &info->contribution) != 0 ||
+                   gm_index_facts_of(syn, text, c, &a->child_facts[i]) != 0) {
+            free_child_calls(a, i + 1);
             return -1;
         }
         if (info->contribution != GM_HASH_INIT)
             fingerprint = mix(fingerprint, info->contribution);
     }
+
+    gm_module_index_use_facts(&a->module_index, a->children, a->child_facts, (uint32_t)nchildren);
 
     /* Only imports changed: rebind them, and analyse again what uses a rebound name. */
     bool recompute = !a->have_state || !gm_analysis_options_equal(options, &a->options);
@@ -984,8 +1007,10 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
         a->stats.kept_last_good = true;
     } else if (!recompute && fingerprint != a->fingerprint) {
         int rebound = only_imports_changed(a, nchildren) ? rebind_imports(a, text, nchildren) : 1;
-        if (rebound < 0)
+        if (rebound < 0) {
+            free_child_calls(a, nchildren);
             return -1;
+        }
         recompute = rebound != 0;
         a->fingerprint = fingerprint;
         a->stats.rebound_imports = rebound == 0;
@@ -1001,11 +1026,15 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
         for (size_t i = 0; i < nchildren; i++) {
             uint64_t unused = GM_HASH_INIT;
             if (a->info[i].statement &&
-                gm_symbols_scan_top(&a->symbols, syn, text, a->children[i], &unused) != 0)
+                gm_symbols_scan_top(&a->symbols, syn, text, a->children[i], &unused) != 0) {
+                free_child_calls(a, nchildren);
                 return -1;
+            }
         }
-        if (gm_symbols_finish(&a->symbols) != 0)
+        if (gm_symbols_finish(&a->symbols) != 0) {
+            free_child_calls(a, nchildren);
             return -1;
+        }
         a->fingerprint = fingerprint;
         a->options = *options;
         a->file_options = *options;
@@ -1098,6 +1127,14 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
         slot->calls = info->calls;
         slot->membership = info->membership;
         memset(&info->calls, 0, sizeof info->calls);
+    }
+    /* The module index read the children's facts until now: they move into the entries. */
+    gm_module_index_use_facts(&a->module_index, NULL, NULL, 0);
+    for (size_t i = 0, k = 0; i < nchildren && k < fresh->count; i++) {
+        if (!a->info[i].statement)
+            continue;
+        fresh->items[k++].index_facts = a->child_facts[i];
+        memset(&a->child_facts[i], 0, sizeof a->child_facts[i]);
     }
     free_child_calls(a, nchildren);
     entries_clear(old); /* what was not moved: dropped, replaced or dead */
@@ -1255,9 +1292,14 @@ int gm_analyzer_module_summary(gm_analyzer *analyzer, struct gm_module_summary *
     if (live_parts(analyzer) != 0)
         return -1;
     size_t count = analyzer->part_count;
-    if (gm_module_summary_build(analyzer->parts, count, &analyzer->symbols,
-                                analyzer->options.forward_is_compiled, summary) != 0)
+    gm_compile_site_list sites;
+    if (gm_module_summary_build_with_sites(analyzer->parts, count, &analyzer->symbols,
+                                           analyzer->options.forward_is_compiled, summary,
+                                           &sites) != 0)
         return -1;
+    gm_compile_site_list_free(&analyzer->sites);
+    analyzer->sites = sites;
+    analyzer->sites_digest = gm_analyzer_compile_sites_digest(analyzer);
     if (set_property_facts(analyzer, summary) != 0) {
         gm_module_summary_free(summary);
         return -1;
@@ -1267,7 +1309,12 @@ int gm_analyzer_module_summary(gm_analyzer *analyzer, struct gm_module_summary *
 
 int gm_analyzer_compile_sites(gm_analyzer *analyzer, struct gm_compile_site_list *sites) {
     memset(sites, 0, sizeof *sites);
-    if (!analyzer->have_state || live_parts(analyzer) != 0)
+    if (!analyzer->have_state)
+        return -1;
+    uint64_t digest = gm_analyzer_compile_sites_digest(analyzer);
+    if (digest && digest == analyzer->sites_digest)
+        return gm_compile_site_list_copy(&analyzer->sites, sites);
+    if (live_parts(analyzer) != 0)
         return -1;
     return gm_imported_compile_sites_of_parts(analyzer->parts, analyzer->part_count,
                                               &analyzer->symbols,
