@@ -56,6 +56,7 @@ typedef struct {
     gm_finding *findings; /* owned, sorted */
     size_t count;
     gm_call_part calls;  /* owned: its functions in the file's call graph */
+    uint64_t part_digest; /* gm_call_graph_part_digest of calls */
     uint64_t membership; /* which of them compiled code reached when it was analysed (0: none) */
     /* gm_stmt_ctx.class_deps of its analysis, and the bits of the classes and methods it
      * defines (defined_bits): a statement whose kinds read what a method of another
@@ -79,6 +80,7 @@ typedef struct {
     uint64_t contribution;
     bool statement;     /* a named child other than a comment or an ERROR node */
     gm_call_part calls; /* owned until moved into the new entry */
+    uint64_t part_digest;
     size_t node_offset; /* of its call nodes in the run's graph */
     uint64_t membership;
 } child_info;
@@ -106,6 +108,7 @@ struct gm_analyzer {
     size_t children_capacity;
     gm_call_graph graph;
     const gm_call_part **parts; /* the statements' parts, for the graph */
+    uint64_t *part_digests;     /* theirs, hashed once when a part is built */
     size_t parts_capacity, part_count;
     char **external_keys; /* owned: functions other modules' compiled code calls */
     size_t external_count;
@@ -338,6 +341,7 @@ void gm_analyzer_free(gm_analyzer *analyzer) {
     free(analyzer->child_facts);
     gm_call_graph_free(&analyzer->graph);
     free(analyzer->parts);
+    free(analyzer->part_digests);
     external_keys_clear(analyzer);
     free(analyzer->constants);
     gm_module_index_free(&analyzer->module_index);
@@ -642,20 +646,25 @@ static int graph_run(gm_analyzer *a, size_t nchildren) {
     size_t part_count = 0, total = 0;
     if (nchildren > a->parts_capacity) {
         const gm_call_part **parts = realloc(a->parts, nchildren * sizeof *parts);
-        if (!parts)
+        if (parts)
+            a->parts = parts;
+        uint64_t *digests = parts ? realloc(a->part_digests, nchildren * sizeof *digests) : NULL;
+        if (!digests)
             return -1;
-        a->parts = parts;
+        a->part_digests = digests;
         a->parts_capacity = nchildren;
     }
     for (size_t i = 0; i < nchildren; i++) {
         a->info[i].node_offset = total;
         a->info[i].membership = 0;
         if (a->info[i].statement) {
+            a->part_digests[part_count] = a->info[i].part_digest;
             a->parts[part_count++] = &a->info[i].calls;
             total += a->info[i].calls.node_count;
         }
     }
-    if (gm_call_graph_run(&a->graph, a->parts, part_count, &a->symbols, a->fingerprint,
+    if (gm_call_graph_run(&a->graph, a->parts, part_count, a->part_digests, &a->symbols,
+                          a->fingerprint,
                           (const char *const *)a->external_keys, a->external_count) != 0)
         return -1;
     for (size_t i = 0; i < nchildren; i++) {
@@ -1052,6 +1061,7 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
         if (info->match >= 0) {
             cache_entry *e = &old->items[info->match];
             info->calls = e->calls;
+            info->part_digest = e->part_digest;
             memset(&e->calls, 0, sizeof e->calls);
             /* the compile calls move with the statement, as its findings do below */
             for (uint32_t t = 0; t < info->calls.target_count; t++) {
@@ -1065,6 +1075,8 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
                                       &info->calls) != 0) {
             free_child_calls(a, nchildren);
             return -1;
+        } else {
+            info->part_digest = gm_call_graph_part_digest(&info->calls);
         }
     }
     uint64_t constants_before = a->constants_digest;
@@ -1126,6 +1138,7 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
         slot->contribution = info->contribution;
         slot->calls = info->calls;
         slot->membership = info->membership;
+        slot->part_digest = info->part_digest;
         memset(&info->calls, 0, sizeof info->calls);
     }
     /* The module index read the children's facts until now: they move into the entries. */
