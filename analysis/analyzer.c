@@ -57,6 +57,7 @@ typedef struct {
     size_t count;
     gm_call_part calls;  /* owned: its functions in the file's call graph */
     uint64_t part_digest; /* gm_call_graph_part_digest of calls */
+    uint64_t sites_digest; /* part_sites_digest of calls */
     uint64_t membership; /* which of them compiled code reached when it was analysed (0: none) */
     /* gm_stmt_ctx.class_deps of its analysis, and the bits of the classes and methods it
      * defines (defined_bits): a statement whose kinds read what a method of another
@@ -80,7 +81,7 @@ typedef struct {
     uint64_t contribution;
     bool statement;     /* a named child other than a comment or an ERROR node */
     gm_call_part calls; /* owned until moved into the new entry */
-    uint64_t part_digest;
+    uint64_t part_digest, sites_digest;
     size_t node_offset; /* of its call nodes in the run's graph */
     uint64_t membership;
 } child_info;
@@ -948,6 +949,29 @@ static int invalidate_class_dependents(gm_analyzer *a, const entry_list *old, si
     return 0;
 }
 
+static uint64_t text_digest(uint64_t digest, const char *s) {
+    return s ? gm_hash_bytes(digest, s, strlen(s) + 1) : mix(digest, 0);
+}
+
+/* What the compile sites read of a part (module_summary.c's add_target): its functions' keys
+ * (a target naming one is compiled here, not imported), its compile targets and its instance
+ * bindings; not the calls, which most keystrokes change. Where the targets are is mixed in by
+ * gm_analyzer_compile_sites_digest, as they move with edits before them. */
+static uint64_t part_sites_digest(const gm_call_part *part) {
+    uint64_t digest = mix(GM_HASH_INIT, part->node_count);
+    for (uint32_t k = 0; k < part->node_count; k++)
+        digest = mix(digest, part->nodes[k].key.hash);
+    for (uint32_t t = 0; t < part->target_count; t++) {
+        const gm_compile_target *target = &part->targets[t];
+        digest = text_digest(text_digest(digest, target->name), target->member);
+        digest = mix(digest, (uint64_t)target->module_compile << 1 | target->fullgraph);
+    }
+    for (uint32_t b = 0; b < part->instance_count; b++)
+        digest = text_digest(text_digest(digest, part->instances[b].var),
+                             part->instances[b].class_name);
+    return digest;
+}
+
 static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
                const gm_analysis_options *options) {
     const gm_syntax *syn = &a->syntax;
@@ -1062,6 +1086,7 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
             cache_entry *e = &old->items[info->match];
             info->calls = e->calls;
             info->part_digest = e->part_digest;
+            info->sites_digest = e->sites_digest;
             memset(&e->calls, 0, sizeof e->calls);
             /* the compile calls move with the statement, as its findings do below */
             for (uint32_t t = 0; t < info->calls.target_count; t++) {
@@ -1077,6 +1102,7 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
             return -1;
         } else {
             info->part_digest = gm_call_graph_part_digest(&info->calls);
+            info->sites_digest = part_sites_digest(&info->calls);
         }
     }
     uint64_t constants_before = a->constants_digest;
@@ -1139,6 +1165,7 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
         slot->calls = info->calls;
         slot->membership = info->membership;
         slot->part_digest = info->part_digest;
+        slot->sites_digest = info->sites_digest;
         memset(&info->calls, 0, sizeof info->calls);
     }
     /* The module index read the children's facts until now: they move into the entries. */
@@ -1335,16 +1362,26 @@ int gm_analyzer_compile_sites(gm_analyzer *analyzer, struct gm_compile_site_list
 }
 
 uint64_t gm_analyzer_compile_sites_digest(const gm_analyzer *analyzer) {
-    uint64_t digest = gm_analyzer_summary_digest(analyzer);
-    if (!digest)
+    const gm_analyzer *a = analyzer;
+    if (!a->have_state)
         return 0;
-    const entry_list *entries = &analyzer->entries;
+    /* the symbols (imports, classes) the sites are resolved with: the fingerprint stands for
+     * them, with the Modules of other files */
+    uint64_t digest = mix(mix(GM_HASH_INIT, a->fingerprint), a->options.forward_is_compiled);
+    for (size_t i = 0; i < a->external_module_base_count; i++)
+        digest = text_digest(digest, a->external_module_bases[i]);
+    const entry_list *entries = &a->entries;
     for (size_t i = 0; i < entries->count; i++) {
-        const gm_call_part *part = &entries->items[i].calls;
-        if (entries->items[i].dead)
+        const cache_entry *e = &entries->items[i];
+        if (e->dead)
             continue;
-        for (uint32_t t = 0; t < part->target_count; t++)
-            digest = mix(mix(digest, part->targets[t].start_byte), part->targets[t].end_byte);
+        digest = mix(digest, e->sites_digest);
+        for (uint32_t t = 0; t < e->calls.target_count; t++) {
+            const gm_compile_target *target = &e->calls.targets[t];
+            digest = mix(mix(digest, target->start_byte), target->end_byte);
+            digest = mix(mix(digest, target->start_row), target->end_row);
+            digest = mix(mix(digest, target->start_column), target->end_column);
+        }
     }
     return digest ? digest : 1;
 }
