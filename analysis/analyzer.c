@@ -58,6 +58,7 @@ typedef struct {
     gm_call_part calls;  /* owned: its functions in the file's call graph */
     uint64_t part_digest; /* gm_call_graph_part_digest of calls */
     uint64_t sites_digest; /* part_sites_digest of calls */
+    uint64_t instance_bits; /* name_bit of each instance binding's variable */
     uint64_t membership; /* which of them compiled code reached when it was analysed (0: none) */
     /* gm_stmt_ctx.class_deps of its analysis, and the bits of the classes and methods it
      * defines (defined_bits): a statement whose kinds read what a method of another
@@ -81,7 +82,7 @@ typedef struct {
     uint64_t contribution;
     bool statement;     /* a named child other than a comment or an ERROR node */
     gm_call_part calls; /* owned until moved into the new entry */
-    uint64_t part_digest, sites_digest;
+    uint64_t part_digest, sites_digest, instance_bits;
     size_t node_offset; /* of its call nodes in the run's graph */
     uint64_t membership;
 } child_info;
@@ -953,11 +954,17 @@ static uint64_t text_digest(uint64_t digest, const char *s) {
     return s ? gm_hash_bytes(digest, s, strlen(s) + 1) : mix(digest, 0);
 }
 
+/* A name's bit in a 64-bit Bloom filter. */
+static uint64_t name_bit(const char *name) {
+    return name ? 1ull << (text_digest(GM_HASH_INIT, name) % 64) : 0;
+}
+
 /* What the compile sites read of a part (module_summary.c's add_target): its functions' keys
- * (a target naming one is compiled here, not imported), its compile targets and its instance
- * bindings; not the calls, which most keystrokes change. Where the targets are is mixed in by
- * gm_analyzer_compile_sites_digest, as they move with edits before them. */
-static uint64_t part_sites_digest(const gm_call_part *part) {
+ * (a target naming one is compiled here, not imported) and its compile targets; not the calls,
+ * which most keystrokes change. Its instance bindings count only where a target names their
+ * variable (gm_call_graph_target_class): gm_analyzer_compile_sites_digest mixes those in, found
+ * through *instance_bits, with where the targets are, as they move with edits before them. */
+static uint64_t part_sites_digest(const gm_call_part *part, uint64_t *instance_bits) {
     uint64_t digest = mix(GM_HASH_INIT, part->node_count);
     for (uint32_t k = 0; k < part->node_count; k++)
         digest = mix(digest, part->nodes[k].key.hash);
@@ -966,9 +973,9 @@ static uint64_t part_sites_digest(const gm_call_part *part) {
         digest = text_digest(text_digest(digest, target->name), target->member);
         digest = mix(digest, (uint64_t)target->module_compile << 1 | target->fullgraph);
     }
+    *instance_bits = 0;
     for (uint32_t b = 0; b < part->instance_count; b++)
-        digest = text_digest(text_digest(digest, part->instances[b].var),
-                             part->instances[b].class_name);
+        *instance_bits |= name_bit(part->instances[b].var);
     return digest;
 }
 
@@ -1087,6 +1094,7 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
             info->calls = e->calls;
             info->part_digest = e->part_digest;
             info->sites_digest = e->sites_digest;
+            info->instance_bits = e->instance_bits;
             memset(&e->calls, 0, sizeof e->calls);
             /* the compile calls move with the statement, as its findings do below */
             for (uint32_t t = 0; t < info->calls.target_count; t++) {
@@ -1102,7 +1110,7 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
             return -1;
         } else {
             info->part_digest = gm_call_graph_part_digest(&info->calls);
-            info->sites_digest = part_sites_digest(&info->calls);
+            info->sites_digest = part_sites_digest(&info->calls, &info->instance_bits);
         }
     }
     uint64_t constants_before = a->constants_digest;
@@ -1166,6 +1174,7 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
         slot->membership = info->membership;
         slot->part_digest = info->part_digest;
         slot->sites_digest = info->sites_digest;
+        slot->instance_bits = info->instance_bits;
         memset(&info->calls, 0, sizeof info->calls);
     }
     /* The module index read the children's facts until now: they move into the entries. */
@@ -1371,6 +1380,13 @@ uint64_t gm_analyzer_compile_sites_digest(const gm_analyzer *analyzer) {
     for (size_t i = 0; i < a->external_module_base_count; i++)
         digest = text_digest(digest, a->external_module_bases[i]);
     const entry_list *entries = &a->entries;
+    /* the names the targets give (a file has a few): a binding of another variable is read by
+     * no target; past the cap every binding counts */
+    enum { named_cap = 32 };
+    const char *named[named_cap];
+    size_t named_count = 0;
+    bool every_binding = false;
+    uint64_t named_bits = 0;
     for (size_t i = 0; i < entries->count; i++) {
         const cache_entry *e = &entries->items[i];
         if (e->dead)
@@ -1381,6 +1397,27 @@ uint64_t gm_analyzer_compile_sites_digest(const gm_analyzer *analyzer) {
             digest = mix(mix(digest, target->start_byte), target->end_byte);
             digest = mix(mix(digest, target->start_row), target->end_row);
             digest = mix(mix(digest, target->start_column), target->end_column);
+            if (!target->name)
+                continue;
+            named_bits |= name_bit(target->name);
+            if (named_count < named_cap)
+                named[named_count++] = target->name;
+            else
+                every_binding = true;
+        }
+    }
+    /* the instance bindings that a target may read, in file order */
+    for (size_t i = 0; named_bits && i < entries->count; i++) {
+        const cache_entry *e = &entries->items[i];
+        if (e->dead || !(every_binding || (e->instance_bits & named_bits)))
+            continue;
+        for (uint32_t b = 0; b < e->calls.instance_count; b++) {
+            const gm_instance_binding *binding = &e->calls.instances[b];
+            bool read = every_binding;
+            for (size_t n = 0; !read && n < named_count; n++)
+                read = binding->var && strcmp(binding->var, named[n]) == 0;
+            if (read)
+                digest = text_digest(text_digest(digest, binding->var), binding->class_name);
         }
     }
     return digest ? digest : 1;
