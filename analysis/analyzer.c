@@ -36,6 +36,12 @@
 
 #define GM_ANALYZE_SOURCE_TIMEOUT_MICROS (10u * 1000u * 1000u)
 
+/* A finding of a statement (its index in the entry's findings) in the body of a getter. */
+struct getter_finding {
+    size_t finding;
+    char key[sizeof ((gm_breaking_property *)0)->key];
+};
+
 typedef struct {
     uint32_t start_byte, end_byte; /* the statement */
     /* From the start of the statement's first line to the end of its last line: suppression
@@ -50,11 +56,19 @@ typedef struct {
     gm_finding *findings; /* owned, sorted */
     size_t count;
     gm_call_part calls;  /* owned: its functions in the file's call graph */
+    uint64_t part_digest; /* gm_call_graph_part_digest of calls */
+    uint64_t sites_digest; /* part_sites_digest of calls */
+    uint64_t instance_bits; /* name_bit of each instance binding's variable */
     uint64_t membership; /* which of them compiled code reached when it was analysed (0: none) */
     /* gm_stmt_ctx.class_deps of its analysis, and the bits of the classes and methods it
      * defines (defined_bits): a statement whose kinds read what a method of another
      * statement's class returns is analysed again when that class changes */
     uint64_t class_deps, defines;
+    /* owned: the findings that predict a break in a @property getter's body, with the getter
+     * (the module's breaking properties are made of them on every run) */
+    struct getter_finding *getters;
+    size_t getter_count;
+    gm_index_facts index_facts; /* owned: what it gives the module index's tables */
 } cache_entry;
 
 typedef struct {
@@ -68,6 +82,7 @@ typedef struct {
     uint64_t contribution;
     bool statement;     /* a named child other than a comment or an ERROR node */
     gm_call_part calls; /* owned until moved into the new entry */
+    uint64_t part_digest, sites_digest, instance_bits;
     size_t node_offset; /* of its call nodes in the run's graph */
     uint64_t membership;
 } child_info;
@@ -91,9 +106,11 @@ struct gm_analyzer {
     size_t hit_capacity;
     TSNode *children;
     child_info *info;
+    gm_index_facts *child_facts; /* per child during a run: owned until moved into its entry */
     size_t children_capacity;
     gm_call_graph graph;
     const gm_call_part **parts; /* the statements' parts, for the graph */
+    uint64_t *part_digests;     /* theirs, hashed once when a part is built */
     size_t parts_capacity, part_count;
     char **external_keys; /* owned: functions other modules' compiled code calls */
     size_t external_count;
@@ -121,6 +138,13 @@ struct gm_analyzer {
      * tensors, of classes other modules define and this one imports */
     char **external_property_facts;
     size_t external_property_fact_count;
+    /* per run: the getter findings of the result, in its order (keys borrowed from entries) */
+    gm_getter_break *getter_breaks;
+    size_t getter_break_count, getter_break_capacity;
+    /* the compile sites made with the last summary, and gm_analyzer_compile_sites_digest then
+     * (0: none): the server asks for the sites right after the summary */
+    gm_compile_site_list sites;
+    uint64_t sites_digest;
 };
 
 static void entry_free(cache_entry *e) {
@@ -129,6 +153,10 @@ static void entry_free(cache_entry *e) {
     free(e->findings);
     e->findings = NULL;
     e->count = 0;
+    free(e->getters);
+    e->getters = NULL;
+    e->getter_count = 0;
+    gm_index_facts_free(&e->index_facts);
     gm_call_part_free(&e->calls);
 }
 
@@ -312,12 +340,16 @@ void gm_analyzer_free(gm_analyzer *analyzer) {
     free(analyzer->hits);
     free(analyzer->children);
     free(analyzer->info);
+    free(analyzer->child_facts);
     gm_call_graph_free(&analyzer->graph);
     free(analyzer->parts);
+    free(analyzer->part_digests);
     external_keys_clear(analyzer);
     free(analyzer->constants);
     gm_module_index_free(&analyzer->module_index);
     gm_breaking_properties_free(&analyzer->breaking_properties);
+    free(analyzer->getter_breaks);
+    gm_compile_site_list_free(&analyzer->sites);
     free(analyzer);
 }
 
@@ -375,11 +407,15 @@ static int collect_children(gm_analyzer *a, TSNode root, size_t *count) {
                 if (items)
                     a->children = items;
                 child_info *info = items ? realloc(a->info, cap * sizeof *info) : NULL;
-                if (!info) {
+                if (info)
+                    a->info = info;
+                gm_index_facts *facts =
+                    info ? realloc(a->child_facts, cap * sizeof *facts) : NULL;
+                if (!facts) {
                     ts_tree_cursor_delete(&cursor);
                     return -1;
                 }
-                a->info = info;
+                a->child_facts = facts;
                 a->children_capacity = cap;
             }
             a->children[n++] = ts_tree_cursor_current_node(&cursor);
@@ -431,6 +467,31 @@ static gm_stmt_ctx statement_context(gm_analyzer *a, const gm_analysis_options *
     };
 }
 
+/* Keeps with entry which of its findings predict a break in a getter's body, and the getter:
+ * asked once here, not over the whole file on every run. Returns 0, or -1 on OOM. */
+static int note_getter_findings(gm_analyzer *a, cache_entry *entry, TSNode top, const char *text) {
+    for (size_t i = 0; i < entry->count; i++) {
+        const gm_finding *f = &entry->findings[i];
+        if (!gm_breaking_properties_counts(f))
+            continue;
+        uint32_t byte = f->span.start_byte;
+        bool inside = byte >= ts_node_start_byte(top) && byte < ts_node_end_byte(top);
+        TSNode scope = inside ? top : ts_tree_root_node(top.tree);
+        char key[sizeof entry->getters[0].key];
+        if (!gm_breaking_property_getter_key(&a->syntax, text, scope, byte, key, sizeof key))
+            continue;
+        struct getter_finding *grown =
+            realloc(entry->getters, (entry->getter_count + 1) * sizeof *grown);
+        if (!grown)
+            return -1;
+        entry->getters = grown;
+        grown[entry->getter_count].finding = i;
+        memcpy(grown[entry->getter_count].key, key, sizeof key);
+        entry->getter_count++;
+    }
+    return 0;
+}
+
 static int analyze_statement(gm_analyzer *a, TSNode top, TSNode next, const char *text,
                              uint32_t len, const uint8_t *reach, const gm_call_part *calls,
                              cache_entry *entry) {
@@ -449,7 +510,9 @@ static int analyze_statement(gm_analyzer *a, TSNode top, TSNode next, const char
     entry->symbol = ts_node_symbol(top);
     entry->findings = out.items;
     entry->count = out.count;
-    return st.oom ? -1 : 0;
+    if (st.oom)
+        return -1;
+    return note_getter_findings(a, entry, top, text);
 }
 
 static bool entry_matches(const cache_entry *e, TSNode child, TSSymbol symbol) {
@@ -497,6 +560,20 @@ static int result_insert(gm_analyzer *a, const gm_finding *f) {
         at--;
     }
     items[at] = *f;
+    return 0;
+}
+
+static int getter_break_push(gm_analyzer *a, const char *key, const gm_finding *f) {
+    if (a->getter_break_count == a->getter_break_capacity) {
+        size_t cap = a->getter_break_capacity ? a->getter_break_capacity * 2 : 16;
+        gm_getter_break *items = realloc(a->getter_breaks, cap * sizeof *items);
+        if (!items)
+            return -1;
+        a->getter_breaks = items;
+        a->getter_break_capacity = cap;
+    }
+    a->getter_breaks[a->getter_break_count++] =
+        (gm_getter_break){key, f->rule, f->span.start.row};
     return 0;
 }
 
@@ -571,20 +648,25 @@ static int graph_run(gm_analyzer *a, size_t nchildren) {
     size_t part_count = 0, total = 0;
     if (nchildren > a->parts_capacity) {
         const gm_call_part **parts = realloc(a->parts, nchildren * sizeof *parts);
-        if (!parts)
+        if (parts)
+            a->parts = parts;
+        uint64_t *digests = parts ? realloc(a->part_digests, nchildren * sizeof *digests) : NULL;
+        if (!digests)
             return -1;
-        a->parts = parts;
+        a->part_digests = digests;
         a->parts_capacity = nchildren;
     }
     for (size_t i = 0; i < nchildren; i++) {
         a->info[i].node_offset = total;
         a->info[i].membership = 0;
         if (a->info[i].statement) {
+            a->part_digests[part_count] = a->info[i].part_digest;
             a->parts[part_count++] = &a->info[i].calls;
             total += a->info[i].calls.node_count;
         }
     }
-    if (gm_call_graph_run(&a->graph, a->parts, part_count, &a->symbols, a->fingerprint,
+    if (gm_call_graph_run(&a->graph, a->parts, part_count, a->part_digests, &a->symbols,
+                          a->fingerprint,
                           (const char *const *)a->external_keys, a->external_count) != 0)
         return -1;
     for (size_t i = 0; i < nchildren; i++) {
@@ -604,8 +686,10 @@ static int graph_run(gm_analyzer *a, size_t nchildren) {
 }
 
 static void free_child_calls(gm_analyzer *a, size_t nchildren) {
-    for (size_t i = 0; i < nchildren; i++)
+    for (size_t i = 0; i < nchildren; i++) {
         gm_call_part_free(&a->info[i].calls);
+        gm_index_facts_free(&a->child_facts[i]);
+    }
 }
 
 /* The blank lines a setting line inserted at `at` needs after it: none before a blank line, two
@@ -866,6 +950,35 @@ static int invalidate_class_dependents(gm_analyzer *a, const entry_list *old, si
     return 0;
 }
 
+static uint64_t text_digest(uint64_t digest, const char *s) {
+    return s ? gm_hash_bytes(digest, s, strlen(s) + 1) : mix(digest, 0);
+}
+
+/* A name's bit in a 64-bit Bloom filter. */
+static uint64_t name_bit(const char *name) {
+    return name ? 1ull << (text_digest(GM_HASH_INIT, name) % 64) : 0;
+}
+
+/* What the compile sites read of a part (module_summary.c's add_target): its functions' keys
+ * (a target naming one is compiled here, not imported) and its compile targets; not the calls,
+ * which most keystrokes change. Its instance bindings count only where a target names their
+ * variable (gm_call_graph_target_class): gm_analyzer_compile_sites_digest mixes those in, found
+ * through *instance_bits, with where the targets are, as they move with edits before them. */
+static uint64_t part_sites_digest(const gm_call_part *part, uint64_t *instance_bits) {
+    uint64_t digest = mix(GM_HASH_INIT, part->node_count);
+    for (uint32_t k = 0; k < part->node_count; k++)
+        digest = mix(digest, part->nodes[k].key.hash);
+    for (uint32_t t = 0; t < part->target_count; t++) {
+        const gm_compile_target *target = &part->targets[t];
+        digest = text_digest(text_digest(digest, target->name), target->member);
+        digest = mix(digest, (uint64_t)target->module_compile << 1 | target->fullgraph);
+    }
+    *instance_bits = 0;
+    for (uint32_t b = 0; b < part->instance_count; b++)
+        *instance_bits |= name_bit(part->instances[b].var);
+    return digest;
+}
+
 static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
                const gm_analysis_options *options) {
     const gm_syntax *syn = &a->syntax;
@@ -891,6 +1004,7 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
         info->contribution = GM_HASH_INIT;
         info->statement = false;
         memset(&info->calls, 0, sizeof info->calls);
+        memset(&a->child_facts[i], 0, sizeof a->child_facts[i]);
         if (symbol == syn->sym.comment) {
             note_file_ignore(syn, text, c, &ignored);
             continue;
@@ -905,13 +1019,20 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
         if (j < old->count && entry_matches(&old->items[j], c, symbol)) {
             info->match = (ptrdiff_t)j;
             info->contribution = old->items[j].contribution;
+            /* the same text: its facts for the module index stay true */
+            a->child_facts[i] = old->items[j].index_facts;
+            memset(&old->items[j].index_facts, 0, sizeof old->items[j].index_facts);
             j++;
-        } else if (gm_symbols_scan_top(NULL, syn, text, c, &info->contribution) != 0) {
+        } else if (gm_symbols_scan_top(NULL, syn, text, c, &info->contribution) != 0 ||
+                   gm_index_facts_of(syn, text, c, &a->child_facts[i]) != 0) {
+            free_child_calls(a, i + 1);
             return -1;
         }
         if (info->contribution != GM_HASH_INIT)
             fingerprint = mix(fingerprint, info->contribution);
     }
+
+    gm_module_index_use_facts(&a->module_index, a->children, a->child_facts, (uint32_t)nchildren);
 
     /* Only imports changed: rebind them, and analyse again what uses a rebound name. */
     bool recompute = !a->have_state || !gm_analysis_options_equal(options, &a->options);
@@ -926,8 +1047,10 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
         a->stats.kept_last_good = true;
     } else if (!recompute && fingerprint != a->fingerprint) {
         int rebound = only_imports_changed(a, nchildren) ? rebind_imports(a, text, nchildren) : 1;
-        if (rebound < 0)
+        if (rebound < 0) {
+            free_child_calls(a, nchildren);
             return -1;
+        }
         recompute = rebound != 0;
         a->fingerprint = fingerprint;
         a->stats.rebound_imports = rebound == 0;
@@ -943,11 +1066,15 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
         for (size_t i = 0; i < nchildren; i++) {
             uint64_t unused = GM_HASH_INIT;
             if (a->info[i].statement &&
-                gm_symbols_scan_top(&a->symbols, syn, text, a->children[i], &unused) != 0)
+                gm_symbols_scan_top(&a->symbols, syn, text, a->children[i], &unused) != 0) {
+                free_child_calls(a, nchildren);
                 return -1;
+            }
         }
-        if (gm_symbols_finish(&a->symbols) != 0)
+        if (gm_symbols_finish(&a->symbols) != 0) {
+            free_child_calls(a, nchildren);
             return -1;
+        }
         a->fingerprint = fingerprint;
         a->options = *options;
         a->file_options = *options;
@@ -965,6 +1092,9 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
         if (info->match >= 0) {
             cache_entry *e = &old->items[info->match];
             info->calls = e->calls;
+            info->part_digest = e->part_digest;
+            info->sites_digest = e->sites_digest;
+            info->instance_bits = e->instance_bits;
             memset(&e->calls, 0, sizeof e->calls);
             /* the compile calls move with the statement, as its findings do below */
             for (uint32_t t = 0; t < info->calls.target_count; t++) {
@@ -978,6 +1108,9 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
                                       &info->calls) != 0) {
             free_child_calls(a, nchildren);
             return -1;
+        } else {
+            info->part_digest = gm_call_graph_part_digest(&info->calls);
+            info->sites_digest = part_sites_digest(&info->calls, &info->instance_bits);
         }
     }
     uint64_t constants_before = a->constants_digest;
@@ -1025,6 +1158,8 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
             *slot = *e;
             e->findings = NULL; /* moved */
             e->count = 0;
+            e->getters = NULL;
+            e->getter_count = 0;
             slot->calls = info->calls;
             memset(&info->calls, 0, sizeof info->calls);
             a->stats.reused++;
@@ -1037,7 +1172,18 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
         slot->contribution = info->contribution;
         slot->calls = info->calls;
         slot->membership = info->membership;
+        slot->part_digest = info->part_digest;
+        slot->sites_digest = info->sites_digest;
+        slot->instance_bits = info->instance_bits;
         memset(&info->calls, 0, sizeof info->calls);
+    }
+    /* The module index read the children's facts until now: they move into the entries. */
+    gm_module_index_use_facts(&a->module_index, NULL, NULL, 0);
+    for (size_t i = 0, k = 0; i < nchildren && k < fresh->count; i++) {
+        if (!a->info[i].statement)
+            continue;
+        fresh->items[k++].index_facts = a->child_facts[i];
+        memset(&a->child_facts[i], 0, sizeof a->child_facts[i]);
     }
     free_child_calls(a, nchildren);
     entries_clear(old); /* what was not moved: dropped, replaced or dead */
@@ -1051,17 +1197,26 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
     bool any_ignored = ignored.all;
     for (size_t w = 0; w < GM_RULE_SET_WORDS; w++)
         any_ignored |= ignored.bits[w] != 0;
+    a->getter_break_count = 0;
     for (size_t i = 0; i < fresh->count; i++) {
         const cache_entry *e = &fresh->items[i];
+        size_t getter = 0;
         for (size_t k = 0; k < e->count; k++) {
-            if (e->findings[k].suppressed) {
-                if (note_hit(a, &e->findings[k]) != 0)
+            const gm_finding *f = &e->findings[k];
+            while (getter < e->getter_count && e->getters[getter].finding < k)
+                getter++;
+            if (f->suppressed) {
+                if (note_hit(a, f) != 0)
                     return -1;
                 continue;
             }
-            if ((!any_ignored || !gm_rule_set_has(&ignored, e->findings[k].rule)) &&
-                gm_analysis_rule_enabled(&a->file_options, e->findings[k].rule) &&
-                result_push(&a->result, &e->findings[k]) != 0)
+            if ((any_ignored && gm_rule_set_has(&ignored, f->rule)) ||
+                !gm_analysis_rule_enabled(&a->file_options, f->rule))
+                continue;
+            if (result_push(&a->result, f) != 0)
+                return -1;
+            if (getter < e->getter_count && e->getters[getter].finding == k &&
+                getter_break_push(a, e->getters[getter].key, f) != 0)
                 return -1;
         }
     }
@@ -1104,6 +1259,7 @@ const gm_finding_list *gm_analyzer_run(gm_analyzer *analyzer, const TSTree *tree
     }
     analyzer->result.count = 0;
     analyzer->hit_count = 0;
+    analyzer->getter_break_count = 0;
     gm_finding_free(&analyzer->syntax_finding);
     gm_finding_list_free(&analyzer->unused_suppressions);
     if (!tree || len > UINT32_MAX) {
@@ -1123,7 +1279,8 @@ const gm_finding_list *gm_analyzer_run(gm_analyzer *analyzer, const TSTree *tree
         int changed = -1;
         if (run(analyzer, root, text, (uint32_t)len, options) != 0 ||
             (changed = gm_breaking_properties_collect(
-                 &analyzer->breaking_properties, &analyzer->syntax, text, root, &analyzer->result,
+                 &analyzer->breaking_properties, analyzer->getter_breaks,
+                 analyzer->getter_break_count,
                  (const char *const *)analyzer->external_property_facts,
                  analyzer->external_property_fact_count)) < 0 ||
             note_tensor_stores(analyzer, root, text, (uint32_t)len) != 0) {
@@ -1184,9 +1341,14 @@ int gm_analyzer_module_summary(gm_analyzer *analyzer, struct gm_module_summary *
     if (live_parts(analyzer) != 0)
         return -1;
     size_t count = analyzer->part_count;
-    if (gm_module_summary_build(analyzer->parts, count, &analyzer->symbols,
-                                analyzer->options.forward_is_compiled, summary) != 0)
+    gm_compile_site_list sites;
+    if (gm_module_summary_build_with_sites(analyzer->parts, count, &analyzer->symbols,
+                                           analyzer->options.forward_is_compiled, summary,
+                                           &sites) != 0)
         return -1;
+    gm_compile_site_list_free(&analyzer->sites);
+    analyzer->sites = sites;
+    analyzer->sites_digest = gm_analyzer_compile_sites_digest(analyzer);
     if (set_property_facts(analyzer, summary) != 0) {
         gm_module_summary_free(summary);
         return -1;
@@ -1196,7 +1358,12 @@ int gm_analyzer_module_summary(gm_analyzer *analyzer, struct gm_module_summary *
 
 int gm_analyzer_compile_sites(gm_analyzer *analyzer, struct gm_compile_site_list *sites) {
     memset(sites, 0, sizeof *sites);
-    if (!analyzer->have_state || live_parts(analyzer) != 0)
+    if (!analyzer->have_state)
+        return -1;
+    uint64_t digest = gm_analyzer_compile_sites_digest(analyzer);
+    if (digest && digest == analyzer->sites_digest)
+        return gm_compile_site_list_copy(&analyzer->sites, sites);
+    if (live_parts(analyzer) != 0)
         return -1;
     return gm_imported_compile_sites_of_parts(analyzer->parts, analyzer->part_count,
                                               &analyzer->symbols,
@@ -1204,16 +1371,54 @@ int gm_analyzer_compile_sites(gm_analyzer *analyzer, struct gm_compile_site_list
 }
 
 uint64_t gm_analyzer_compile_sites_digest(const gm_analyzer *analyzer) {
-    uint64_t digest = gm_analyzer_summary_digest(analyzer);
-    if (!digest)
+    const gm_analyzer *a = analyzer;
+    if (!a->have_state)
         return 0;
-    const entry_list *entries = &analyzer->entries;
+    /* the symbols (imports, classes) the sites are resolved with: the fingerprint stands for
+     * them, with the Modules of other files */
+    uint64_t digest = mix(mix(GM_HASH_INIT, a->fingerprint), a->options.forward_is_compiled);
+    for (size_t i = 0; i < a->external_module_base_count; i++)
+        digest = text_digest(digest, a->external_module_bases[i]);
+    const entry_list *entries = &a->entries;
+    /* the names the targets give (a file has a few): a binding of another variable is read by
+     * no target; past the cap every binding counts */
+    enum { named_cap = 32 };
+    const char *named[named_cap];
+    size_t named_count = 0;
+    bool every_binding = false;
+    uint64_t named_bits = 0;
     for (size_t i = 0; i < entries->count; i++) {
-        const gm_call_part *part = &entries->items[i].calls;
-        if (entries->items[i].dead)
+        const cache_entry *e = &entries->items[i];
+        if (e->dead)
             continue;
-        for (uint32_t t = 0; t < part->target_count; t++)
-            digest = mix(mix(digest, part->targets[t].start_byte), part->targets[t].end_byte);
+        digest = mix(digest, e->sites_digest);
+        for (uint32_t t = 0; t < e->calls.target_count; t++) {
+            const gm_compile_target *target = &e->calls.targets[t];
+            digest = mix(mix(digest, target->start_byte), target->end_byte);
+            digest = mix(mix(digest, target->start_row), target->end_row);
+            digest = mix(mix(digest, target->start_column), target->end_column);
+            if (!target->name)
+                continue;
+            named_bits |= name_bit(target->name);
+            if (named_count < named_cap)
+                named[named_count++] = target->name;
+            else
+                every_binding = true;
+        }
+    }
+    /* the instance bindings that a target may read, in file order */
+    for (size_t i = 0; named_bits && i < entries->count; i++) {
+        const cache_entry *e = &entries->items[i];
+        if (e->dead || !(every_binding || (e->instance_bits & named_bits)))
+            continue;
+        for (uint32_t b = 0; b < e->calls.instance_count; b++) {
+            const gm_instance_binding *binding = &e->calls.instances[b];
+            bool read = every_binding;
+            for (size_t n = 0; !read && n < named_count; n++)
+                read = binding->var && strcmp(binding->var, named[n]) == 0;
+            if (read)
+                digest = text_digest(text_digest(digest, binding->var), binding->class_name);
+        }
     }
     return digest ? digest : 1;
 }

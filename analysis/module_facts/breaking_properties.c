@@ -14,28 +14,55 @@ void gm_breaking_properties_free(gm_breaking_properties *set) {
 }
 
 /* Rules about the file itself (GM0xx) or its comments (GM9xx) predict no break. */
-static bool predicts_break(const gm_finding *finding) {
+bool gm_breaking_properties_counts(const gm_finding *finding) {
     const char *id = finding->rule ? finding->rule->id : "";
     return strncmp(id, "GM0", 3) != 0 && strncmp(id, "GM9", 3) != 0;
 }
 
-/* "Class.name" of the @property getter whose own body holds byte (not a def nested in it), or
- * false. */
-static bool getter_key(const gm_syntax *syn, const char *text, TSNode root, uint32_t byte,
-                       char *key, size_t size) {
-    TSNode n = ts_node_descendant_for_byte_range(root, byte, byte);
-    while (!ts_node_is_null(n) && !gm_is(n, syn->sym.function_definition) &&
-           !gm_is(n, syn->sym.lambda))
-        n = ts_node_parent(n);
-    if (ts_node_is_null(n) || !gm_is(n, syn->sym.function_definition))
+/* The innermost def or lambda of scope (itself included) whose bytes hold byte, with its three
+ * nearest ancestors (the decorated definition, the block, the class when it is a getter);
+ * false when none. Goes down from scope with a cursor: ts_node_parent walks down from the root
+ * past every earlier top-level statement, which made this cost the file's length per finding. */
+static bool enclosing_function(const gm_syntax *syn, TSNode scope, uint32_t byte,
+                               TSNode chain[4]) {
+    if (byte < ts_node_start_byte(scope) || byte >= ts_node_end_byte(scope))
         return false;
-    TSNode decorated = ts_node_parent(n);
-    if (!gm_is(decorated, syn->sym.decorated_definition) ||
+    TSNode path[256];
+    size_t depth = 0, found = SIZE_MAX;
+    TSTreeCursor cursor = ts_tree_cursor_new(scope);
+    for (;;) {
+        TSNode n = ts_tree_cursor_current_node(&cursor);
+        if (depth == sizeof path / sizeof path[0])
+            break; /* deeper than any def worth naming: the innermost one found so far */
+        path[depth] = n;
+        if (gm_is(n, syn->sym.function_definition) || gm_is(n, syn->sym.lambda))
+            found = depth;
+        depth++;
+        if (ts_tree_cursor_goto_first_child_for_byte(&cursor, byte) < 0)
+            break;
+        TSNode child = ts_tree_cursor_current_node(&cursor);
+        if (ts_node_start_byte(child) > byte || ts_node_end_byte(child) <= byte)
+            break; /* byte is between children: n is the deepest node that holds it */
+    }
+    ts_tree_cursor_delete(&cursor);
+    if (found == SIZE_MAX)
+        return false;
+    for (size_t k = 0; k < 4; k++)
+        chain[k] = found >= k ? path[found - k] : (TSNode){0};
+    return true;
+}
+
+bool gm_breaking_property_getter_key(const gm_syntax *syn, const char *text, TSNode scope,
+                                     uint32_t byte, char *key, size_t size) {
+    TSNode chain[4];
+    if (!enclosing_function(syn, scope, byte, chain) ||
+        !gm_is(chain[0], syn->sym.function_definition))
+        return false;
+    TSNode n = chain[0], decorated = chain[1], cls = chain[3];
+    if (ts_node_is_null(decorated) || !gm_is(decorated, syn->sym.decorated_definition) ||
         !gm_decorators_have_plain_property(syn, text, decorated))
         return false;
-    TSNode block = ts_node_parent(decorated);
-    TSNode cls = ts_node_is_null(block) ? block : ts_node_parent(block);
-    if (!gm_is(cls, syn->sym.class_definition))
+    if (ts_node_is_null(cls) || !gm_is(cls, syn->sym.class_definition))
         return false;
     gm_slice class_name = gm_node_slice(gm_child(cls, syn->field.name), text);
     gm_slice name = gm_node_slice(gm_child(n, syn->field.name), text);
@@ -95,18 +122,14 @@ static bool parse_external(const char *fact, gm_breaking_property *entry) {
     return entry->rule != NULL && strchr(entry->key, '.') != NULL;
 }
 
-int gm_breaking_properties_collect(gm_breaking_properties *set, const gm_syntax *syntax,
-                                   const char *text, TSNode root, const gm_finding_list *findings,
-                                   const char *const *external, size_t external_count) {
+int gm_breaking_properties_collect(gm_breaking_properties *set, const gm_getter_break *breaks,
+                                   size_t break_count, const char *const *external,
+                                   size_t external_count) {
     uint64_t digest = GM_HASH_INIT;
     size_t count = 0;
-    for (size_t i = 0; i < findings->count; i++) {
-        const gm_finding *f = &findings->items[i];
-        char key[sizeof set->items[0].key];
-        if (!predicts_break(f) ||
-            !getter_key(syntax, text, root, f->span.start_byte, key, sizeof key))
-            continue;
-        bool seen = false; /* findings are in file order: the first one of a getter stays */
+    for (size_t i = 0; i < break_count; i++) {
+        const char *key = breaks[i].key;
+        bool seen = false; /* breaks are in file order: the first one of a getter stays */
         for (size_t j = 0; j < count && !seen; j++)
             seen = strcmp(set->items[j].key, key) == 0;
         if (seen)
@@ -116,11 +139,11 @@ int gm_breaking_properties_collect(gm_breaking_properties *set, const gm_syntax 
             gm_breaking_properties_free(set);
             return -1;
         }
-        memcpy(entry->key, key, sizeof key);
-        entry->rule = f->rule;
-        entry->row = f->span.start.row;
+        snprintf(entry->key, sizeof entry->key, "%s", key);
+        entry->rule = breaks[i].rule;
+        entry->row = breaks[i].row;
         digest = gm_hash_bytes(digest, key, strlen(key));
-        digest = gm_hash_bytes(digest, f->rule->id, strlen(f->rule->id));
+        digest = gm_hash_bytes(digest, entry->rule->id, strlen(entry->rule->id));
         digest = gm_hash_bytes(digest, &entry->row, sizeof entry->row);
     }
     for (size_t i = 0; i < external_count; i++) {

@@ -36,12 +36,31 @@ typedef struct gm_breaking_properties {
 
 void gm_breaking_properties_free(gm_breaking_properties *set);
 
-/* Rebuilds set from findings (those of a run over root), then adds the facts other modules
- * give of the classes this one imports (gm_workspace_graph_roots' "property:" and "stores:"
- * facts, whole). Returns 1 when it changed, 0 when it is the same, -1 on OOM (set left empty). */
-int gm_breaking_properties_collect(gm_breaking_properties *set, const gm_syntax *syntax,
-                                   const char *text, TSNode root, const gm_finding_list *findings,
-                                   const char *const *external, size_t external_count);
+/* Whether a finding predicts a break (not one about the file itself, GM0xx, or its comments,
+ * GM9xx): only those make a getter break. */
+bool gm_breaking_properties_counts(const gm_finding *finding);
+
+/* "Class.name" of the @property getter whose own body (not a def nested in it) holds byte,
+ * looked for inside scope (the top-level statement that holds byte, or the module), into key;
+ * false when byte is in no such getter or the key does not fit. The analyzer asks once per
+ * finding when it analyses a statement and keeps the answer with the statement's results. */
+bool gm_breaking_property_getter_key(const gm_syntax *syntax, const char *text, TSNode scope,
+                                     uint32_t byte, char *key, size_t size);
+
+/* A finding in a getter's body that predicts a break, in file order. */
+typedef struct {
+    const char *key; /* "Class.property" (gm_breaking_property_getter_key) */
+    const gm_rule *rule;
+    uint32_t row; /* 0-based line of the finding */
+} gm_getter_break;
+
+/* Rebuilds set from the breaks of the last analysis run (in file order), then adds the facts
+ * other modules give of the classes this one imports (gm_workspace_graph_roots' "property:" and
+ * "stores:" facts, whole). Returns 1 when it changed, 0 when it is the same, -1 on OOM (set left
+ * empty). */
+int gm_breaking_properties_collect(gm_breaking_properties *set, const gm_getter_break *breaks,
+                                   size_t break_count, const char *const *external,
+                                   size_t external_count);
 
 /* Adds a method of this module's class_name that stores a tensor into an attribute (what other
  * modules learn with the getters). Returns 0, or -1 on OOM. The digest is left as it is: these

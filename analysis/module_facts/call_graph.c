@@ -197,29 +197,32 @@ static void propagate(gm_call_graph *g, const gm_symbols *symbols, uint8_t color
 }
 
 /* Everything reachability depends on. */
-static uint64_t inputs_digest(const gm_call_part *const *parts, size_t part_count,
-                              uint64_t fingerprint, const char *const *external_keys,
-                              size_t external_count) {
-    uint64_t digest = mix(GM_HASH_INIT, fingerprint);
-    for (size_t i = 0; i < part_count; i++) {
-        const gm_call_part *part = parts[i];
-        digest = mix(digest, part->node_count);
-        for (uint32_t k = 0; k < part->node_count; k++) {
-            const gm_call_node *node = &part->nodes[k];
-            digest = mix(digest, node->key.hash ^ ((uint64_t)node->root << 1) ^
-                                     ((uint64_t)node->fullgraph << 2) ^ node->traceable);
-            for (uint32_t c = 0; c < node->callee_count; c++)
-                digest = mix(digest, part->callees[node->callee_start + c].hash);
-        }
-        for (uint32_t t = 0; t < part->target_count; t++) {
-            const gm_compile_target *target = &part->targets[t];
-            digest = mix(digest, text_hash(target->name) ^ (text_hash(target->member) << 1) ^
-                                     ((uint64_t)target->fullgraph << 2) ^ target->module_compile);
-        }
-        for (uint32_t b = 0; b < part->instance_count; b++)
-            digest = mix(digest, text_hash(part->instances[b].var) ^
-                                     (text_hash(part->instances[b].class_name) << 1));
+uint64_t gm_call_graph_part_digest(const gm_call_part *part) {
+    uint64_t digest = mix(GM_HASH_INIT, part->node_count);
+    for (uint32_t k = 0; k < part->node_count; k++) {
+        const gm_call_node *node = &part->nodes[k];
+        digest = mix(digest, node->key.hash ^ ((uint64_t)node->root << 1) ^
+                                 ((uint64_t)node->fullgraph << 2) ^ node->traceable);
+        for (uint32_t c = 0; c < node->callee_count; c++)
+            digest = mix(digest, part->callees[node->callee_start + c].hash);
     }
+    for (uint32_t t = 0; t < part->target_count; t++) {
+        const gm_compile_target *target = &part->targets[t];
+        digest = mix(digest, text_hash(target->name) ^ (text_hash(target->member) << 1) ^
+                                 ((uint64_t)target->fullgraph << 2) ^ target->module_compile);
+    }
+    for (uint32_t b = 0; b < part->instance_count; b++)
+        digest = mix(digest, text_hash(part->instances[b].var) ^
+                                 (text_hash(part->instances[b].class_name) << 1));
+    return digest;
+}
+
+static uint64_t inputs_digest(const gm_call_part *const *parts, size_t part_count,
+                              const uint64_t *part_digests, uint64_t fingerprint,
+                              const char *const *external_keys, size_t external_count) {
+    uint64_t digest = mix(GM_HASH_INIT, fingerprint);
+    for (size_t i = 0; i < part_count; i++)
+        digest = mix(digest, part_digests ? part_digests[i] : gm_call_graph_part_digest(parts[i]));
     digest = mix(digest, external_count);
     for (size_t e = 0; e < external_count; e++)
         digest = mix(digest, text_hash(external_keys[e]));
@@ -227,14 +230,16 @@ static uint64_t inputs_digest(const gm_call_part *const *parts, size_t part_coun
 }
 
 int gm_call_graph_run(gm_call_graph *g, const gm_call_part *const *parts, size_t part_count,
-                      const gm_symbols *symbols, uint64_t fingerprint,
-                      const char *const *external_keys, size_t external_count) {
+                      const uint64_t *part_digests, const gm_symbols *symbols,
+                      uint64_t fingerprint, const char *const *external_keys,
+                      size_t external_count) {
     size_t total = 0;
     for (size_t i = 0; i < part_count; i++)
         total += parts[i]->node_count;
     g->classes_ready = false;
     /* Most edits change no call: then what is reached is what the last run found. */
-    uint64_t digest = inputs_digest(parts, part_count, fingerprint, external_keys, external_count);
+    uint64_t digest = inputs_digest(parts, part_count, part_digests, fingerprint, external_keys,
+                                    external_count);
     bool unchanged = g->have_digest && g->digest == digest && g->count == total;
     g->count = total;
     g->digest = digest;

@@ -38,10 +38,18 @@ void gm_call_graph_invalidate(gm_call_graph *graph);
  * the sum of the node counts before it). fingerprint stands for everything of the file besides
  * the parts that reachability depends on (the classes and their bases). external_keys are the
  * file's functions that other modules' compiled code calls. When nothing changed since the last
- * run, the last result is kept. Returns 0, or -1 on OOM. */
+ * run, the last result is kept. part_digests, when not NULL, holds gm_call_graph_part_digest
+ * of each part. Returns 0, or -1 on OOM. */
 int gm_call_graph_run(gm_call_graph *graph, const gm_call_part *const *parts, size_t part_count,
-                      const gm_symbols *symbols, uint64_t fingerprint,
-                      const char *const *external_keys, size_t external_count);
+                      const uint64_t *part_digests, const gm_symbols *symbols,
+                      uint64_t fingerprint, const char *const *external_keys,
+                      size_t external_count);
+
+/* The digest of what the graph reads of one part (its nodes, calls, compile targets and
+ * instances; not where the targets are): a caller that keeps parts across runs keeps their
+ * digests too and passes them as part_digests, so that a run hashes only the new parts instead
+ * of every key of the file. */
+uint64_t gm_call_graph_part_digest(const gm_call_part *part);
 
 /* The class whose instance a compile target stands for: the target's own name when the file
  * defines such a class, or the class of an instance binding of that name in parts; NULL. */

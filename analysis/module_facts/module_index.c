@@ -15,6 +15,9 @@ void gm_module_index_reset(gm_module_index *index, const gm_syntax *syntax, cons
     index->syntax = syntax;
     index->text = text;
     index->module = module;
+    index->fact_nodes = NULL;
+    index->facts = NULL;
+    index->fact_count = 0;
     index->built = false;
     index->oom = false;
     index->name_count = 0;
@@ -96,6 +99,108 @@ static int add_class(gm_module_index *index, TSNode cls, uint32_t *name_cap, uin
     return 0;
 }
 
+void gm_module_index_use_facts(gm_module_index *index, const TSNode *nodes,
+                               const gm_index_facts *facts, uint32_t count) {
+    index->fact_nodes = nodes;
+    index->facts = facts;
+    index->fact_count = count;
+    index->built = false;
+}
+
+void gm_index_facts_free(gm_index_facts *facts) {
+    free(facts->bases);
+    memset(facts, 0, sizeof *facts);
+}
+
+int gm_index_facts_of(const gm_syntax *syn, const char *text, TSNode statement,
+                      gm_index_facts *facts) {
+    (void)text;
+    memset(facts, 0, sizeof *facts);
+    uint32_t start = ts_node_start_byte(statement);
+    TSNode s = statement;
+    if (gm_is(s, syn->sym.import_statement) || gm_is(s, syn->sym.import_from_statement)) {
+        facts->kind = GM_INDEX_IMPORT;
+        return 0;
+    }
+    if (gm_is(s, syn->sym.decorated_definition)) {
+        s = gm_child(s, syn->field.definition);
+        facts->decorated = true;
+    }
+    bool is_class = gm_is(s, syn->sym.class_definition);
+    if (!is_class && !gm_is(s, syn->sym.function_definition))
+        return 0;
+    TSNode name = gm_child(s, syn->field.name);
+    if (ts_node_is_null(name))
+        return 0;
+    facts->kind = is_class ? GM_INDEX_CLASS : GM_INDEX_FUNCTION;
+    facts->name_offset = ts_node_start_byte(name) - start;
+    facts->name_len = ts_node_end_byte(name) - ts_node_start_byte(name);
+    TSNode bases = is_class ? gm_child(s, syn->field.superclasses) : (TSNode){0};
+    uint32_t count = ts_node_is_null(bases) ? 0 : ts_node_named_child_count(bases);
+    if (count == 0)
+        return 0;
+    facts->bases = malloc(2 * count * sizeof *facts->bases);
+    if (!facts->bases)
+        return -1;
+    TSTreeCursor cursor = ts_tree_cursor_new(bases);
+    for (bool more = ts_tree_cursor_goto_first_child(&cursor); more;
+         more = ts_tree_cursor_goto_next_sibling(&cursor)) {
+        TSNode b = ts_tree_cursor_current_node(&cursor);
+        if (!ts_node_is_named(b))
+            continue;
+        if (gm_is(b, syn->sym.attribute))
+            b = gm_child(b, syn->field.attribute);
+        if (!gm_is(b, syn->sym.identifier) || facts->base_count == count)
+            continue;
+        facts->bases[2 * facts->base_count] = ts_node_start_byte(b) - start;
+        facts->bases[2 * facts->base_count + 1] = ts_node_end_byte(b) - ts_node_start_byte(b);
+        facts->base_count++;
+    }
+    ts_tree_cursor_delete(&cursor);
+    return 0;
+}
+
+/* The tables from the statements' facts (gm_module_index_use_facts): what build's walk would
+ * find, without asking the tree for names and bases. */
+static void build_from_facts(gm_module_index *index, uint32_t *name_cap, uint32_t *base_cap,
+                             uint32_t *function_cap, uint32_t *import_cap) {
+    const gm_syntax *syn = index->syntax;
+    for (uint32_t i = 0; i < index->fact_count && !index->oom; i++) {
+        const gm_index_facts *f = &index->facts[i];
+        TSNode s = index->fact_nodes[i];
+        if (f->kind == GM_INDEX_NOTHING)
+            continue;
+        if (f->kind == GM_INDEX_IMPORT) {
+            if (index->import_count == *import_cap) {
+                *import_cap = *import_cap ? *import_cap * 2 : 16;
+                TSNode *more = realloc(index->imports, *import_cap * sizeof *more);
+                if (!more) {
+                    index->oom = true;
+                    break;
+                }
+                index->imports = more;
+            }
+            index->imports[index->import_count++] = s;
+            continue;
+        }
+        const char *at = index->text + ts_node_start_byte(s);
+        if (f->decorated)
+            s = gm_child(s, syn->field.definition);
+        gm_slice name = {at + f->name_offset, f->name_len};
+        if (f->kind == GM_INDEX_FUNCTION) {
+            if (push(&index->functions, &index->function_count, function_cap, name, s) != 0)
+                index->oom = true;
+            continue;
+        }
+        if (push(&index->by_name, &index->name_count, name_cap, name, s) != 0)
+            index->oom = true;
+        for (uint32_t b = 0; b < f->base_count && !index->oom; b++)
+            if (push(&index->by_base, &index->base_count, base_cap,
+                     (gm_slice){at + f->bases[2 * b], f->bases[2 * b + 1]}, s) != 0)
+                index->oom = true;
+    }
+}
+
 static void build(gm_module_index *index) {
     index->built = true;
     if (ts_node_is_null(index->module))
@@ -108,10 +213,12 @@ static void build(gm_module_index *index) {
     free(index->imports);
     index->by_name = index->by_base = index->functions = NULL;
     index->imports = NULL;
+    if (index->facts)
+        build_from_facts(index, &name_cap, &base_cap, &function_cap, &import_cap);
     /* a cursor: taking the module's children by index costs quadratic time */
     TSTreeCursor cursor = ts_tree_cursor_new(index->module);
-    for (bool more = ts_tree_cursor_goto_first_child(&cursor); more && !index->oom;
-         more = ts_tree_cursor_goto_next_sibling(&cursor)) {
+    for (bool more = !index->facts && ts_tree_cursor_goto_first_child(&cursor);
+         more && !index->oom; more = ts_tree_cursor_goto_next_sibling(&cursor)) {
         TSNode s = ts_tree_cursor_current_node(&cursor);
         if (gm_is(s, syn->sym.import_statement) || gm_is(s, syn->sym.import_from_statement)) {
             if (index->import_count == import_cap) {

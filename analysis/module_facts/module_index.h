@@ -17,10 +17,39 @@ typedef struct {
     TSNode node;  /* a class or function definition (a decorated one unwrapped) */
 } gm_keyed_class;
 
+/* What one top-level statement puts in the index's tables (classes, bases, functions,
+ * imports), with names as offsets from the statement's start: the analyzer keeps them with the
+ * statement's results, so that a run whose statements mostly did not change builds the tables
+ * without walking every class of the file again (gm_module_index_use_facts). */
+typedef enum {
+    GM_INDEX_NOTHING,
+    GM_INDEX_IMPORT,
+    GM_INDEX_CLASS,
+    GM_INDEX_FUNCTION,
+} gm_index_kind;
+
+typedef struct {
+    gm_index_kind kind;
+    bool decorated;                 /* the class or function is a decorated definition's */
+    uint32_t name_offset, name_len; /* of the class or function */
+    uint32_t base_count;
+    uint32_t *bases; /* owned: offset and length of each base's last component, in pairs */
+} gm_index_facts;
+
+/* The facts of statement (a child of the module) into facts (overwritten). Returns 0, or -1 on
+ * OOM (nothing to free then). */
+int gm_index_facts_of(const gm_syntax *syntax, const char *text, TSNode statement,
+                      gm_index_facts *facts);
+void gm_index_facts_free(gm_index_facts *facts);
+
 typedef struct {
     const gm_syntax *syntax;
     const char *text;
     TSNode module;
+    /* borrowed, or NULL: the facts of the module's children (nodes), for the tables */
+    const TSNode *fact_nodes;
+    const gm_index_facts *facts;
+    uint32_t fact_count;
     bool built, oom;
     gm_keyed_class *by_name; /* sorted by key, then file order */
     uint32_t name_count;
@@ -46,6 +75,12 @@ typedef struct {
 void gm_module_index_reset(gm_module_index *index, const gm_syntax *syntax, const char *text,
                            TSNode module);
 void gm_module_index_free(gm_module_index *index);
+
+/* Makes the next build of the tables read facts[i] of nodes[i] (every child of the module that
+ * may be an import, class or function, in file order; facts borrowed until the next reset)
+ * instead of walking the module. */
+void gm_module_index_use_facts(gm_module_index *index, const TSNode *nodes,
+                               const gm_index_facts *facts, uint32_t count);
 
 /* The top-level classes named name, in file order: *first and the count (0 when none, or when
  * the index could not be built: check index->oom). */

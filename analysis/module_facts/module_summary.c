@@ -147,16 +147,37 @@ const gm_summary_class *gm_module_summary_class(const gm_module_summary *s, cons
     return found;
 }
 
-/* Whether the file defines a top-level class named name. */
-static bool defines_class(const gm_symbols *symbols, const char *name) {
+/* The names of the file's top-level classes, sorted: asked once per callee and base, a scan of
+ * every class each time made building the summary quadratic (10 ms a keystroke at 50k lines). */
+typedef struct {
+    const char **names; /* borrowed from the symbols */
+    size_t count;
+} class_names;
+
+static int name_order(const void *a, const void *b) {
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int class_names_init(class_names *set, const gm_symbols *symbols) {
+    set->count = 0;
+    set->names = symbols->class_count ? malloc(symbols->class_count * sizeof *set->names) : NULL;
+    if (symbols->class_count && !set->names)
+        return -1;
     for (size_t c = 0; c < symbols->class_count; c++)
-        if (strcmp(symbols->classes[c].name, name) == 0)
-            return true;
-    return false;
+        set->names[set->count++] = symbols->classes[c].name;
+    if (set->count > 1)
+        qsort(set->names, set->count, sizeof *set->names, name_order);
+    return 0;
+}
+
+/* Whether the file defines a top-level class named name. */
+static bool defines_class(const class_names *set, const char *name) {
+    return set->count && bsearch(&name, set->names, set->count, sizeof *set->names, name_order);
 }
 
 /* The module's classes and their bases (gm_summary_class). Returns 0, or -1 on OOM. */
-static int add_classes(const gm_symbols *symbols, gm_module_summary *out) {
+static int add_classes(const gm_symbols *symbols, const class_names *defined,
+                       gm_module_summary *out) {
     if (symbols->class_count == 0)
         return 0;
     out->classes = calloc(symbols->class_count, sizeof *out->classes);
@@ -174,7 +195,7 @@ static int add_classes(const gm_symbols *symbols, gm_module_summary *out) {
             const char *base = cls->bases[b];
             char canonical[2 * GM_NAME_MAX];
             const char *spelled = NULL;
-            if (!strchr(base, '.') && defines_class(symbols, base) &&
+            if (!strchr(base, '.') && defines_class(defined, base) &&
                 !gm_symbols_is_imported(symbols, (gm_slice){base, (uint32_t)strlen(base)}))
                 spelled = base;
             else if (gm_symbols_resolve_imported(symbols, base, canonical, sizeof canonical))
@@ -236,6 +257,7 @@ typedef struct {
     gm_module_summary *out;
     string_list externals, target_names, target_members;
     gm_compile_site_list *sites; /* or NULL: the compile calls of imported names */
+    class_names classes;
 } builder;
 
 static gm_summary_node *find_mut(gm_module_summary *s, const char *key) {
@@ -333,6 +355,8 @@ static int build_summary(const gm_call_part *const *parts, size_t part_count,
     builder b = {
         .parts = parts, .part_count = part_count, .symbols = symbols, .out = out, .sites = sites};
     string_list callees = {0};
+    if (class_names_init(&b.classes, symbols) != 0)
+        return -1;
     size_t total = 0;
     for (size_t i = 0; i < part_count; i++)
         total += parts[i]->node_count;
@@ -391,7 +415,7 @@ static int build_summary(const gm_call_part *const *parts, size_t part_count,
                 if (string_push(&b.externals, canonical) != 0)
                     goto oom;
                 sn->external_count++;
-            } else if (defines_class(symbols, key)) {
+            } else if (defines_class(&b.classes, key)) {
                 /* `Block(config)` in __init__: the classes a model is built of (its path:
                  * gm_workspace_graph_model_classes); no node has the key, so no call follows */
                 if (string_push(&callees, key) != 0)
@@ -404,8 +428,10 @@ static int build_summary(const gm_call_part *const *parts, size_t part_count,
         for (uint32_t t = 0; t < parts[i]->target_count; t++)
             if (add_target(&b, &parts[i]->targets[t]) != 0)
                 goto oom;
-    if (add_classes(symbols, out) != 0)
+    if (add_classes(symbols, &b.classes, out) != 0)
         goto oom;
+    free(b.classes.names);
+    b.classes.names = NULL;
     out->forward_is_compiled = forward_is_compiled;
     out->imports =
         symbols->import_count ? calloc(symbols->import_count, sizeof *out->imports) : NULL;
@@ -458,6 +484,7 @@ static int build_summary(const gm_call_part *const *parts, size_t part_count,
     out->digest = h;
     return 0;
 oom:
+    free(b.classes.names);
     strings_free(callees.items, callees.count);
     strings_free(b.externals.items, b.externals.count);
     strings_free(b.target_names.items, b.target_names.count);
@@ -487,6 +514,47 @@ int gm_module_summary_build(const gm_call_part *const *parts, size_t part_count,
                             const gm_symbols *symbols, bool forward_is_compiled,
                             gm_module_summary *out) {
     return build_summary(parts, part_count, symbols, forward_is_compiled, out, NULL);
+}
+
+int gm_module_summary_build_with_sites(const gm_call_part *const *parts, size_t part_count,
+                                       const gm_symbols *symbols, bool forward_is_compiled,
+                                       gm_module_summary *out, gm_compile_site_list *sites) {
+    memset(sites, 0, sizeof *sites);
+    if (build_summary(parts, part_count, symbols, forward_is_compiled, out, sites) != 0) {
+        gm_compile_site_list_free(sites);
+        return -1;
+    }
+    return 0;
+}
+
+static char *copy_or_null(const char *s, bool *failed) {
+    char *copy = s ? strdup(s) : NULL;
+    *failed |= s && !copy;
+    return copy;
+}
+
+int gm_compile_site_list_copy(const gm_compile_site_list *src, gm_compile_site_list *dst) {
+    memset(dst, 0, sizeof *dst);
+    if (src->count == 0)
+        return 0;
+    dst->items = calloc(src->count, sizeof *dst->items);
+    if (!dst->items)
+        return -1;
+    dst->capacity = src->count;
+    bool failed = false;
+    for (size_t i = 0; i < src->count; i++) {
+        const gm_compile_site *from = &src->items[i];
+        gm_compile_site *to = &dst->items[dst->count++];
+        *to = *from;
+        to->name = copy_or_null(from->name, &failed);
+        to->member = copy_or_null(from->member, &failed);
+        to->class_as_written = copy_or_null(from->class_as_written, &failed);
+    }
+    if (failed) {
+        gm_compile_site_list_free(dst);
+        return -1;
+    }
+    return 0;
 }
 
 static int summary_from_source(const char *text, size_t len, const gm_analysis_options *options,

@@ -116,6 +116,16 @@ int gm_imported_compile_sites_of_parts(const gm_call_part *const *parts, size_t 
                                        const gm_symbols *symbols, bool forward_is_compiled,
                                        gm_compile_site_list *sites);
 
+/* gm_module_summary_build and gm_imported_compile_sites_of_parts in one pass over the parts:
+ * the server asks for both after an edit that changes the summary. Both are overwritten.
+ * Returns 0, or -1 on OOM (nothing to free then). */
+int gm_module_summary_build_with_sites(const gm_call_part *const *parts, size_t part_count,
+                                       const gm_symbols *symbols, bool forward_is_compiled,
+                                       gm_module_summary *out, gm_compile_site_list *sites);
+
+/* A deep copy of src into dst (overwritten). Returns 0, or -1 on OOM (dst is then empty). */
+int gm_compile_site_list_copy(const gm_compile_site_list *src, gm_compile_site_list *dst);
+
 /* A deep copy of src into dst (overwritten). Returns 0, or -1 on OOM (dst is then empty). */
 int gm_module_summary_copy(const gm_module_summary *src, gm_module_summary *dst);
 

@@ -39,7 +39,13 @@ const gm_finding_list *gm_server_findings(gm_server *server, gm_document *doc) {
             doc->findings =
                 gm_analyzer_run(doc->analyzer, tree, doc->text, doc->len, &options);
             double after = server->trace_timing ? gm_server_now_us() : 0;
-            bool again = gm_workspace_after_analysis(server, doc);
+            /* building the summary walks every statement's call part: after the publication,
+             * when it can wait */
+            bool again = false;
+            if (gm_workspace_summary_can_wait(server, doc))
+                doc->summary_deferred = true;
+            else
+                again = gm_workspace_after_analysis(server, doc);
             if (server->trace_timing) {
                 gm_analyzer_stats stats;
                 gm_analyzer_last_stats(doc->analyzer, &stats);

@@ -50,6 +50,9 @@ typedef struct gm_document {
     /* gm_analyzer_summary_digest of the summary the index holds for it (0: none given yet):
      * a keystroke that leaves it unchanged builds and compares no summary. */
     uint64_t summary_digest;
+    /* Its summary changed with a keystroke and is given to the index when the client is quiet
+     * (gm_workspace_flush_summaries), not before its diagnostics go out. */
+    bool summary_deferred;
     /* What the last graphmend.confirm said of it (confirm_verdicts.h), or NULL. */
     struct gm_confirmation *confirmation;
     struct gm_document *next;

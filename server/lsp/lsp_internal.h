@@ -247,6 +247,13 @@ void gm_workspace_before_analysis(gm_server *server, gm_document *doc);
 /* Gives the index doc's summary; open documents that other files now enter differently are
  * marked for analysis. True when doc's own external roots changed with it: analyse it again. */
 bool gm_workspace_after_analysis(gm_server *server, gm_document *doc);
+/* Whether doc's new summary may wait (gm_workspace_flush_summaries) until its diagnostics are
+ * out: it was indexed before, so the index only lags one edit behind, and diagnostics are
+ * pushed (a pull client asks for the others' itself, after the index changed). */
+bool gm_workspace_summary_can_wait(const gm_server *server, const gm_document *doc);
+/* Gives the index the summaries that waited; publishes what that changed (other documents, or
+ * the document itself in the rare case its own external roots changed with it). */
+void gm_workspace_flush_summaries(gm_server *server);
 /* The file of a closed document counts with its text on disk again. */
 void gm_workspace_document_closed(gm_server *server, const char *uri);
 void gm_workspace_free(gm_server *server);

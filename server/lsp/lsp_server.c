@@ -377,6 +377,11 @@ static bool publishes_first(const gm_rpc_message *msg) {
 
 static void drain_queue(gm_server *server) {
     for (size_t i = 0; i < server->queue_count; i++) {
+        /* Anything but typing may read what other files see of the open documents. */
+        const gm_rpc_message *msg = &server->queue[i].message;
+        if (!server->finished && !(msg->kind == GM_RPC_NOTIFICATION &&
+                                   strcmp(msg->method, "textDocument/didChange") == 0))
+            gm_workspace_flush_summaries(server);
         if (publishes_first(&server->queue[i].message) && !server->finished) {
             gm_publish_dirty_diagnostics(server);
         }

@@ -180,12 +180,53 @@ void gm_workspace_index_folders(gm_server *server) {
     scan_step(server, GM_WORKSPACE_FIRST_SLICE_US, false);
 }
 
+static bool summaries_waiting(const gm_server *server) {
+    for (const gm_document *doc = server->documents.head; doc; doc = doc->next)
+        if (doc->summary_deferred)
+            return true;
+    return false;
+}
+
 bool gm_server_has_background_work(const gm_server *server) {
-    return server->scan != NULL && !server->finished;
+    return (server->scan != NULL || summaries_waiting(server)) && !server->finished;
 }
 
 void gm_server_background_work(gm_server *server, unsigned budget_ms) {
+    gm_workspace_flush_summaries(server);
     scan_step(server, budget_ms * 1000.0, true);
+}
+
+bool gm_workspace_summary_can_wait(const gm_server *server, const gm_document *doc) {
+    if (!server->workspace || server->client.pull_diagnostics || doc->imports_pending ||
+        doc->summary_digest == 0)
+        return false;
+    uint64_t digest = gm_analyzer_summary_digest(doc->analyzer);
+    return digest && digest != doc->summary_digest;
+}
+
+void gm_workspace_flush_summaries(gm_server *server) {
+    bool any = false;
+    for (gm_document *doc = server->documents.head; doc; doc = doc->next) {
+        if (!doc->summary_deferred)
+            continue;
+        doc->summary_deferred = false;
+        /* edited since: its next analysis gives the summary of the newer text */
+        if (!doc->findings)
+            continue;
+        any = true;
+        double started = server->trace_timing ? gm_server_now_us() : 0;
+        bool own = gm_workspace_after_analysis(server, doc);
+        if (server->trace_timing)
+            fprintf(stderr, "timing: v%lld summary given to the index after publishing, %.0f us\n",
+                    (long long)doc->version, gm_server_now_us() - started);
+        if (own) {
+            doc->findings = NULL;
+            doc->diagnostics_dirty = true;
+            doc->publish_if_changed = true;
+        }
+    }
+    if (any)
+        gm_publish_dirty_diagnostics(server);
 }
 
 static bool in_folders(const gm_server *server, const char *path) {

@@ -145,6 +145,37 @@ def test_compile_call_finding_follows_edits(servers, tmp_path_factory):
     assert library_diagnostics(session.diagnostics(uri)) == []
 
 
+def test_compile_call_finding_follows_the_models_binding(servers, tmp_path_factory):
+    """The compile sites are built again when the binding of the variable the call compiles
+    changes (`model = TinyModel(4)` renamed), not for bindings no call reads."""
+    wrapper, _, _ = install_fake_package(tmp_path_factory.mktemp("env"))
+    session = servers.session("vscode")
+    session.client.notify("workspace/didChangeConfiguration",
+                          {"settings": {"graphmend": {"python": str(wrapper)}}})
+    uri = session.open("train.py", TRAIN)
+    found = library_diagnostics(session.diagnostics_until(
+        uri, lambda d: bool(library_diagnostics(d)), since=session.docs[uri]["mark"],
+        timeout=30))
+    assert [d["range"]["start"] for d in found] == [{"line": 4, "character": 11}]
+
+    def rename(text: str) -> list:
+        # the same length: the call does not move (a moved call rebuilds the sites anyway)
+        name = {"start": {"line": 3, "character": 0}, "end": {"line": 3, "character": 5}}
+        session.change(uri, [{"range": name, "text": text}])
+        return library_diagnostics(session.diagnostics(uri))
+
+    # `modex = TinyModel(4)`: torch.compile(model) no longer compiles a TinyModel
+    assert rename("modex") == []
+    # and back: the finding returns
+    found = rename("model")
+    assert [d["range"]["start"] for d in found] == [{"line": 4, "character": 11}], found
+    # another binding of the class, which no compile call reads, changes nothing
+    end = {"start": {"line": 5, "character": 0}, "end": {"line": 5, "character": 0}}
+    session.change(uri, [{"range": end, "text": "other = TinyModel(2)\n"}])
+    found = library_diagnostics(session.diagnostics(uri))
+    assert [d["range"]["start"] for d in found] == [{"line": 4, "character": 11}], found
+
+
 def test_no_finding_when_the_interpreter_lacks_the_package(servers, tmp_path):
     session = servers.session("vscode")
     session.client.notify("workspace/didChangeConfiguration",

@@ -1,0 +1,152 @@
+/* The module index's tables built from per-statement facts (what the analyzer keeps with each
+ * statement's results) against the same tables built by walking the module, and the getter of a
+ * breaking finding looked for inside its top-level statement against the same search from the
+ * module. */
+#include "check.h"
+
+#include "analysis/module_facts/breaking_properties.h"
+#include "analysis/module_facts/module_index.h"
+#include "analysis_test.h"
+
+static const char source[] =
+    "import torch\n"
+    "from torch import nn as tnn, Tensor\n"
+    "class Base(tnn.Module):\n"
+    "    pass\n"
+    "@decorate\n"
+    "class Mid(Base, metaclass=Meta):  # comment\n"
+    "    @property\n"
+    "    def scale(self):\n"
+    "        def inner():\n"
+    "            return self.w.item()\n"
+    "        f = lambda: self.w.item()\n"
+    "        return self.w.sum().item()\n"
+    "    def plain(self):\n"
+    "        return self.w.item()\n"
+    "class Leaf(\n"
+    "    Mid,  # why\n"
+    "    pkg.mod.Base,\n"
+    "):\n"
+    "    pass\n"
+    "def helper(x):\n"
+    "    return x\n"
+    "@torch.no_grad()\n"
+    "async def fetch(x):\n"
+    "    return x\n"
+    "import math\n"
+    "x = 1\n"
+    "def helper(y):\n"
+    "    return y\n"
+    "class Mid:\n"
+    "    pass\n";
+
+static const char *const names[] = {"Base", "Mid", "Leaf", "helper", "fetch", "Module",
+                                    "tnn",  "x",   "math", "pkg",    "mod",   "scale"};
+
+typedef uint32_t (*lookup)(gm_module_index *, gm_slice, const gm_keyed_class **);
+
+/* The same entries (keys and nodes, in order) from both indexes for every name. */
+static void same_answers(gm_module_index *walked, gm_module_index *from_facts, lookup find,
+                         const char *what) {
+    for (size_t n = 0; n < sizeof names / sizeof names[0]; n++) {
+        gm_slice name = {names[n], (uint32_t)strlen(names[n])};
+        const gm_keyed_class *a, *b;
+        uint32_t ca = find(walked, name, &a), cb = find(from_facts, name, &b);
+        if (ca != cb)
+            fprintf(stderr, "%s(%s): %u walked, %u from facts\n", what, names[n], ca, cb);
+        CHECK_EQ_INT(cb, ca);
+        for (uint32_t i = 0; i < ca && i < cb; i++) {
+            CHECK(gm_slice_eq(a[i].key, b[i].key));
+            CHECK(ts_node_eq(a[i].node, b[i].node));
+        }
+    }
+}
+
+static void tables_from_facts(void) {
+    gm_syntax syntax;
+    CHECK_EQ_INT(gm_syntax_init(&syntax, gm_python_language()), 0);
+    TSParser *parser = gm_python_parser_new(0);
+    TSTree *tree = gm_python_parse(parser, NULL, source, strlen(source));
+    TSNode root = ts_tree_root_node(tree);
+    uint32_t count = ts_node_child_count(root);
+    TSNode *nodes = calloc(count, sizeof *nodes);
+    gm_index_facts *facts = calloc(count, sizeof *facts);
+    for (uint32_t i = 0; i < count; i++) {
+        nodes[i] = ts_node_child(root, i);
+        CHECK_EQ_INT(gm_index_facts_of(&syntax, source, nodes[i], &facts[i]), 0);
+    }
+    gm_module_index walked = {0}, from_facts = {0};
+    gm_module_index_reset(&walked, &syntax, source, root);
+    gm_module_index_reset(&from_facts, &syntax, source, root);
+    gm_module_index_use_facts(&from_facts, nodes, facts, count);
+    same_answers(&walked, &from_facts, gm_module_index_classes, "classes");
+    same_answers(&walked, &from_facts, gm_module_index_subclasses, "subclasses");
+    same_answers(&walked, &from_facts, gm_module_index_functions, "functions");
+    /* the tables are not empty: the comparison compared something */
+    const gm_keyed_class *first;
+    CHECK_EQ_INT(gm_module_index_classes(&from_facts, (gm_slice){"Mid", 3}, &first), 2);
+    CHECK_EQ_INT(gm_module_index_subclasses(&from_facts, (gm_slice){"Base", 4}, &first), 2);
+    CHECK_EQ_INT(gm_module_index_subclasses(&from_facts, (gm_slice){"Meta", 4}, &first), 0);
+    CHECK_EQ_INT(gm_module_index_functions(&from_facts, (gm_slice){"fetch", 5}, &first), 1);
+    for (uint32_t byte = 0; byte <= strlen(source); byte += 7)
+        CHECK(ts_node_eq(gm_module_index_import_before(&walked, byte),
+                         gm_module_index_import_before(&from_facts, byte)));
+    CHECK(!ts_node_is_null(gm_module_index_import_before(&from_facts, (uint32_t)strlen(source))));
+    gm_module_index_free(&walked);
+    gm_module_index_free(&from_facts);
+    for (uint32_t i = 0; i < count; i++)
+        gm_index_facts_free(&facts[i]);
+    free(facts);
+    free(nodes);
+    gm_tree_delete(tree);
+    ts_parser_delete(parser);
+}
+
+/* The getter whose own body holds the first byte of needle (nth occurrence), looked for from
+ * the top-level statement that holds it and from the module: both must agree. */
+static const char *getter_at(const char *needle, int nth, char *key, size_t size) {
+    gm_syntax syntax;
+    gm_syntax_init(&syntax, gm_python_language());
+    TSParser *parser = gm_python_parser_new(0);
+    TSTree *tree = gm_python_parse(parser, NULL, source, strlen(source));
+    TSNode root = ts_tree_root_node(tree);
+    const char *at = source;
+    for (int i = 0; i <= nth && at; i++)
+        at = strstr(i ? at + 1 : at, needle);
+    CHECK(at != NULL);
+    uint32_t byte = (uint32_t)(at - source);
+    TSNode top = ts_node_first_child_for_byte(root, byte);
+    char from_module[128];
+    bool in_top = gm_breaking_property_getter_key(&syntax, source, top, byte, key, size);
+    bool in_module =
+        gm_breaking_property_getter_key(&syntax, source, root, byte, from_module, size);
+    CHECK_EQ_INT(in_top, in_module);
+    if (in_top && in_module)
+        CHECK_EQ_STR(key, from_module);
+    gm_tree_delete(tree);
+    ts_parser_delete(parser);
+    return in_top ? key : NULL;
+}
+
+static void getter_keys(void) {
+    char key[128];
+    /* the getter's own body, under a decorated class */
+    CHECK_EQ_STR(getter_at("self.w.sum().item()", 0, key, sizeof key), "Mid.scale");
+    CHECK_EQ_STR(getter_at("return self.w.sum()", 0, key, sizeof key), "Mid.scale");
+    /* a def or a lambda nested in the getter is not its body */
+    CHECK(getter_at("self.w.item()", 0, key, sizeof key) == NULL);
+    CHECK(getter_at("self.w.item()", 1, key, sizeof key) == NULL);
+    /* a method without @property */
+    CHECK(getter_at("self.w.item()", 2, key, sizeof key) == NULL);
+    /* outside any function; a module-level function */
+    CHECK(getter_at("x = 1", 0, key, sizeof key) == NULL);
+    CHECK(getter_at("return x", 0, key, sizeof key) == NULL);
+    /* a key that does not fit */
+    CHECK(getter_at("self.w.sum().item()", 0, key, 5) == NULL);
+}
+
+int main(void) {
+    tables_from_facts();
+    getter_keys();
+    return check_exit_code("analysis/module_facts/module_index");
+}
