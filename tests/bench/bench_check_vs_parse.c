@@ -11,7 +11,10 @@
  * the per-repetition sums) and the ratio (b)/(a); the target is <= 1.5. File reading is outside
  * both timings. With --cli, also times `GRAPHMEND check --output-format json
  * DIR` end to end (process start, reading, any workspace indexing, JSON written to /dev/null),
- * median of --cli-reps runs (default N), and prints its ratio to the same parse time. */
+ * median of --cli-reps runs (default N), and prints its ratio to the same parse time. With
+ * --walks, also times one walk over every named node of each tree, by index
+ * (ts_node_named_child) and with one cursor, as a yardstick: what any pass of the analysis that
+ * looks at every node costs at least, next to the parse. */
 #include <dirent.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -49,6 +52,31 @@ static double cpu_s(void) {
     struct timespec ts;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static unsigned long walk_sink; /* keeps the walks from being optimised away */
+
+static void walk_by_index(TSNode n, int depth) {
+    walk_sink += ts_node_symbol(n);
+    uint32_t count = depth < 1000 ? ts_node_named_child_count(n) : 0;
+    for (uint32_t i = 0; i < count; i++)
+        walk_by_index(ts_node_named_child(n, i), depth + 1);
+}
+
+static void walk_by_cursor(TSNode root) {
+    TSTreeCursor cursor = ts_tree_cursor_new(root);
+    for (;;) {
+        TSNode n = ts_tree_cursor_current_node(&cursor);
+        if (ts_node_is_named(n))
+            walk_sink += ts_node_symbol(n);
+        if (ts_tree_cursor_goto_first_child(&cursor))
+            continue;
+        while (!ts_tree_cursor_goto_next_sibling(&cursor))
+            if (!ts_tree_cursor_goto_parent(&cursor)) {
+                ts_tree_cursor_delete(&cursor);
+                return;
+            }
+    }
 }
 
 static int cmp_double(const void *a, const void *b) {
@@ -163,6 +191,7 @@ int main(int argc, char **argv) {
     const char *dir = NULL;
     const char *cli = NULL;
     int cli_reps = 0;
+    int walks = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc) {
             reps = atoi(argv[++i]);
@@ -172,9 +201,11 @@ int main(int argc, char **argv) {
             cli = argv[++i];
         } else if (strcmp(argv[i], "--no-header") == 0) {
             header = 0;
+        } else if (strcmp(argv[i], "--walks") == 0) {
+            walks = 1;
         } else if (argv[i][0] == '-') {
             fprintf(stderr, "usage: bench_check_vs_parse [--reps N] [--cli GRAPHMEND] [--cli-reps "
-                            "N] [--no-header] DIR\n");
+                            "N] [--no-header] [--walks] DIR\n");
             return 2;
         } else {
             dir = argv[i];
@@ -182,7 +213,7 @@ int main(int argc, char **argv) {
     }
     if (!dir || reps < 1) {
         fprintf(stderr, "usage: bench_check_vs_parse [--reps N] [--cli GRAPHMEND] [--cli-reps N] "
-                        "[--no-header] DIR\n");
+                        "[--no-header] [--walks] DIR\n");
         return 2;
     }
     file_list files = {0};
@@ -262,6 +293,33 @@ int main(int argc, char **argv) {
            ratio <= 1.5 ? "PASS" : "FAIL");
     if (failed)
         fprintf(stderr, "bench_check_vs_parse: %zu files did not parse\n", failed);
+
+    if (walks) {
+        double by_index = 0, by_cursor = 0;
+        size_t nodes = 0;
+        for (size_t i = 0; i < files.count; i++) {
+            TSTree *tree = gm_python_parse(parser, NULL, files.items[i].text, files.items[i].len);
+            if (!tree)
+                continue;
+            TSNode root = ts_tree_root_node(tree);
+            unsigned long before = walk_sink;
+            double t0 = cpu_s();
+            walk_by_index(root, 0);
+            double t1 = cpu_s();
+            walk_by_cursor(root);
+            double t2 = cpu_s();
+            by_index += t1 - t0;
+            by_cursor += t2 - t1;
+            nodes += walk_sink != before; /* files walked */
+            gm_tree_delete(tree);
+        }
+        printf("| one walk over every named node, by index (ts_node_named_child) | %zu | %zu | %.1f "
+               "| | | | %.2f s | %.2fx | |\n",
+               nodes, lines, (double)bytes / 1e6, by_index, parse > 0 ? by_index / parse : 0);
+        printf("| one walk over every named node, one cursor | %zu | %zu | %.1f | | | | %.2f s | "
+               "%.2fx | |\n",
+               nodes, lines, (double)bytes / 1e6, by_cursor, parse > 0 ? by_cursor / parse : 0);
+    }
 
     int status = 0;
     if (cli_reps < 1)
