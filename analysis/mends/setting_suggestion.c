@@ -34,38 +34,48 @@ int gm_mend_setting_suggestion(gm_region *region, gm_applicability applicability
     return rc;
 }
 
+/* Whether the import statement c binds alias to the torch module (`import torch`,
+ * `import torch.x`, `import torch as alias`). */
+static bool import_binds_torch(const gm_stmt_ctx *st, TSNode c, gm_slice alias) {
+    const gm_syntax *syn = st->syntax;
+    uint32_t count = ts_node_named_child_count(c);
+    for (uint32_t k = 0; k < count; k++) {
+        TSNode item = ts_node_named_child(c, k);
+        TSNode dotted = item, bound = (TSNode){0};
+        if (gm_is(item, syn->sym.aliased_import)) {
+            dotted = gm_child(item, syn->field.name);
+            bound = gm_child(item, syn->field.alias);
+        }
+        if (!gm_is(dotted, syn->sym.dotted_name) || ts_node_named_child_count(dotted) == 0)
+            continue;
+        if (!gm_node_text_is(ts_node_named_child(dotted, 0), st->text, "torch"))
+            continue;
+        if (ts_node_is_null(bound) ? gm_slice_is(alias, "torch")
+                                   : ts_node_named_child_count(dotted) == 1 &&
+                                         gm_slice_eq(gm_node_slice(bound, st->text), alias))
+            return true;
+    }
+    return false;
+}
+
 bool gm_mend_torch_bound_at_import(const gm_stmt_ctx *st, uint32_t before) {
     const char *alias = st->symbols->torch_alias;
     if (!alias)
         return false;
-    const gm_syntax *syn = st->syntax;
-    TSNode module = ts_node_parent(st->top);
     gm_slice want = {alias, strlen(alias)};
-    for (uint32_t i = 0; i < ts_node_named_child_count(module); i++) {
-        TSNode c = ts_node_named_child(module, i);
-        if (ts_node_start_byte(c) >= before)
-            break;
-        if (!gm_is(c, syn->sym.import_statement))
-            continue;
-        for (uint32_t k = 0; k < ts_node_named_child_count(c); k++) {
-            TSNode item = ts_node_named_child(c, k);
-            TSNode dotted = item, bound = (TSNode){0};
-            if (gm_is(item, syn->sym.aliased_import)) {
-                dotted = gm_child(item, syn->field.name);
-                bound = gm_child(item, syn->field.alias);
-            }
-            if (!gm_is(dotted, syn->sym.dotted_name) || ts_node_named_child_count(dotted) == 0)
-                continue;
-            TSNode head = ts_node_named_child(dotted, 0);
-            if (!gm_node_text_is(head, st->text, "torch"))
-                continue;
-            if (ts_node_is_null(bound) ? gm_slice_is(want, "torch")
-                                       : ts_node_named_child_count(dotted) == 1 &&
-                                             gm_slice_eq(gm_node_slice(bound, st->text), want))
-                return true;
-        }
+    /* the module's statements through one cursor: by index, each would walk those before it */
+    TSTreeCursor cursor = ts_tree_cursor_new(ts_node_parent(st->top));
+    bool bound = false;
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+        do {
+            TSNode c = ts_tree_cursor_current_node(&cursor);
+            if (ts_node_start_byte(c) >= before)
+                break;
+            bound = gm_is(c, st->syntax->sym.import_statement) && import_binds_torch(st, c, want);
+        } while (!bound && ts_tree_cursor_goto_next_sibling(&cursor));
     }
-    return false;
+    ts_tree_cursor_delete(&cursor);
+    return bound;
 }
 
 const char *gm_mend_no_torch_reason(const gm_stmt_ctx *st) {
