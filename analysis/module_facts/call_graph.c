@@ -196,7 +196,6 @@ static void propagate(gm_call_graph *g, const gm_symbols *symbols, uint8_t color
     }
 }
 
-/* Everything reachability depends on. */
 uint64_t gm_call_graph_part_digest(const gm_call_part *part) {
     uint64_t digest = mix(GM_HASH_INIT, part->node_count);
     for (uint32_t k = 0; k < part->node_count; k++) {
@@ -217,6 +216,7 @@ uint64_t gm_call_graph_part_digest(const gm_call_part *part) {
     return digest;
 }
 
+/* Everything reachability depends on. */
 static uint64_t inputs_digest(const gm_call_part *const *parts, size_t part_count,
                               const uint64_t *part_digests, uint64_t fingerprint,
                               const char *const *external_keys, size_t external_count) {

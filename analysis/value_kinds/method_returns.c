@@ -283,12 +283,12 @@ static gm_vk_returns method_returns(gm_region *r, TSNode class_node, gm_slice me
     return result;
 }
 
-/* What every class of the file that defines method returns from it, taken together: a
- * tensor at most on some paths, since the object may be of a class the file does not have. */
 /* The most statements mentioning a method name that the guess from every class defining it
  * looks through. */
 #define GM_GUESS_MAX_MENTIONS 64
 
+/* What every class of the file that defines method returns from it, taken together: a
+ * tensor at most on some paths, since the object may be of a class the file does not have. */
 static gm_vk_returns classes_defining(gm_region *r, gm_slice method) {
     const gm_syntax *syn = syn_of(r);
     const TSNode *mentioning;
