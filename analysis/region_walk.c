@@ -12,6 +12,7 @@
 static void walk_block(gm_region *r, TSNode block, int depth);
 static void walk_statement_kind(gm_region *r, TSNode n, int depth);
 static void scan_expr(gm_region *r, TSNode n, int depth);
+static void scan_test(gm_region *r, TSNode n, int depth);
 static void scan_comprehension(gm_region *r, TSNode n, int depth);
 
 static const gm_syntax *syn_of(const gm_region *r) {
@@ -59,6 +60,62 @@ static void visit_boolean_operator(gm_region *r, TSNode n) {
     gm_rule_data_dependent_branch(r, left, gm_value_of(r, left), construct);
 }
 
+/* Whether the left operand of `a and b` / `a or b` folds to the value that decides the whole
+ * (False for and, True for or: `self.training and ...` in eval mode): Python then never
+ * evaluates the right operand, and torch.compile does not trace it. */
+static bool left_decides(gm_region *r, TSNode n) {
+    const gm_syntax *syn = syn_of(r);
+    TSNode op = gm_child(n, syn->field.operator);
+    if (ts_node_is_null(op))
+        return false;
+    bool is_and = strcmp(ts_node_type(op), "and") == 0;
+    gm_value left = gm_value_of(r, gm_child(n, syn->field.left));
+    return left.constant == (is_and ? 0 : 1);
+}
+
+/* The part of a short-circuit operand that decides at run time: `self.training and p > 0` is
+ * `p > 0` in train mode, where self.training folds to True. */
+static TSNode undecided_part(gm_region *r, TSNode operand) {
+    const gm_syntax *syn = syn_of(r);
+    for (int guard = 0; guard < 16; guard++) {
+        operand = gm_unparen(syn, operand);
+        if (!gm_is(operand, syn->sym.boolean_operator))
+            break;
+        TSNode op = gm_child(operand, syn->field.operator);
+        bool is_and = !ts_node_is_null(op) && strcmp(ts_node_type(op), "and") == 0;
+        if (gm_value_of(r, gm_child(operand, syn->field.left)).constant != (is_and ? 1 : 0))
+            break;
+        operand = gm_child(operand, syn->field.right);
+    }
+    return operand;
+}
+
+/* Scans the right operand of n (whose left operand does not decide it) as Python runs it:
+ * only when the left operand is true (`and`) or false (`or`), which the findings there give as
+ * their condition. A left operand that folds to the value that lets the right one run adds no
+ * condition. */
+static void scan_right_operand(gm_region *r, TSNode n, int depth, bool as_test) {
+    const gm_syntax *syn = syn_of(r);
+    TSNode left = gm_child(n, syn->field.left);
+    TSNode op = gm_child(n, syn->field.operator);
+    bool is_and = !ts_node_is_null(op) && strcmp(ts_node_type(op), "and") == 0;
+    char saved[sizeof r->short_circuit];
+    memcpy(saved, r->short_circuit, sizeof saved);
+    if (gm_value_of(r, left).constant < 0) {
+        char shown[72];
+        gm_node_shown(undecided_part(r, left), r->stmt->text, shown, sizeof shown);
+        size_t at = strlen(r->short_circuit);
+        snprintf(r->short_circuit + at, sizeof r->short_circuit - at, "%s%s%s%s",
+                 at ? ", and " : "", is_and ? "" : "not (", shown, is_and ? "" : ")");
+    }
+    TSNode right = gm_child(n, syn->field.right);
+    if (as_test)
+        scan_test(r, right, depth);
+    else
+        scan_expr(r, right, depth);
+    memcpy(r->short_circuit, saved, sizeof saved);
+}
+
 /* A tested expression (of if/elif/while or a conditional expression): its top-level `and`,
  * `or` and `not` are part of the test the branch rule reports, so only what lies below them is
  * scanned. */
@@ -69,7 +126,8 @@ static void scan_test(gm_region *r, TSNode n, int depth) {
         return;
     } else if (gm_is(u, syn->sym.boolean_operator)) {
         scan_test(r, gm_child(u, syn->field.left), depth + 1);
-        scan_test(r, gm_child(u, syn->field.right), depth + 1);
+        if (!left_decides(r, u))
+            scan_right_operand(r, u, depth + 1, true);
     } else if (gm_is(u, syn->sym.not_operator)) {
         scan_test(r, gm_child(u, syn->field.argument), depth + 1);
     } else {
@@ -191,7 +249,8 @@ static void scan_expr(gm_region *r, TSNode n, int depth) {
             return;
         visit_boolean_operator(r, n);
         note_breaks(r, before);
-        scan_expr(r, gm_child(n, syn->field.right), depth + 1);
+        if (!r->frame_skipped && !left_decides(r, n))
+            scan_right_operand(r, n, depth + 1, false);
         return;
     }
     bool operation = t == syn->sym.call || t == syn->sym.subscript ||

@@ -184,6 +184,10 @@ typedef struct {
     unsigned conditional_calls;
     TSNode conditional_call;
     bool conditional_tensors_off;
+    /* While the walk is in the right operand of `a and b` / `a or b` whose left operand does
+     * not fold: the Python test Python evaluates it under ("`a`", "not `a`", joined with ", and "
+     * when nested), which gm_emit_finding gives each finding as its condition. Empty outside. */
+    char short_circuit[200];
 } gm_region;
 
 /* Frees the name sets the rules built on region (not its kind environment). */

@@ -85,7 +85,19 @@ void gm_emit_finding(gm_region *region, const gm_rule *rule, TSNode node, const 
     region->only_when_condition = NULL;
     /* a tensor only when a method of the file's classes returns one on the call's path: the
      * finding says so, beside any Python test that guards it */
-    char returns[160], joined[320], note[300] = "";
+    char returns[160], joined[800], note[600] = "", guarded[480];
+    /* in the right operand of `and`/`or`: only when the left one lets Python get there */
+    if (region->short_circuit[0]) {
+        if (condition)
+            snprintf(guarded, sizeof guarded, "%s, and %s", region->short_circuit, condition);
+        else
+            snprintf(guarded, sizeof guarded, "%s", region->short_circuit);
+        condition = guarded;
+        snprintf(note, sizeof note,
+                 " (only when `%s` holds: otherwise Python's `and`/`or` stops before it and "
+                 "nothing breaks)",
+                 region->short_circuit);
+    }
     if (region->conditional_calls > 0 &&
         gm_kinds_conditional_tensor(region, node, returns, sizeof returns)) {
         if (condition)
@@ -93,7 +105,8 @@ void gm_emit_finding(gm_region *region, const gm_rule *rule, TSNode node, const 
         else
             snprintf(joined, sizeof joined, "%s", returns);
         condition = joined;
-        snprintf(note, sizeof note,
+        size_t at = strlen(note);
+        snprintf(note + at, sizeof note - at,
                  " (only when %s, as a method of this file's classes does on some paths: "
                  "on others it returns a Python value and nothing breaks)",
                  returns);
