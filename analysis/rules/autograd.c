@@ -42,9 +42,10 @@ static bool is_parameter(const gm_region *region, TSNode name) {
     return false;
 }
 
-/* A tensor dynamo received rather than made: a parameter, `self.<attr>...`, or a global name
- * the function does not bind (imports excluded). */
-static bool comes_from_outside(gm_region *region, TSNode obj) {
+/* A tensor dynamo received rather than made: a parameter, `self.<attr>...`, a global name the
+ * function does not bind (imports excluded), or a local last assigned one of these as it is
+ * (`loss = self.zero`: the same tensor under another name). */
+static bool comes_from_outside_at(gm_region *region, TSNode obj, int depth) {
     const gm_stmt_ctx *st = region->stmt;
     const gm_syntax *syn = st->syntax;
     obj = gm_unparen(syn, obj);
@@ -54,9 +55,18 @@ static bool comes_from_outside(gm_region *region, TSNode obj) {
     }
     if (!gm_is(obj, syn->sym.identifier) || is_self(region, obj))
         return false;
-    if (gm_region_binds_node(region, obj))
-        return is_parameter(region, obj);
+    if (gm_region_binds_node(region, obj)) {
+        if (is_parameter(region, obj))
+            return true;
+        TSNode rhs;
+        return depth < 4 && gm_kinds_assigned_from(region, obj, &rhs) &&
+               comes_from_outside_at(region, rhs, depth + 1);
+    }
     return !gm_symbols_is_imported(st->symbols, gm_node_slice(obj, st->text));
+}
+
+static bool comes_from_outside(gm_region *region, TSNode obj) {
+    return comes_from_outside_at(region, obj, 0);
 }
 
 /* The value of keyword argument key in call, or a null node. */

@@ -1,7 +1,7 @@
 /* Untraceable calls, each with the registry id torch 2.13 reports (checked with explain and the
  * graph_breaks log): GM501 untraceable-call (GB0007, a function dynamo marks as skipped: every
  * `time` function, `os`/`os.path` functions that touch the system, pickle, torch.save/load,
- * re.finditer, threading, seeding and RNG state); GM502 graph-break-call (GB0025); GM503
+ * re.finditer, threading, seeding and RNG state, loguru's logging methods); GM502 graph-break-call (GB0025); GM503
  * open-call and GM504 input-call (GB0059, builtins without a handler); GM505 json-call (GB0156);
  * GM506 deepcopy-tensor (GB4198, copy.deepcopy of a tensor or a container holding one); GM510
  * third-party-call (GB0007, modules on dynamo's THIRDPARTY_SKIPLIST that the file imports).
@@ -98,6 +98,14 @@ static size_t dots(const char *name) {
     return n;
 }
 
+/* The logging methods of loguru's logger: each reads the caller's frame with sys._getframe,
+ * which dynamo skips. */
+static const char *const loguru_methods[] = {
+    "loguru.logger.trace",   "loguru.logger.debug",    "loguru.logger.info",
+    "loguru.logger.success", "loguru.logger.warning",  "loguru.logger.error",
+    "loguru.logger.critical", "loguru.logger.exception", "loguru.logger.log",
+};
+
 /* The registry id GM501 reports name with (NULL: GB0007), or false when name is not one. */
 static bool skipped_function(const char *name, const char **gb) {
     *gb = NULL;
@@ -107,6 +115,8 @@ static bool skipped_function(const char *name, const char **gb) {
             return true;
         }
     }
+    if (in_list(name, loguru_methods, sizeof loguru_methods / sizeof loguru_methods[0]))
+        return true;
     /* every function of time is C; time.struct_time(...) builds a value dynamo knows */
     if (strncmp(name, "time.", 5) == 0 && dots(name) == 1)
         return strcmp(name, "time.struct_time") != 0;

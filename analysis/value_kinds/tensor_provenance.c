@@ -89,3 +89,27 @@ bool gm_kinds_tensor_because(gm_region *region, TSNode expr, char *out, size_t c
     }
     return true;
 }
+
+bool gm_kinds_assigned_from(gm_region *region, TSNode identifier, TSNode *rhs) {
+    const gm_syntax *syn = syn_of(region);
+    *rhs = (TSNode){0};
+    if (!gm_is(identifier, syn->sym.identifier))
+        return false;
+    const gm_binding *b = gm_vk_env_find(&region->env, gm_node_slice(identifier, text_of(region)));
+    if (!b || b->kind != GM_KIND_TENSOR || b->because != GM_BECAUSE_ASSIGNED ||
+        b->evidence_end <= b->evidence_start)
+        return false;
+    TSNode n = ts_node_descendant_for_byte_range(region->site.function, b->evidence_start,
+                                                 b->evidence_end);
+    /* the outermost node of exactly that range (an expression, not its first token) */
+    for (TSNode up = ts_node_parent(n);
+         !ts_node_is_null(up) && ts_node_start_byte(up) == b->evidence_start &&
+         ts_node_end_byte(up) == b->evidence_end;
+         up = ts_node_parent(up))
+        n = up;
+    if (ts_node_is_null(n) || ts_node_start_byte(n) != b->evidence_start ||
+        ts_node_end_byte(n) != b->evidence_end)
+        return false;
+    *rhs = n;
+    return true;
+}

@@ -86,6 +86,11 @@ bool gm_kinds_tensor_because(gm_region *region, TSNode expr, char *out, size_t c
  * tensor", goes to out (at most cap bytes). */
 bool gm_kinds_conditional_tensor(gm_region *region, TSNode expr, char *out, size_t cap);
 
+/* The right side a tensor name was last assigned in the region so far (`loss = self.zero`), as
+ * a node of the function, into *rhs; false when the name holds no tensor assigned from an
+ * expression (a parameter, a loop element, an unknown value). */
+bool gm_kinds_assigned_from(gm_region *region, TSNode identifier, TSNode *rhs);
+
 /* Whether the call is to a torch context manager that dynamo can resume around a break
  * (torch.no_grad(), autocast, set_grad_enabled, torch.device(...), ...). */
 bool gm_is_torch_context_manager(gm_region *region, TSNode expr);
