@@ -1,0 +1,269 @@
+#!/usr/bin/env python3
+"""Ground truth on libraries this project never swept or tuned on, beside `graphmend check`.
+
+usage: PYTHONPATH=ENV .venv/bin/python tests/sweep/untuned_libraries.py run LIBRARY OUT.json
+       .venv/bin/python tests/sweep/untuned_libraries.py score OUT.json [--graphmend BIN]
+       .venv/bin/python tests/sweep/untuned_libraries.py store OUT.json VERSION \
+           tests/sweep/data/LIBRARY-VERSION.json
+
+LIBRARY is x_transformers or vector_quantize_pytorch, installed (with --no-deps, beside the
+project's torch) into ENV: `pip install --target ENV --no-deps x-transformers
+vector-quantize-pytorch einops einx loguru packaging torch-einops-utils frozendict`.
+
+`run` builds each configuration below (tiny widths), in eval and train mode, float32, and
+records dynamo's break sites from both torch._dynamo.explain and the graph_breaks log, with the
+lines dynamo traced in the library (the sweep's hooks: tests/sweep/sweep.py). `score` runs
+`graphmend check` over the installed library (and again with `training = true` for the train
+runs) and prints, per run, the findings on traced lines that did not break (FP; findings with a
+Python condition counted apart) and the breaks it missed (FN), then the totals. `store` keeps a
+run's output as the sweep's stored ground truth, which tests/sweep/test_sweep_scores.py re-scores
+in CI (tools/setup unpacks the release from PyPI).
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "bench" / "transformers"))
+sys.path.insert(0, str(HERE))
+
+
+def configurations(library: str, torch):
+    if library == "x_transformers":
+        import x_transformers as xt
+
+        def lm(**kw):
+            return xt.TransformerWrapper(num_tokens=64, max_seq_len=32,
+                                         attn_layers=xt.Decoder(dim=32, depth=2, heads=2, **kw))
+
+        def enc(**kw):
+            return xt.TransformerWrapper(num_tokens=64, max_seq_len=32,
+                                         attn_layers=xt.Encoder(dim=32, depth=2, heads=2, **kw))
+
+        tokens = lambda: {"x": torch.randint(0, 64, (2, 16))}  # noqa: E731
+        return {
+            "decoder": (lm, tokens),
+            "decoder_rotary": (lambda: lm(rotary_pos_emb=True), tokens),
+            "decoder_alibi": (lambda: lm(alibi_pos_bias=True), tokens),
+            "decoder_relpos": (lambda: lm(rel_pos_bias=True), tokens),
+            "decoder_dynpos": (lambda: lm(dynamic_pos_bias=True), tokens),
+            "decoder_ff_glu_residattn": (lambda: lm(ff_glu=True, residual_attn=True), tokens),
+            "decoder_macaron_sandwich": (lambda: lm(macaron=True, sandwich_norm=True), tokens),
+            "decoder_gate_resid_rmsnorm": (lambda: lm(gate_residual=True, use_rmsnorm=True), tokens),
+            "decoder_qknorm_onekv": (lambda: lm(attn_qk_norm=True, attn_one_kv_head=True), tokens),
+            "decoder_shift_tokens": (lambda: lm(shift_tokens=1), tokens),
+            "decoder_xpos": (lambda: lm(rotary_xpos=True), tokens),
+            "decoder_layer_dropout": (lambda: lm(layer_dropout=0.0), tokens),
+            "encoder": (enc, tokens),
+            "encoder_masked": (enc, lambda: {"x": torch.randint(0, 64, (2, 16)),
+                                             "mask": torch.ones(2, 16, dtype=torch.bool)}),
+            "vit": (lambda: xt.ViTransformerWrapper(image_size=32, patch_size=8, num_classes=10,
+                                                    attn_layers=xt.Encoder(dim=32, depth=2, heads=2)),
+                    lambda: {"img": torch.randn(2, 3, 32, 32)}),
+            "continuous": (lambda: xt.ContinuousTransformerWrapper(
+                dim_in=8, dim_out=8, max_seq_len=32, attn_layers=xt.Decoder(dim=32, depth=2, heads=2)),
+                lambda: {"x": torch.randn(2, 16, 8)}),
+            "xtransformer": (lambda: xt.XTransformer(
+                dim=32, enc_num_tokens=64, enc_depth=1, enc_heads=2, enc_max_seq_len=32,
+                dec_num_tokens=64, dec_depth=1, dec_heads=2, dec_max_seq_len=32),
+                lambda: {"src": torch.randint(0, 64, (2, 16)), "tgt": torch.randint(0, 64, (2, 16))}),
+        }
+    if library == "vector_quantize_pytorch":
+        import vector_quantize_pytorch as v
+
+        x = lambda: {"x": torch.randn(2, 16, 32)}  # noqa: E731
+        return {
+            "vq": (lambda: v.VectorQuantize(dim=32, codebook_size=64), x),
+            "vq_kmeans": (lambda: v.VectorQuantize(dim=32, codebook_size=64, kmeans_init=True,
+                                                   kmeans_iters=2), x),
+            "vq_cosine": (lambda: v.VectorQuantize(dim=32, codebook_size=64, use_cosine_sim=True), x),
+            "vq_heads": (lambda: v.VectorQuantize(dim=32, codebook_size=64, heads=2,
+                                                  separate_codebook_per_head=True), x),
+            "vq_orth": (lambda: v.VectorQuantize(dim=32, codebook_size=64, orthogonal_reg_weight=1.0), x),
+            "vq_stochastic": (lambda: v.VectorQuantize(dim=32, codebook_size=64, stochastic_sample_codes=True,
+                                                       sample_codebook_temp=0.1), x),
+            "vq_dead_code": (lambda: v.VectorQuantize(dim=32, codebook_size=64, threshold_ema_dead_code=2), x),
+            "rvq": (lambda: v.ResidualVQ(dim=32, num_quantizers=2, codebook_size=64), x),
+            "rvq_quantize_dropout": (lambda: v.ResidualVQ(dim=32, num_quantizers=3, codebook_size=64,
+                                                          quantize_dropout=True), x),
+            "grvq": (lambda: v.GroupedResidualVQ(dim=32, num_quantizers=2, groups=2, codebook_size=64), x),
+            "rfsq": (lambda: v.ResidualFSQ(dim=32, levels=[8, 5, 5], num_quantizers=2), x),
+            "lfq": (lambda: v.LFQ(dim=32, codebook_size=64), x),
+            "rlfq": (lambda: v.ResidualLFQ(dim=32, codebook_size=64, num_quantizers=2), x),
+            "simvq": (lambda: v.SimVQ(dim=32, codebook_size=64), x),
+            "rsimvq": (lambda: v.ResidualSimVQ(dim=32, num_quantizers=2, codebook_size=64), x),
+            "rpq": (lambda: v.RandomProjectionQuantizer(dim=32, num_codebooks=2, codebook_dim=16,
+                                                        codebook_size=64), x),
+        }
+    raise SystemExit(f"unknown library {library}")
+
+
+def command_run(args) -> int:
+    import platform
+    import random
+
+    import numpy as np
+    import torch
+    import torch._dynamo
+
+    import bench
+    import sweep
+
+    torch.set_num_threads(1)
+    module = __import__(args.library)
+    root = os.path.dirname(module.__file__)
+    capture = bench._install_capture(torch)
+    reached: set = set()
+    bench._install_reach_hook(torch, root, reached)
+    out = {"library": args.library, "root": root, "torch": torch.__version__,
+           "python": platform.python_version(), "runs": []}
+    for name, (build, inputs) in configurations(args.library, torch).items():
+        for mode in ("eval", "train"):
+            run = {"config": name, "mode": mode, "dtype": "float32", "breaks": [], "unattributed": [],
+                   "error": None}
+            try:
+                torch.manual_seed(0)
+                random.seed(0)
+                np.random.seed(0)
+                model = build()
+                model.train(mode == "train")
+                torch._dynamo.reset()
+                capture.messages.clear()
+                reached.clear()
+                sweep.explain_breaks(torch, model, inputs(), mode, capture, root + os.sep, run)
+            except Exception as exc:  # noqa: BLE001 - recorded; the next run goes on
+                sweep.record_error(run, exc)
+            finally:
+                torch._dynamo.reset()
+            run["reached"] = sorted([f, line] for f, line in reached)
+            out["runs"].append(run)
+            print(name, mode, "graphs", run.get("graph_count"), "breaks",
+                  sorted({(os.path.basename(b["file"]), b["line"]) for b in run["breaks"]}),
+                  "error" if run["error"] else "", file=sys.stderr, flush=True)
+    Path(args.out).write_text(json.dumps(out))
+    return 0
+
+
+def _findings(binary: str, root: str, training: bool) -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / os.path.basename(root)
+        shutil.copytree(root, copy, ignore=shutil.ignore_patterns("__pycache__"))
+        if training:
+            (Path(tmp) / "pyproject.toml").write_text("[tool.graphmend]\ntraining = true\n")
+        proc = subprocess.run([os.path.abspath(binary), "check", "--output-format", "json",
+                               "--exit-zero", copy.name], capture_output=True, text=True, cwd=tmp)
+        if proc.returncode != 0:
+            raise SystemExit(f"graphmend check failed: {proc.stderr[-2000:]}")
+        found = collections.defaultdict(list)
+        for f in json.loads(proc.stdout):
+            rel = os.path.relpath(os.path.join(tmp, f["filename"]), tmp)
+            found[(os.path.join(os.path.dirname(root), rel), int(f["location"]["row"]))].append(f)
+        return found
+
+
+def command_score(args) -> int:
+    data = json.loads(Path(args.data).read_text())
+    found = {"eval": _findings(args.graphmend, data["root"], False),
+             "train": _findings(args.graphmend, data["root"], True)}
+    total = collections.Counter()
+    for run in data["runs"]:
+        if run["error"] or "graph_count" not in run:
+            total["runs that failed"] += 1
+            continue
+        total["runs"] += 1
+        fd = found[run["mode"]]
+        breaks = {(b["file"], b["line"]): b["reason"] for b in run["breaks"]}
+        traced = {(f, line) for f, line in run["reached"]} | set(breaks)
+        predicted = {site for site in traced if site in fd}
+        conditional = {s for s in predicted - set(breaks)
+                       if all("condition" in (f.get("only_when") or {}) for f in fd[s])}
+        fps = predicted - set(breaks) - conditional
+        fns = set(breaks) - predicted
+        total["tp"] += len(predicted & set(breaks))
+        total["fp"] += len(fps)
+        total["fn"] += len(fns)
+        total["conditional, not broken"] += len(conditional)
+        for site in sorted(fps):
+            print(f"FP {run['config']} {run['mode']} {os.path.basename(site[0])}:{site[1]} {fd[site][0]['code']}")
+        for site in sorted(fns):
+            print(f"FN {run['config']} {run['mode']} {os.path.basename(site[0])}:{site[1]} {breaks[site][:90]}")
+    print(json.dumps(dict(total)))
+    return 0
+
+
+def _ranges(lines: list[int]) -> list:
+    out, start, prev = [], None, None
+    for line in sorted(set(lines)):
+        if start is not None and line == prev + 1:
+            prev = line
+            continue
+        if start is not None:
+            out.append(start if start == prev else [start, prev])
+        start = prev = line
+    if start is not None:
+        out.append(start if start == prev else [start, prev])
+    return out
+
+
+def command_store(args) -> int:
+    """The run's output in the sweep's stored format (tests/sweep/data/<library>-<version>.json:
+    paths relative to the package's parent, traced lines as ranges, one break per site), which
+    tests/sweep/test_sweep_scores.py re-scores like the model sweeps."""
+    data = json.loads(Path(args.data).read_text())
+    parent = os.path.dirname(data["root"])
+    version = args.version
+    families: dict = {}
+    for run in data["runs"]:
+        entry = families.setdefault(run["config"], {"class": run["config"], "runs": []})
+        stored = {"mode": run["mode"], "dtype": run["dtype"], "gradient_checkpointing": False,
+                  "unattributed": len(run["unattributed"])}
+        if run["error"] or "graph_count" not in run:
+            stored["error_summary"] = run.get("error_summary", "")
+            entry["runs"].append(stored)
+            continue
+        sites = {}
+        for b in run["breaks"]:
+            key = (os.path.relpath(b["file"], parent), b["line"])
+            sites.setdefault(key, {"file": key[0], "line": key[1], "gb": b.get("gb"),
+                                   "reason": b["reason"],
+                                   "frame_skipped": bool(b.get("frame_skipped"))})
+        traced = collections.defaultdict(list)
+        for f, line in run["reached"]:
+            traced[os.path.relpath(f, parent)].append(line)
+        stored.update({"graphs": run["graph_count"], "breaks": [sites[k] for k in sorted(sites)],
+                       "traced": {f: _ranges(v) for f, v in sorted(traced.items())}})
+        entry["runs"].append(stored)
+    out = {"library": data["library"], "version": version, "torch": data["torch"],
+           "python": data["python"], "held_out": [], "families": families}
+    Path(args.out).write_text(json.dumps(out, sort_keys=True, separators=(",", ":")) + "\n")
+    return 0
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run")
+    run.add_argument("library", choices=["x_transformers", "vector_quantize_pytorch"])
+    run.add_argument("out")
+    score = sub.add_parser("score")
+    score.add_argument("data")
+    score.add_argument("--graphmend", default=str(HERE.parent.parent / "build" / "graphmend"))
+    store = sub.add_parser("store")
+    store.add_argument("data")
+    store.add_argument("version")
+    store.add_argument("out")
+    args = parser.parse_args(argv)
+    return {"run": command_run, "score": command_score, "store": command_store}[args.command](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
