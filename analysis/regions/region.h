@@ -176,6 +176,11 @@ typedef struct {
      * first self.<attribute> read (cached_properties_scanned). */
     gm_name_set cached_properties;
     bool cached_properties_scanned;
+    /* Attributes the class's __init__ assigns a lambda or a functools.partial: plain callables,
+     * not submodules, whose calls return what the function does (gm_vk_is_submodule). Found at
+     * the first `self.<attribute>(...)` call (plain_callables_scanned). */
+    gm_name_set plain_callables;
+    bool plain_callables_scanned;
     /* Calls whose value is a tensor only on some paths or for some classes of the receiver
      * (value_kinds/method_returns.c: `cache.get_seq_length()` where one class of the file
      * returns a tensor attribute or 0): how many the region's kinds took for tensors, and the

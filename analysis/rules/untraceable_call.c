@@ -4,7 +4,9 @@
  * re.finditer, threading, seeding and RNG state, loguru's logging methods); GM502 graph-break-call (GB0025); GM503
  * open-call and GM504 input-call (GB0059, builtins without a handler); GM505 json-call (GB0156);
  * GM506 deepcopy-tensor (GB4198, copy.deepcopy of a tensor or a container holding one); GM510
- * third-party-call (GB0007, modules on dynamo's THIRDPARTY_SKIPLIST that the file imports).
+ * third-party-call (GB0007, modules on dynamo's THIRDPARTY_SKIPLIST that the file imports);
+ * GM512 deprecated-sdp-kernel-context (torch.backends.cuda.sdp_kernel(...): GB0208 at the
+ * call; in a `with`, GB0142 follows and dynamo skips the frame).
  * Names are matched after import resolution; a name the function binds locally shadows the
  * import or builtin. */
 #include <stdio.h>
@@ -230,6 +232,21 @@ void gm_rule_untraceable_call(gm_region *region, TSNode call) {
                         "`torch._dynamo.graph_break()` call: an explicit graph break; the code "
                         "before and after runs as separate graphs",
                         NULL, 0);
+    } else if (strcmp(name, "torch.backends.cuda.sdp_kernel") == 0) {
+        /* the call breaks (a torch.* function returning no tensor); entering what it returns
+         * cannot be done at all */
+        bool with = is_with_item(syn, call);
+        gm_emit_finding_as_written(region, gm_rule_by_id("GM512"), call,
+                        with ? "`torch.backends.cuda.sdp_kernel()` as a context manager: "
+                               "torch.compile cannot enter this deprecated generator context "
+                               "manager and cannot resume after the break, so the whole "
+                               "function runs eagerly"
+                             : "`torch.backends.cuda.sdp_kernel()` call: torch.compile cannot "
+                               "trace this deprecated context-manager factory (it returns no "
+                               "tensor) and breaks the graph here",
+                        NULL, 0);
+        if (with)
+            gm_region_skip_frame(region, "GM512");
     } else if (skipped_function(name, &gb)) {
         snprintf(message, sizeof message,
                  "`%s()` call: torch.compile skips this function (it cannot trace it) and "

@@ -79,16 +79,73 @@ static bool class_defines(const gm_region *r, gm_slice name) {
     return found;
 }
 
-/* self.<attr> where attr is not a method of the class: a submodule in a Module's region. */
-bool gm_vk_is_submodule(const gm_region *r, TSNode n) {
+/* Adds to r->plain_callables the attributes `self_name.attr = lambda ...` or `= partial(...)`
+ * assign below n (statements and their blocks, not nested definitions). */
+static void note_plain_callables(gm_region *r, TSNode n, gm_slice self_name, int depth) {
+    const gm_syntax *syn = syn_of(r);
+    if (ts_node_is_null(n) || depth > 32 || r->stmt->oom || gm_is_nested_scope(syn, n))
+        return;
+    if (gm_is(n, syn->sym.assignment)) {
+        TSNode left = gm_unparen(syn, gm_child(n, syn->field.left));
+        TSNode right = gm_unparen(syn, gm_child(n, syn->field.right));
+        TSNode object = gm_unparen(syn, gm_child(left, syn->field.object));
+        bool callable = gm_is(right, syn->sym.lambda);
+        if (!callable && gm_is(right, syn->sym.call)) {
+            char name[GM_NAME_MAX];
+            callable = gm_symbols_resolve(r->stmt->symbols, syn, text_of(r),
+                                          gm_unparen(syn, gm_child(right, syn->field.function)),
+                                          name, sizeof name) &&
+                       strcmp(name, "functools.partial") == 0;
+        }
+        if (callable && gm_is(left, syn->sym.attribute) && gm_is(object, syn->sym.identifier) &&
+            gm_slice_eq(gm_node_slice(object, text_of(r)), self_name) &&
+            gm_name_set_add(&r->plain_callables,
+                            gm_node_slice(gm_child(left, syn->field.attribute), text_of(r))) != 0)
+            r->stmt->oom = true;
+        return;
+    }
+    if (!gm_is(n, syn->sym.block) && !gm_is(n, syn->sym.expression_statement) &&
+        !gm_is(n, syn->sym.if_statement) && !gm_is(n, syn->sym.elif_clause) &&
+        !gm_is(n, syn->sym.else_clause) && !gm_is(n, syn->sym.for_statement) &&
+        !gm_is(n, syn->sym.while_statement) && !gm_is(n, syn->sym.with_statement) &&
+        !gm_is(n, syn->sym.try_statement) && !gm_is(n, syn->sym.except_clause) &&
+        !gm_is(n, syn->sym.finally_clause))
+        return; /* an expression: no assignment statement below it */
+    uint32_t count = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < count; i++)
+        note_plain_callables(r, ts_node_named_child(n, i), self_name, depth + 1);
+}
+
+/* Whether the class's __init__ makes self.name a lambda or a functools.partial. */
+static bool is_plain_callable(gm_region *r, gm_slice name) {
+    const gm_syntax *syn = syn_of(r);
+    if (!r->plain_callables_scanned) {
+        r->plain_callables_scanned = true;
+        gm_slice self_name;
+        TSNode init = gm_class_init(syn, text_of(r), r->site.class_node, &self_name);
+        gm_slice init_text = ts_node_is_null(init) ? (gm_slice){text_of(r), 0}
+                                                   : gm_node_slice(init, text_of(r));
+        if (!ts_node_is_null(init) &&
+            (gm_vk_mentions(init_text, "lambda") || gm_vk_mentions(init_text, "partial(")))
+            note_plain_callables(r, gm_child(init, syn->field.body), self_name, 0);
+    }
+    return gm_name_set_has(&r->plain_callables, name);
+}
+
+/* self.<attr> where attr is not a method of the class: a submodule in a Module's region, unless
+ * __init__ makes it a lambda or a partial (`self.calc_dropout = lambda h, w: p`), whose call
+ * returns whatever the function does. */
+bool gm_vk_is_submodule(gm_region *r, TSNode n) {
     const gm_syntax *syn = syn_of(r);
     n = gm_unparen(syn, n);
     if (!r->site.module_class || !gm_is(n, syn->sym.attribute))
         return false;
     TSNode object = gm_unparen(syn, gm_child(n, syn->field.object));
     TSNode attr = gm_child(n, syn->field.attribute);
-    return gm_vk_is_self(r, object) && !ts_node_is_null(attr) &&
-           !class_defines(r, gm_node_slice(attr, text_of(r)));
+    if (!gm_vk_is_self(r, object) || ts_node_is_null(attr))
+        return false;
+    gm_slice name = gm_node_slice(attr, text_of(r));
+    return !class_defines(r, name) && !is_plain_callable(r, name);
 }
 
 /* Adds to r->buffers the names `self_name.register_buffer("name", ...)` calls below n register,

@@ -77,7 +77,10 @@ static bool is_folded_call(gm_region *r, TSNode rhs) {
  * or run after a test of the name) is not taken as the name's value. */
 static bool is_top_level(gm_region *r, TSNode target) {
     const gm_syntax *syn = syn_of(r);
-    TSNode n = ts_node_parent(target); /* the assignment */
+    TSNode n = ts_node_parent(target); /* the assignment, or the pattern an element is of */
+    while (gm_is(n, syn->sym.pattern_list) || gm_is(n, syn->sym.tuple_pattern) ||
+           gm_is(n, syn->sym.list_pattern))
+        n = ts_node_parent(n); /* `p, flag = self.p, self.training`: element by element */
     while (gm_is(n, syn->sym.assignment))
         n = ts_node_parent(n);
     if (!gm_is(n, syn->sym.expression_statement))

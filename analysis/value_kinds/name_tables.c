@@ -200,7 +200,6 @@ static const char *const torch_context_managers[] = {"torch.no_grad",
                                                      "torch.cuda.stream",
                                                      "torch.cuda.StreamContext",
                                                      "torch.nn.attention.sdpa_kernel",
-                                                     "torch.backends.cuda.sdp_kernel",
                                                      "torch.autograd.profiler.record_function",
                                                      "torch.profiler.record_function",
                                                      NULL};

@@ -91,7 +91,7 @@ bool gm_vk_is_self(const gm_region *r, TSNode n);
 bool gm_vk_head_is_local(const gm_region *r, TSNode head);
 
 /* self.<attr> where attr is not a method of the class: a submodule in a Module's region. */
-bool gm_vk_is_submodule(const gm_region *r, TSNode n);
+bool gm_vk_is_submodule(gm_region *r, TSNode n);
 
 /* The first positional argument of call, or a null node. */
 TSNode gm_vk_first_argument(const gm_region *r, TSNode call);

@@ -6,9 +6,10 @@ usage: PYTHONPATH=ENV .venv/bin/python tests/sweep/untuned_libraries.py run LIBR
        .venv/bin/python tests/sweep/untuned_libraries.py store OUT.json VERSION \
            tests/sweep/data/LIBRARY-VERSION.json
 
-LIBRARY is x_transformers or vector_quantize_pytorch, installed (with --no-deps, beside the
+LIBRARY is x_transformers, vector_quantize_pytorch or vit_pytorch, installed (with --no-deps, beside the
 project's torch) into ENV: `pip install --target ENV --no-deps x-transformers
-vector-quantize-pytorch einops einx loguru packaging torch-einops-utils frozendict`.
+vector-quantize-pytorch vit-pytorch einops einx loguru packaging torch-einops-utils
+frozendict`.
 
 `run` builds each configuration below (tiny widths), in eval and train mode, float32, and
 records dynamo's break sites from both torch._dynamo.explain and the graph_breaks log, with the
@@ -104,7 +105,66 @@ def configurations(library: str, torch):
             "rpq": (lambda: v.RandomProjectionQuantizer(dim=32, num_codebooks=2, codebook_dim=16,
                                                         codebook_size=64), x),
         }
+    if library == "vit_pytorch":
+        return _vit_pytorch_configurations(torch)
     raise SystemExit(f"unknown library {library}")
+
+
+# Constructor arguments by name for vit-pytorch's models: tiny widths, 32x32 images in patches
+# of 8, 4 frames in patches of 2, 64-step sequences.
+_VIT_ARGUMENTS = {
+    "image_size": 32, "patch_size": 8, "image_patch_size": 8, "frame_patch_size": 2, "frames": 4,
+    "num_classes": 10, "dim": 32, "depth": 2, "heads": 2, "mlp_dim": 64, "dim_head": 16,
+    "channels": 3, "seq_len": 64, "dropout": 0.0, "emb_dropout": 0.0,
+}
+
+
+def _vit_pytorch_configurations(torch):
+    """Every model class of vit-pytorch's modules whose required constructor arguments are all
+    in _VIT_ARGUMENTS, with an input shaped by the module's name (1-D sequences, videos or 3-D
+    volumes, images)."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    import vit_pytorch
+
+    configs = {}
+    for info in sorted(pkgutil.iter_modules(vit_pytorch.__path__), key=lambda m: m.name):
+        try:
+            module = importlib.import_module(f"vit_pytorch.{info.name}")
+        except Exception:  # noqa: BLE001 - a module needing what is not installed
+            continue
+        for cls_name, cls in sorted(vars(module).items()):
+            if not (inspect.isclass(cls) and issubclass(cls, torch.nn.Module)
+                    and cls.__module__ == module.__name__):
+                continue
+            try:
+                params = inspect.signature(cls.__init__).parameters
+            except (TypeError, ValueError):
+                continue
+            required = [n for n, p in params.items() if n != "self" and p.default is p.empty
+                        and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+            if "num_classes" not in params or any(n not in _VIT_ARGUMENTS for n in required):
+                continue
+            kwargs = {n: v for n, v in _VIT_ARGUMENTS.items() if n in params}
+            if info.name.endswith("_1d"):
+                shape = (2, 3, 64)
+            elif "3d" in info.name or "vivit" in info.name or "frames" in params:
+                shape = (2, 3, 4, 32, 32)
+            else:
+                shape = (2, 3, 32, 32)
+            configs[f"{info.name}.{cls_name}"] = (
+                lambda cls=cls, kwargs=kwargs: cls(**kwargs),
+                lambda shape=shape, cls=cls: {_first_input(torch, cls): torch.randn(*shape)})
+    return configs
+
+
+def _first_input(torch, cls) -> str:
+    import inspect
+
+    names = [n for n in inspect.signature(cls.forward).parameters if n != "self"]
+    return names[0] if names else "x"
 
 
 def command_run(args) -> int:
@@ -118,7 +178,10 @@ def command_run(args) -> int:
     import bench
     import sweep
 
+    from libraries.torchvision_without_ops import import_torchvision
+
     torch.set_num_threads(1)
+    import_torchvision(torch)  # vit-pytorch imports it; torchvision's own operators are not needed
     module = __import__(args.library)
     root = os.path.dirname(module.__file__)
     capture = bench._install_capture(torch)
@@ -252,7 +315,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run")
-    run.add_argument("library", choices=["x_transformers", "vector_quantize_pytorch"])
+    run.add_argument("library", choices=["x_transformers", "vector_quantize_pytorch", "vit_pytorch"])
     run.add_argument("out")
     score = sub.add_parser("score")
     score.add_argument("data")

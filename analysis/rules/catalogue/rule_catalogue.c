@@ -352,6 +352,23 @@ static const gm_rule rules[] = {
         .severity = GM_SEVERITY_WARNING,
     },
     {
+        .id = "GM512",
+        .name = "deprecated-sdp-kernel-context",
+        .registry_id = "GB0142",
+        .gb_type = "Unsupported context manager",
+        .url = GM_GB_URL("0142"),
+        .summary = "torch.backends.cuda.sdp_kernel(...) inside a compiled region",
+        .explanation = "torch.backends.cuda.sdp_kernel is the deprecated form of "
+                       "torch.nn.attention.sdpa_kernel: a generator context manager that "
+                       "TorchDynamo does not trace (the call breaks the graph, GB0208) and "
+                       "cannot enter (GB0142). In a `with` it cannot resume after that break, "
+                       "so it skips the frame: the whole function runs eagerly.",
+        .hint = "Use `with torch.nn.attention.sdpa_kernel([SDPBackend.FLASH_ATTENTION, "
+                "SDPBackend.EFFICIENT_ATTENTION, SDPBackend.MATH]):` (the backends the flags "
+                "enable), which dynamo enters.",
+        .severity = GM_SEVERITY_WARNING,
+    },
+    {
         .id = "GM601",
         .name = "class-in-region",
         .registry_id = "GB8977",
