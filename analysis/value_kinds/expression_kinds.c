@@ -116,37 +116,7 @@ static void note_plain_callables(gm_region *r, TSNode n, gm_slice self_name, int
         note_plain_callables(r, ts_node_named_child(n, i), self_name, depth + 1);
 }
 
-/* Whether the class's __init__ makes self.name a lambda or a functools.partial. */
-static bool is_plain_callable(gm_region *r, gm_slice name) {
-    const gm_syntax *syn = syn_of(r);
-    if (!r->plain_callables_scanned) {
-        r->plain_callables_scanned = true;
-        gm_slice self_name;
-        TSNode init = gm_class_init(syn, text_of(r), r->site.class_node, &self_name);
-        gm_slice init_text = ts_node_is_null(init) ? (gm_slice){text_of(r), 0}
-                                                   : gm_node_slice(init, text_of(r));
-        if (!ts_node_is_null(init) &&
-            (gm_vk_mentions(init_text, "lambda") || gm_vk_mentions(init_text, "partial(")))
-            note_plain_callables(r, gm_child(init, syn->field.body), self_name, 0);
-    }
-    return gm_name_set_has(&r->plain_callables, name);
-}
 
-/* self.<attr> where attr is not a method of the class: a submodule in a Module's region, unless
- * __init__ makes it a lambda or a partial (`self.calc_dropout = lambda h, w: p`), whose call
- * returns whatever the function does. */
-bool gm_vk_is_submodule(gm_region *r, TSNode n) {
-    const gm_syntax *syn = syn_of(r);
-    n = gm_unparen(syn, n);
-    if (!r->site.module_class || !gm_is(n, syn->sym.attribute))
-        return false;
-    TSNode object = gm_unparen(syn, gm_child(n, syn->field.object));
-    TSNode attr = gm_child(n, syn->field.attribute);
-    if (!gm_vk_is_self(r, object) || ts_node_is_null(attr))
-        return false;
-    gm_slice name = gm_node_slice(attr, text_of(r));
-    return !class_defines(r, name) && !is_plain_callable(r, name);
-}
 
 /* Adds to r->buffers the names `self_name.register_buffer("name", ...)` calls below n register,
  * and those `self_name.name = nn.Parameter(...)` or `nn.Buffer(...)` assign (not in nested
@@ -206,21 +176,60 @@ bool gm_vk_mentions(gm_slice text, const char *word) {
     return false;
 }
 
+/* The body of the class's __init__ when its text mentions one of words (NULL-terminated), with
+ * its first parameter in *self_name; a null node otherwise. */
+static TSNode init_body_mentioning(gm_region *r, const char *const *words, gm_slice *self_name) {
+    const gm_syntax *syn = syn_of(r);
+    TSNode init = gm_class_init(syn, text_of(r), r->site.class_node, self_name);
+    if (ts_node_is_null(init))
+        return init;
+    gm_slice init_text = gm_node_slice(init, text_of(r));
+    for (size_t i = 0; words[i]; i++)
+        if (gm_vk_mentions(init_text, words[i]))
+            return gm_child(init, syn->field.body);
+    return (TSNode){0};
+}
+
 /* Whether self.name is a buffer or parameter the class's __init__ makes. */
 static bool is_buffer(gm_region *r, gm_slice name) {
-    const gm_syntax *syn = syn_of(r);
     if (!r->buffers_scanned) {
         r->buffers_scanned = true;
+        static const char *const words[] = {"register_buffer", "Parameter(", "Buffer(", NULL};
         gm_slice self_name;
-        TSNode init = gm_class_init(syn, text_of(r), r->site.class_node, &self_name);
-        gm_slice init_text = ts_node_is_null(init) ? (gm_slice){text_of(r), 0}
-                                                   : gm_node_slice(init, text_of(r));
-        if (!ts_node_is_null(init) && (gm_vk_mentions(init_text, "register_buffer") ||
-                                       gm_vk_mentions(init_text, "Parameter(") ||
-                                       gm_vk_mentions(init_text, "Buffer(")))
-            note_buffers(r, gm_child(init, syn->field.body), self_name, 0);
+        TSNode body = init_body_mentioning(r, words, &self_name);
+        if (!ts_node_is_null(body))
+            note_buffers(r, body, self_name, 0);
     }
     return gm_name_set_has(&r->buffers, name);
+}
+
+/* Whether the class's __init__ makes self.name a lambda or a functools.partial. */
+static bool is_plain_callable(gm_region *r, gm_slice name) {
+    if (!r->plain_callables_scanned) {
+        r->plain_callables_scanned = true;
+        static const char *const words[] = {"lambda", "partial(", NULL};
+        gm_slice self_name;
+        TSNode body = init_body_mentioning(r, words, &self_name);
+        if (!ts_node_is_null(body))
+            note_plain_callables(r, body, self_name, 0);
+    }
+    return gm_name_set_has(&r->plain_callables, name);
+}
+
+/* self.<attr> where attr is not a method of the class: a submodule in a Module's region, unless
+ * __init__ makes it a lambda or a partial (`self.calc_dropout = lambda h, w: p`), whose call
+ * returns whatever the function does. */
+bool gm_vk_is_submodule(gm_region *r, TSNode n) {
+    const gm_syntax *syn = syn_of(r);
+    n = gm_unparen(syn, n);
+    if (!r->site.module_class || !gm_is(n, syn->sym.attribute))
+        return false;
+    TSNode object = gm_unparen(syn, gm_child(n, syn->field.object));
+    TSNode attr = gm_child(n, syn->field.attribute);
+    if (!gm_vk_is_self(r, object) || ts_node_is_null(attr))
+        return false;
+    gm_slice name = gm_node_slice(attr, text_of(r));
+    return !class_defines(r, name) && !is_plain_callable(r, name);
 }
 
 /* ---- calls --------------------------------------------------------------------------- */
