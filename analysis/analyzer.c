@@ -21,6 +21,7 @@
 #include "analysis/module_facts/breaking_properties.h"
 #include "analysis/module_facts/call_graph.h"
 #include "analysis/module_facts/compile_constants.h"
+#include "analysis/module_facts/compile_targets.h"
 #include "analysis/module_facts/module_index.h"
 #include "analysis/module_facts/module_summary.h"
 #include "analysis/module_facts/symbols.h"
@@ -1084,12 +1085,15 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
     }
 
     /* The call graph: each statement's part (cached, or built now), then what compiled code
-     * reaches. A statement whose reached functions changed is analysed again. */
+     * reaches. A statement whose reached functions changed is analysed again. Parts are built
+     * with compile targets when the file names compile anywhere, and built again when that
+     * changes. */
+    bool with_targets = gm_text_may_name_compile(text, len);
     for (size_t i = 0; i < nchildren; i++) {
         child_info *info = &a->info[i];
         if (!info->statement)
             continue;
-        if (info->match >= 0) {
+        if (info->match >= 0 && old->items[info->match].calls.targets_collected == with_targets) {
             cache_entry *e = &old->items[info->match];
             info->calls = e->calls;
             info->part_digest = e->part_digest;
@@ -1105,7 +1109,7 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
                 target->end_row = (uint32_t)((int64_t)target->end_row + e->pending_rows);
             }
         } else if (gm_call_part_build(&a->symbols, syn, text, options, a->children[i],
-                                      &info->calls) != 0) {
+                                      with_targets, &info->calls) != 0) {
             free_child_calls(a, nchildren);
             return -1;
         } else {

@@ -1063,7 +1063,8 @@ static void collect_statement(const walk *w, TSNode n, int depth) {
 }
 
 int gm_call_part_build(const gm_symbols *symbols, const gm_syntax *syntax, const char *text,
-                       const gm_analysis_options *options, TSNode top, gm_call_part *part) {
+                       const gm_analysis_options *options, TSNode top, bool with_targets,
+                       gm_call_part *part) {
     call_collect *c = calloc(1, sizeof *c);
     if (!c) {
         gm_call_part_free(part);
@@ -1077,8 +1078,11 @@ int gm_call_part_build(const gm_symbols *symbols, const gm_syntax *syntax, const
     walk w = {symbols, syntax, text, part, c};
     int rc =
         gm_statement_functions_each(symbols, syntax, text, options, top, add_function_node, &w);
+    part->targets_collected = with_targets;
     if (rc == 0) {
-        collect_statement(&w, top, 0);
+        /* without targets to look for, nothing outside the bodies matters */
+        if (with_targets)
+            collect_statement(&w, top, 0);
         /* bodies the walk did not reach (none in a parsed tree): their calls all the same */
         while (!c->oom && c->next_body < c->body_count)
             collect_pending_body(&w, false);

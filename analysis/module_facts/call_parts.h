@@ -92,15 +92,22 @@ typedef struct gm_call_part_s {
     uint32_t instance_count, instance_capacity;
     gm_bound_name *bound;
     uint32_t bound_count, bound_capacity;
+    /* Whether the build looked for compile targets and instance bindings (with_targets): a
+     * part built without them is stale once the file comes to mention compile. */
+    bool targets_collected;
 } gm_call_part;
 
 void gm_call_part_free(gm_call_part *part);
 uint64_t gm_call_key_hash(const char *key);
 
-/* Builds top's part of the call graph into part (zero-initialised by the caller).
- * Returns 0, or -1 on OOM (part is then freed). */
+/* Builds top's part of the call graph into part (zero-initialised by the caller). Compile
+ * targets and the instance bindings they read are looked for only with with_targets: a file
+ * whose text never names compile or optimize (gm_text_may_name_compile) has none, and its walk
+ * then goes straight from one function body to the next. Returns 0, or -1 on OOM (part is then
+ * freed). */
 int gm_call_part_build(const gm_symbols *symbols, const gm_syntax *syntax, const char *text,
-                       const gm_analysis_options *options, TSNode top, gm_call_part *part);
+                       const gm_analysis_options *options, TSNode top, bool with_targets,
+                       gm_call_part *part);
 
 /* Per node of a call part, what reachability found. */
 enum {

@@ -180,15 +180,34 @@ typedef struct {
     bool spoiled;
 } return_fold;
 
-static void fold_returns(const fold_ctx *c, TSNode n, return_fold *rf) {
+/* Whether n may hold a statement: a block, a compound statement or one of its clauses (not an
+ * expression statement, whose expressions hold no return). */
+static bool may_hold_statements(const gm_syntax *syn, TSNode n) {
+    TSSymbol s = ts_node_symbol(n);
+    if (s == syn->sym.block)
+        return true;
+    if (s == syn->sym.expression_statement)
+        return false;
+    const char *type = ts_node_type(n);
+    size_t len = strlen(type);
+    return (len > 10 && strcmp(type + len - 10, "_statement") == 0) ||
+           (len > 7 && strcmp(type + len - 7, "_clause") == 0);
+}
+
+/* The returns of the function below n, into rf; with expressions, also its `yield` and `await`
+ * (which spoil it: a generator or a coroutine returns no constant). Without (the function's
+ * text names neither), only statements are visited: returns are statements. */
+static void fold_returns(const fold_ctx *c, TSNode n, bool expressions, return_fold *rf) {
     const gm_syntax *syn = c->syn;
     uint32_t count = ts_node_child_count(n);
     for (uint32_t i = 0; i < count && !rf->spoiled; i++) {
         TSNode child = ts_node_child(n, i);
-        const char *type = ts_node_type(child);
-        if (strcmp(type, "yield") == 0 || strcmp(type, "await") == 0) {
-            rf->spoiled = true;
-            return;
+        if (expressions) {
+            const char *type = ts_node_type(child);
+            if (strcmp(type, "yield") == 0 || strcmp(type, "await") == 0) {
+                rf->spoiled = true;
+                return;
+            }
         }
         if (!ts_node_is_named(child) || skipped_scope(syn, child))
             continue;
@@ -201,7 +220,8 @@ static void fold_returns(const fold_ctx *c, TSNode n, return_fold *rf) {
             rf->value = v;
             continue;
         }
-        fold_returns(c, child, rf);
+        if (expressions || may_hold_statements(syn, child))
+            fold_returns(c, child, expressions, rf);
     }
 }
 
@@ -257,6 +277,8 @@ int gm_function_constant_return(const gm_symbols *symbols, const gm_syntax *synt
         return -1;
     fold_ctx c = {symbols, syntax, text, fn, known, known_count};
     return_fold rf = {-2, false};
-    fold_returns(&c, body, &rf);
+    gm_slice fn_text = gm_node_slice(fn, text);
+    bool expressions = gm_slice_contains(fn_text, "yield") || gm_slice_contains(fn_text, "await");
+    fold_returns(&c, body, expressions, &rf);
     return rf.spoiled || rf.value < 0 ? -1 : rf.value;
 }

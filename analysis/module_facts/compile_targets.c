@@ -234,6 +234,26 @@ static bool word_called(const char *text, size_t len, const char *word, size_t w
     return false;
 }
 
+static bool is_word_char(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+static bool word_named(const char *text, size_t len, const char *word, size_t word_len) {
+    const char first = word[0];
+    for (const char *p = text; (p = memchr(p, first, (size_t)(text + len - p))); p++) {
+        size_t at = (size_t)(p - text);
+        if (len - at >= word_len && memcmp(p, word, word_len) == 0 &&
+            (at == 0 || !is_word_char(text[at - 1])) &&
+            (at + word_len == len || !is_word_char(text[at + word_len])))
+            return true;
+    }
+    return false;
+}
+
+bool gm_text_may_name_compile(const char *text, size_t len) {
+    return word_named(text, len, "compile", 7) || word_named(text, len, "optimize", 8);
+}
+
 bool gm_text_may_call_compile(const char *text, size_t len) {
     return word_called(text, len, "compile", 7) || word_called(text, len, "optimize", 8);
 }

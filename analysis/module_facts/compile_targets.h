@@ -21,4 +21,10 @@ int gm_compile_target_note(const gm_symbols *symbols, const gm_syntax *syntax, c
  * "compile" alone is in most of a library's files (`is_torchdynamo_compiling`, comments). */
 bool gm_text_may_call_compile(const char *text, size_t len);
 
+/* Whether text names `compile` or `optimize` as a whole word anywhere (an identifier, an
+ * attribute, a string): whatever resolves to torch.compile, torch._dynamo.optimize or a
+ * .compile method names one of them in the file, in the call or in the import that binds it
+ * (`from torch import compile as tc`). Without either, a file has no compile target. */
+bool gm_text_may_name_compile(const char *text, size_t len);
+
 #endif

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analysis/module_facts/call_graph.h"
+#include "analysis/module_facts/compile_targets.h"
 #include "analysis/syntax/python_parser.h"
 #include "analysis/syntax/syntax.h"
 
@@ -616,11 +617,13 @@ static int summary_from_source(const char *text, size_t len, const gm_analysis_o
     }
     if (rc == 0)
         rc = gm_symbols_finish(&symbols);
+    bool with_targets = gm_text_may_name_compile(text, len);
     for (uint32_t i = 0; i < count && rc == 0; i++) {
         TSNode child = children[i];
         if (gm_is(child, syntax.sym.comment) || gm_is(child, syntax.sym.error))
             continue;
-        rc = gm_call_part_build(&symbols, &syntax, text, options, child, &parts[built]);
+        rc = gm_call_part_build(&symbols, &syntax, text, options, child, with_targets,
+                                &parts[built]);
         if (rc == 0) {
             views[built] = &parts[built];
             built++;

@@ -483,26 +483,16 @@ static int scan_logger(sink *k, const gm_syntax *syn, const char *text, TSNode s
     return 0;
 }
 
-static bool slice_contains(gm_slice text, const char *word) {
-    size_t n = strlen(word);
-    const char *at = text.ptr, *end = text.ptr + text.len;
-    while ((size_t)(end - at) >= n && (at = memchr(at, word[0], (size_t)(end - at) - n + 1))) {
-        if (memcmp(at, word, n) == 0)
-            return true;
-        at++;
-    }
-    return false;
-}
 
 bool gm_mentions_checkpoint_call(gm_slice text) {
-    return slice_contains(text, "heckpoint") &&
-           (slice_contains(text, "checkpoint(") ||
-            slice_contains(text, "_gradient_checkpointing_func"));
+    return gm_slice_contains(text, "heckpoint") &&
+           (gm_slice_contains(text, "checkpoint(") ||
+            gm_slice_contains(text, "_gradient_checkpointing_func"));
 }
 
 bool gm_mentions_checkpointing(gm_slice text) {
-    return slice_contains(text, "heckpoint") &&
-           (gm_mentions_checkpoint_call(text) || slice_contains(text, "GradientCheckpointingLayer"));
+    return gm_slice_contains(text, "heckpoint") &&
+           (gm_mentions_checkpoint_call(text) || gm_slice_contains(text, "GradientCheckpointingLayer"));
 }
 
 static void note_print_binding(sink *k) {

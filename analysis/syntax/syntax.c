@@ -78,6 +78,17 @@ bool gm_slice_is(gm_slice slice, const char *word) {
     return slice.len == n && memcmp(slice.ptr, word, n) == 0;
 }
 
+bool gm_slice_contains(gm_slice text, const char *word) {
+    size_t n = strlen(word);
+    const char *at = text.ptr, *end = text.ptr + text.len;
+    while ((size_t)(end - at) >= n && (at = memchr(at, word[0], (size_t)(end - at) - n + 1))) {
+        if (memcmp(at, word, n) == 0)
+            return true;
+        at++;
+    }
+    return false;
+}
+
 bool gm_node_text_is(TSNode node, const char *text, const char *word) {
     return gm_slice_is(gm_node_slice(node, text), word);
 }

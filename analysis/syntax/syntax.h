@@ -175,6 +175,9 @@ static inline gm_slice gm_node_slice(TSNode node, const char *text) {
 bool gm_node_text_is(TSNode node, const char *text, const char *word);
 
 bool gm_slice_is(gm_slice slice, const char *word);
+/* Whether text holds word anywhere (a substring): a cheap look at a function's or a file's text
+ * before walking its tree. */
+bool gm_slice_contains(gm_slice text, const char *word);
 
 static inline bool gm_slice_eq(gm_slice a, gm_slice b) {
     return a.len == b.len && memcmp(a.ptr, b.ptr, a.len) == 0;

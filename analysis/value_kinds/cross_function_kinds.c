@@ -351,7 +351,7 @@ static void visit_sites(gm_region *r, TSNode caller, TSNode n, site_search *q, i
     if (ts_tree_cursor_goto_first_child(&cursor)) {
         do {
             TSNode c = ts_tree_cursor_current_node(&cursor);
-            if (ts_node_is_named(c) && gm_vk_mentions(gm_node_slice(c, text_of(r)), q->needle))
+            if (ts_node_is_named(c) && gm_slice_contains(gm_node_slice(c, text_of(r)), q->needle))
                 visit_sites(r, caller, c, q, depth + 1);
         } while (!q->bad && ts_tree_cursor_goto_next_sibling(&cursor));
     }
@@ -369,7 +369,7 @@ static void visit_class_sites(gm_region *r, TSNode class_node, TSNode skip, site
         do {
             TSNode m = def_of(syn, ts_tree_cursor_current_node(&cursor));
             if (ts_node_is_null(m) || ts_node_eq(m, skip) ||
-                !gm_vk_mentions(gm_node_slice(m, text_of(r)), q->needle))
+                !gm_slice_contains(gm_node_slice(m, text_of(r)), q->needle))
                 continue;
             visit_sites(r, m, m, q, 0);
         } while (!q->bad && q->tensors == q->sites && ts_tree_cursor_goto_next_sibling(&cursor));
@@ -455,7 +455,7 @@ void gm_vk_resolve_parameter(gm_region *r, TSNode identifier) {
     flow_depth++;
     if (method) {
         /* a cheap look at the text first: most methods are not called as self.m( */
-        if (gm_vk_mentions(gm_node_slice(r->site.class_node, text_of(r)), needle))
+        if (gm_slice_contains(gm_node_slice(r->site.class_node, text_of(r)), needle))
             visit_class_sites(r, r->site.class_node, def, &q);
     }
     TSNode class_name = method ? gm_child(r->site.class_node, syn->field.name) : (TSNode){0};
@@ -475,9 +475,9 @@ void gm_vk_resolve_parameter(gm_region *r, TSNode identifier) {
                 TSNode d = def_of(syn, top);
                 q.class_node = (TSNode){0};
                 if (!ts_node_is_null(d) && !ts_node_eq(d, def) &&
-                    gm_vk_mentions(gm_node_slice(d, text_of(r)), needle))
+                    gm_slice_contains(gm_node_slice(d, text_of(r)), needle))
                     visit_sites(r, d, d, &q, 0);
-                if (!ts_node_is_null(cls) && gm_vk_mentions(gm_node_slice(cls, text_of(r)), needle)) {
+                if (!ts_node_is_null(cls) && gm_slice_contains(gm_node_slice(cls, text_of(r)), needle)) {
                     q.class_node = cls;
                     visit_class_sites(r, cls, def, &q);
                 }

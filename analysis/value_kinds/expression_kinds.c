@@ -166,16 +166,6 @@ static void note_buffers(gm_region *r, TSNode n, gm_slice self_name, int depth) 
         note_buffers(r, ts_node_named_child(n, i), self_name, depth + 1);
 }
 
-/* Whether text contains word: most __init__ methods register no buffer, and looking at the
- * text is cheaper than walking their trees. */
-bool gm_vk_mentions(gm_slice text, const char *word) {
-    size_t n = strlen(word);
-    for (uint32_t at = 0; at + n <= text.len; at++)
-        if (text.ptr[at] == word[0] && memcmp(text.ptr + at, word, n) == 0)
-            return true;
-    return false;
-}
-
 /* The body of the class's __init__ when its text mentions one of words (NULL-terminated), with
  * its first parameter in *self_name; a null node otherwise. */
 static TSNode init_body_mentioning(gm_region *r, const char *const *words, gm_slice *self_name) {
@@ -185,7 +175,7 @@ static TSNode init_body_mentioning(gm_region *r, const char *const *words, gm_sl
         return init;
     gm_slice init_text = gm_node_slice(init, text_of(r));
     for (size_t i = 0; words[i]; i++)
-        if (gm_vk_mentions(init_text, words[i]))
+        if (gm_slice_contains(init_text, words[i]))
             return gm_child(init, syn->field.body);
     return (TSNode){0};
 }

@@ -343,7 +343,7 @@ gm_vk_returns gm_vk_method_call_returns(gm_region *r, TSNode call) {
         TSNode type = gm_parameter_annotation(syn, text_of(r), r->site.function,
                                               gm_node_slice(receiver, text_of(r)));
         other_class = !ts_node_is_null(type) &&
-                      !gm_vk_mentions(gm_node_slice(type, text_of(r)), "Tensor");
+                      !gm_slice_contains(gm_node_slice(type, text_of(r)), "Tensor");
     }
     gm_vk_returns result;
     if (!ts_node_is_null(cls))

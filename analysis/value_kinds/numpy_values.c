@@ -165,7 +165,7 @@ static void visit_constructor_calls(gm_region *region, TSNode n, constructor_sea
          more = ts_tree_cursor_goto_next_sibling(&cursor)) {
         TSNode c = ts_tree_cursor_current_node(&cursor);
         if (ts_node_is_named(c) && len > 0 && (size_t)len < sizeof needle &&
-            gm_vk_mentions(gm_node_slice(c, region->stmt->text), needle))
+            gm_slice_contains(gm_node_slice(c, region->stmt->text), needle))
             visit_constructor_calls(region, c, q, depth + 1);
     }
     ts_tree_cursor_delete(&cursor);

@@ -96,9 +96,6 @@ bool gm_vk_is_submodule(gm_region *r, TSNode n);
 /* The first positional argument of call, or a null node. */
 TSNode gm_vk_first_argument(const gm_region *r, TSNode call);
 
-/* Whether text contains word. */
-bool gm_vk_mentions(gm_slice text, const char *word);
-
 /* The position of name among the parameters of def that a call passes (the first left out when
  * skip_first: self of a method that is not static), or -1 (also when def takes *args, **kwargs,
  * a bare * or /). */

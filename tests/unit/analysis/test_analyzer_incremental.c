@@ -468,6 +468,17 @@ static void targeted(void) {
          "import torch\nimport torch.nn as nn\nx = 1\n"
          "class M(nn.Module):\n    def forward(self, x, c):\n        if c.n() > 0:\n"
          "            return x\n        return x + 1\n"},
+        /* Call parts look for compile targets only in a file that names compile: typing the
+         * first `torch.compile(model)` builds the other statements' parts again, with the
+         * `model = Net()` binding the target reads. */
+        {"import torch\nimport torch.nn as nn\nclass Net:\n    def forward(self, x):\n"
+         "        print(x)\n        return x\nmodel = Net()\n",
+         "import torch\nimport torch.nn as nn\nclass Net:\n    def forward(self, x):\n"
+         "        print(x)\n        return x\nmodel = Net()\ncm = torch.compile(model.forward)\n"},
+        {"import torch\nimport torch.nn as nn\nclass Net:\n    def forward(self, x):\n"
+         "        print(x)\n        return x\nmodel = Net()\ncm = torch.compile(model.forward)\n",
+         "import torch\nimport torch.nn as nn\nclass Net:\n    def forward(self, x):\n"
+         "        print(x)\n        return x\nmodel = Net()\ncm = torch.compyle(model.forward)\n"},
         /* Found by the random edits: the edit changes how error recovery splits the unchanged
          * text `(nn.Mnot odule)` (which part is a base), so Deep becomes a Module subclass with
          * no change to any class's text. */

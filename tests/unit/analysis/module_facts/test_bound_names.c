@@ -79,7 +79,7 @@ static void set_matches_walk(void) {
     gm_analysis_options_default(&options);
     gm_call_part part;
     memset(&part, 0, sizeof part);
-    CHECK_EQ_INT(gm_call_part_build(&symbols, &syn, src, &options, fn, &part), 0);
+    CHECK_EQ_INT(gm_call_part_build(&symbols, &syn, src, &options, fn, true, &part), 0);
     /* f, and the def nested in it (a node of its own, compiled when f calls it) */
     CHECK_EQ_INT(part.node_count, 2);
     CHECK(part.nodes[0].has_bound);
