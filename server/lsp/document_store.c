@@ -6,6 +6,7 @@
 
 #include "analysis/syntax/python_parser.h"
 #include "server/lsp/confirm_verdicts.h"
+#include "server/lsp/diagnostic_fragments.h"
 
 int gm_document_store_init(gm_document_store *store) {
     memset(store, 0, sizeof *store);
@@ -31,6 +32,7 @@ static void document_free(gm_document *doc) {
     }
     gm_analyzer_free(doc->analyzer);
     gm_confirmation_free(doc->confirmation);
+    gm_diagnostic_fragments_free(doc->fragments);
     free(doc);
 }
 

@@ -55,6 +55,9 @@ typedef struct gm_document {
     bool summary_deferred;
     /* What the last graphmend.confirm said of it (confirm_verdicts.h), or NULL. */
     struct gm_confirmation *confirmation;
+    /* Its last published diagnostics' text after their ranges (diagnostic_fragments.h), made
+     * on first use; NULL before it or without memory. */
+    struct gm_diagnostic_fragments *fragments;
     struct gm_document *next;
 } gm_document;
 
