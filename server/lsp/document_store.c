@@ -82,6 +82,7 @@ static int set_text(gm_document *doc, const char *text, size_t len) {
     memcpy(doc->text, text, len);
     doc->text[len] = '\0';
     doc->len = len;
+    doc->may_hold_cr = memchr(text, '\r', len) != NULL;
     return gm_line_index_build(&doc->lines, doc->text, doc->len);
 }
 
@@ -109,7 +110,8 @@ static void mark_used(gm_document_store *store, gm_document *doc) {
 }
 
 static void reparse(gm_document_store *store, gm_document *doc) {
-    TSTree *tree = gm_python_parse(store->parser, doc->tree, doc->text, doc->len);
+    TSTree *tree =
+        gm_python_parse_text(store->parser, doc->tree, doc->text, doc->len, doc->may_hold_cr);
     drop_tree(store, doc);
     doc->tree = tree;
     doc->tree_dropped = false;
@@ -223,6 +225,8 @@ static gm_document_status apply_one(gm_document *doc, const gm_document_change *
 
     memmove(doc->text + start + change->text_len, doc->text + end, doc->len - end);
     memcpy(doc->text + start, change->text, change->text_len);
+    if (change->text_len && memchr(change->text, '\r', change->text_len))
+        doc->may_hold_cr = true; /* deletions never add one: the flag only turns true */
     doc->len = new_len;
     doc->text[new_len] = '\0';
     if (gm_line_index_update(&doc->lines, doc->text, doc->len, start, end,

@@ -28,6 +28,9 @@ typedef struct gm_document {
     bool tree_dropped; /* not used lately: gm_document_tree parses it again */
     bool tree_stale;   /* edited since its last parse: gm_document_tree reparses it */
     bool parse_timed_out; /* the last parse gave up (GM_DOCUMENT_PARSE_TIMEOUT_MICROS) */
+    /* The text held a "\r" when opened, or an edit inserted one: the parser then looks for
+     * lone ones (which end lines), else it reads the text as it is. */
+    bool may_hold_cr;
     uint64_t last_used; /* the store's clock when it was last opened, edited or asked for its tree */
     bool diagnostics_dirty; /* changed since diagnostics were last published */
     /* Analysed again for a reason that may change nothing (the interpreter's version): the
