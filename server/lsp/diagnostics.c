@@ -289,6 +289,7 @@ void gm_publish_dirty_diagnostics(gm_server *server) {
     /* The first diagnostics are out: the interpreter may be asked now (interpreter_probe.c). */
     if (server->documents.head)
         gm_interpreter_probe_start(server);
+    gm_document_store_release_retired(&server->documents);
 }
 
 void gm_invalidate_all_diagnostics(gm_server *server) {
@@ -337,6 +338,7 @@ json_t *gm_handle_document_diagnostic(gm_server *server, json_t *params, int *er
         gm_server_send_raw_result(server, gm_server_current_id(server), writer.data, writer.len);
         doc->diagnostics_dirty = false;
         gm_interpreter_probe_start(server);
+        gm_document_store_release_retired(&server->documents);
     }
     gm_json_writer_free(&writer);
     return result;

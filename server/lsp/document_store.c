@@ -14,7 +14,15 @@ int gm_document_store_init(gm_document_store *store) {
     return store->parser ? 0 : -1;
 }
 
+static void delete_retired(gm_document *doc) {
+    if (doc->retired_tree) {
+        gm_tree_delete(doc->retired_tree);
+        doc->retired_tree = NULL;
+    }
+}
+
 static void drop_tree(gm_document_store *store, gm_document *doc) {
+    delete_retired(doc);
     if (doc->tree) {
         gm_tree_delete(doc->tree);
         doc->tree = NULL;
@@ -30,6 +38,7 @@ static void document_free(gm_document *doc) {
     if (doc->tree) {
         gm_tree_delete(doc->tree);
     }
+    delete_retired(doc);
     gm_analyzer_free(doc->analyzer);
     gm_confirmation_free(doc->confirmation);
     gm_diagnostic_fragments_free(doc->fragments);
@@ -112,7 +121,13 @@ static void mark_used(gm_document_store *store, gm_document *doc) {
 static void reparse(gm_document_store *store, gm_document *doc) {
     TSTree *tree =
         gm_python_parse_text(store->parser, doc->tree, doc->text, doc->len, doc->may_hold_cr);
-    drop_tree(store, doc);
+    /* the old tree is deleted after the publication, not before the analysis */
+    delete_retired(doc);
+    doc->retired_tree = doc->tree;
+    if (doc->tree) {
+        doc->tree = NULL;
+        store->trees_held--;
+    }
     doc->tree = tree;
     doc->tree_dropped = false;
     doc->tree_stale = false;
@@ -166,6 +181,11 @@ void gm_document_store_close(gm_document_store *store, const char *uri) {
             return;
         }
     }
+}
+
+void gm_document_store_release_retired(gm_document_store *store) {
+    for (gm_document *doc = store->head; doc; doc = doc->next)
+        delete_retired(doc);
 }
 
 /* The tree-sitter point of a byte offset: the parser ends lines where LSP does (python_parser.h),

@@ -25,6 +25,9 @@ typedef struct gm_document {
     int64_t version;
     gm_line_index lines;
     TSTree *tree;      /* NULL when the last parse timed out, or dropped (tree_dropped) */
+    /* The tree the last reparse replaced, deleted after the diagnostics are out
+     * (gm_document_store_release_retired): freeing it was a tenth of a keystroke at 50k lines */
+    TSTree *retired_tree;
     bool tree_dropped; /* not used lately: gm_document_tree parses it again */
     bool tree_stale;   /* edited since its last parse: gm_document_tree reparses it */
     bool parse_timed_out; /* the last parse gave up (GM_DOCUMENT_PARSE_TIMEOUT_MICROS) */
@@ -105,6 +108,9 @@ TSTree *gm_document_tree(gm_document_store *store, gm_document *doc);
 gm_document *gm_document_store_open(gm_document_store *store, const char *uri, const char *text,
                                     size_t len, int64_t version);
 void gm_document_store_close(gm_document_store *store, const char *uri);
+
+/* Deletes the trees that reparses replaced (call once the work that was waited for is done). */
+void gm_document_store_release_retired(gm_document_store *store);
 
 /* Applies changes in order (each relative to the text left by the previous) to the text and the
  * tree, which gm_document_tree reparses when it is next asked for. All or nothing: on
