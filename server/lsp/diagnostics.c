@@ -162,15 +162,21 @@ static void write_finding_diagnostics(gm_server *server, gm_document *doc,
         gm_diagnostic_fragments_end(doc->fragments);
 }
 
-void gm_write_diagnostics(gm_server *server, gm_document *doc, gm_json_writer *writer) {
-    const gm_finding_list *findings = gm_server_findings(server, doc);
-    gm_json_raw_str(writer, "[");
-    write_finding_diagnostics(server, doc, findings, writer);
+/* What follows the findings' diagnostics: GM902 ones and the confirm's breaks, then "]". */
+static void write_other_diagnostics(gm_server *server, gm_document *doc,
+                                    const gm_finding_list *findings, gm_json_writer *writer) {
     bool first = findings->count == 0;
     gm_library_write_diagnostics(server, doc, writer, &first);
     first = !gm_confirmation_write_breaks(doc->confirmation, writer, !first, doc->text, doc->len,
                                           &doc->lines, server->encoding);
     gm_json_raw_str(writer, "]");
+}
+
+void gm_write_diagnostics(gm_server *server, gm_document *doc, gm_json_writer *writer) {
+    const gm_finding_list *findings = gm_server_findings(server, doc);
+    gm_json_raw_str(writer, "[");
+    write_finding_diagnostics(server, doc, findings, writer);
+    write_other_diagnostics(server, doc, findings, writer);
 }
 
 void gm_write_diagnostics_uncached(gm_server *server, gm_document *doc, gm_json_writer *writer) {
@@ -182,11 +188,7 @@ void gm_write_diagnostics_uncached(gm_server *server, gm_document *doc, gm_json_
         }
         write_diagnostic(writer, server, doc, &findings->items[i]);
     }
-    bool first = findings->count == 0;
-    gm_library_write_diagnostics(server, doc, writer, &first);
-    first = !gm_confirmation_write_breaks(doc->confirmation, writer, !first, doc->text, doc->len,
-                                          &doc->lines, server->encoding);
-    gm_json_raw_str(writer, "]");
+    write_other_diagnostics(server, doc, findings, writer);
 }
 
 json_t *gm_diagnostic_json(gm_server *server, const gm_document *doc, const gm_finding *finding) {
