@@ -130,6 +130,7 @@ struct gm_analyzer {
     uint64_t constants_digest;
     gm_analyzer_stats stats;
     gm_module_index module_index; /* per run, built on first use */
+    gm_index_orders index_orders; /* how its tables were sorted last, for the next run */
     gm_module_scan module_scan;   /* per run, scanned on first use */
     /* the getters that break, from the last run, and the digest of the set the cached entries
      * were analysed with: when they differ, every statement is analysed again */
@@ -348,6 +349,7 @@ void gm_analyzer_free(gm_analyzer *analyzer) {
     external_keys_clear(analyzer);
     free(analyzer->constants);
     gm_module_index_free(&analyzer->module_index);
+    gm_index_orders_free(&analyzer->index_orders);
     gm_breaking_properties_free(&analyzer->breaking_properties);
     free(analyzer->getter_breaks);
     gm_compile_site_list_free(&analyzer->sites);
@@ -987,6 +989,7 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
     if (collect_children(a, root, &nchildren) != 0)
         return -1;
     gm_module_index_reset(&a->module_index, syn, text, root);
+    gm_module_index_use_orders(&a->module_index, &a->index_orders);
     memset(&a->module_scan, 0, sizeof a->module_scan);
     memset(&a->stats, 0, sizeof a->stats);
 
@@ -1244,6 +1247,7 @@ static int note_tensor_stores(gm_analyzer *a, TSNode root, const char *text, uin
     if (!own)
         return 0;
     gm_module_index_reset(&a->module_index, &a->syntax, text, root);
+    gm_module_index_use_orders(&a->module_index, &a->index_orders);
     memset(&a->module_scan, 0, sizeof a->module_scan);
     gm_finding_list out;
     gm_finding_list_init(&out);

@@ -267,12 +267,35 @@ gm_position_status gm_position_to_offset(const char *text, size_t len, const gm_
     return GM_POSITION_OK;
 }
 
+static void position_on_line(const char *text, size_t len, const gm_line_index *index,
+                             gm_position_encoding encoding, size_t offset, size_t l,
+                             uint32_t *line, uint32_t *character);
+
 void gm_offset_to_position(const char *text, size_t len, const gm_line_index *index,
                            gm_position_encoding encoding, size_t offset, uint32_t *line,
                            uint32_t *character) {
     if (offset > len)
         offset = len;
-    size_t l = gm_line_index_line_of(index, offset);
+    position_on_line(text, len, index, encoding, offset, gm_line_index_line_of(index, offset),
+                     line, character);
+}
+
+void gm_offset_to_position_near(const char *text, size_t len, const gm_line_index *index,
+                                gm_position_encoding encoding, size_t offset, size_t hint,
+                                uint32_t *line, uint32_t *character) {
+    if (offset > len)
+        offset = len;
+    /* The line is the last whose start is <= offset (starts increase strictly): hint when it
+     * is that line, else the binary search's. */
+    bool on_hint = index->count && hint < index->count && index->starts[hint] <= offset &&
+                   (hint + 1 == index->count || index->starts[hint + 1] > offset);
+    position_on_line(text, len, index, encoding, offset,
+                     on_hint ? hint : gm_line_index_line_of(index, offset), line, character);
+}
+
+static void position_on_line(const char *text, size_t len, const gm_line_index *index,
+                             gm_position_encoding encoding, size_t offset, size_t l,
+                             uint32_t *line, uint32_t *character) {
     size_t start = line_start(index, l);
     size_t end = gm_line_index_line_end(index, text, len, l);
     if (offset > end)

@@ -57,6 +57,12 @@ void gm_offset_to_position(const char *text, size_t len, const gm_line_index *in
                            gm_position_encoding encoding, size_t offset, uint32_t *line,
                            uint32_t *character);
 
+/* The same, for an offset expected on line hint (tried before the binary search; any hint gives
+ * the same answer). */
+void gm_offset_to_position_near(const char *text, size_t len, const gm_line_index *index,
+                                gm_position_encoding encoding, size_t offset, size_t hint,
+                                uint32_t *line, uint32_t *character);
+
 /* Units needed to encode the bytes text[from, to) of one line. */
 uint32_t gm_count_units(const char *text, size_t from, size_t to, gm_position_encoding encoding);
 

@@ -64,6 +64,83 @@ static void sort_keyed(gm_keyed_class *items, uint32_t count) {
         qsort(items, count, sizeof *items, key_order);
 }
 
+void gm_index_orders_free(gm_index_orders *orders) {
+    free(orders->names.items);
+    free(orders->bases.items);
+    free(orders->functions.items);
+    memset(orders, 0, sizeof *orders);
+}
+
+void gm_module_index_use_orders(gm_module_index *index, gm_index_orders *orders) {
+    index->orders = orders;
+}
+
+/* items (count, in file order) rearranged by the kept order when that sorts them, checked one
+ * neighbour at a time; false when it does not (items unchanged). The order is a permutation of
+ * [0, count) by construction (sort_table). */
+static bool apply_order(gm_keyed_class *items, uint32_t count, const gm_index_order *order,
+                        gm_keyed_class *scratch) {
+    if (order->count != count)
+        return false;
+    for (uint32_t i = 0; i < count; i++) {
+        scratch[i] = items[order->items[i]];
+        if (i > 0 && key_order(&scratch[i - 1], &scratch[i]) > 0)
+            return false;
+    }
+    memcpy(items, scratch, count * sizeof *items);
+    return true;
+}
+
+typedef struct {
+    gm_keyed_class item;
+    uint32_t built; /* its position in file order */
+} numbered_class;
+
+static int numbered_order(const void *pa, const void *pb) {
+    const numbered_class *a = pa, *b = pb;
+    int c = key_order(&a->item, &b->item);
+    return c ? c : (a->built > b->built) - (a->built < b->built);
+}
+
+/* Sorts a table by key, then file order: by the kept order when it still holds, else afresh,
+ * keeping the new order. Without memory (or an order) it sorts as sort_keyed. */
+static void sort_table(gm_keyed_class *items, uint32_t count, gm_index_order *order) {
+    if (!order || count < 2) {
+        sort_keyed(items, count);
+        if (order)
+            order->count = 0;
+        return;
+    }
+    numbered_class *numbered = malloc(count * sizeof *numbered);
+    if (!numbered) {
+        sort_keyed(items, count);
+        order->count = 0;
+        return;
+    }
+    /* numbered has room for count classes: it is the scratch of the check */
+    if (apply_order(items, count, order, (gm_keyed_class *)numbered)) {
+        free(numbered);
+        return;
+    }
+    for (uint32_t i = 0; i < count; i++)
+        numbered[i] = (numbered_class){items[i], i};
+    qsort(numbered, count, sizeof *numbered, numbered_order);
+    if (order->capacity < count) {
+        uint32_t *grown = realloc(order->items, count * sizeof *grown);
+        if (grown) {
+            order->items = grown;
+            order->capacity = count;
+        }
+    }
+    order->count = order->capacity >= count ? count : 0;
+    for (uint32_t i = 0; i < count; i++) {
+        items[i] = numbered[i].item;
+        if (order->count)
+            order->items[i] = numbered[i].built;
+    }
+    free(numbered);
+}
+
 static int push(gm_keyed_class **items, uint32_t *count, uint32_t *cap, gm_slice key, TSNode n) {
     if (*count == *cap) {
         uint32_t grown = *cap ? *cap * 2 : 64;
@@ -249,9 +326,10 @@ static void build(gm_module_index *index) {
         index->name_count = index->base_count = index->function_count = index->import_count = 0;
         return;
     }
-    sort_keyed(index->functions, index->function_count);
-    sort_keyed(index->by_name, index->name_count);
-    sort_keyed(index->by_base, index->base_count);
+    gm_index_orders *orders = index->orders;
+    sort_table(index->functions, index->function_count, orders ? &orders->functions : NULL);
+    sort_table(index->by_name, index->name_count, orders ? &orders->names : NULL);
+    sort_table(index->by_base, index->base_count, orders ? &orders->bases : NULL);
 }
 
 static uint32_t equal_range(const gm_keyed_class *items, uint32_t count, gm_slice key,

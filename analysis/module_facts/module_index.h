@@ -42,10 +42,25 @@ int gm_index_facts_of(const gm_syntax *syntax, const char *text, TSNode statemen
                       gm_index_facts *facts);
 void gm_index_facts_free(gm_index_facts *facts);
 
+/* The order a table had when it was last sorted (position i held the entry built i-th, in
+ * file order): kept by the caller from one run to the next, so that a run whose classes kept
+ * their names and bases checks that order in one pass instead of sorting again. */
+typedef struct {
+    uint32_t *items; /* owned */
+    uint32_t count, capacity;
+} gm_index_order;
+
+typedef struct {
+    gm_index_order names, bases, functions;
+} gm_index_orders;
+
+void gm_index_orders_free(gm_index_orders *orders);
+
 typedef struct {
     const gm_syntax *syntax;
     const char *text;
     TSNode module;
+    gm_index_orders *orders; /* borrowed, or NULL (gm_module_index_use_orders) */
     /* borrowed, or NULL: the facts of the module's children (nodes), for the tables */
     const TSNode *fact_nodes;
     const gm_index_facts *facts;
@@ -81,6 +96,10 @@ void gm_module_index_free(gm_module_index *index);
  * instead of walking the module. */
 void gm_module_index_use_facts(gm_module_index *index, const TSNode *nodes,
                                const gm_index_facts *facts, uint32_t count);
+
+/* Makes the builds of the tables start from orders and leave theirs there (borrowed until the
+ * index is freed; a reset keeps it). */
+void gm_module_index_use_orders(gm_module_index *index, gm_index_orders *orders);
 
 /* The top-level classes named name, in file order: *first and the count (0 when none, or when
  * the index could not be built: check index->oom). */

@@ -101,10 +101,16 @@ TSParser *gm_python_parser_new(uint64_t timeout_micros) {
 }
 
 TSTree *gm_python_parse(TSParser *parser, const TSTree *old_tree, const char *text, size_t len) {
+    return gm_python_parse_text(parser, old_tree, text, len, true);
+}
+
+TSTree *gm_python_parse_text(TSParser *parser, const TSTree *old_tree, const char *text,
+                             size_t len, bool may_hold_cr) {
     if (len > UINT32_MAX)
         return NULL;
     TSTree *tree;
-    gm_source_input source = {text, (uint32_t)len, text_has_lone_cr(text, (uint32_t)len)};
+    gm_source_input source = {text, (uint32_t)len,
+                              may_hold_cr && text_has_lone_cr(text, (uint32_t)len)};
     TSInput input = {.payload = &source, .read = gm_source_read, .encoding = TSInputEncodingUTF8};
 #ifdef GM_TS_PARSE_WITH_OPTIONS
     uint64_t timeout_micros = (uint64_t)(uintptr_t)ts_parser_logger(parser).payload;

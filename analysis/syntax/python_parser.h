@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdbool.h>
 #include <tree_sitter/api.h>
 
 const TSLanguage *gm_python_language(void);
@@ -18,6 +19,10 @@ TSParser *gm_python_parser_new(uint64_t timeout_micros);
  * "\r\n" or a lone "\r", as in CPython: a row of the tree is a line as LSP counts them, so the
  * points of an edit must count a lone "\r" as a line break too. */
 TSTree *gm_python_parse(TSParser *parser, const TSTree *old_tree, const char *text, size_t len);
+/* The same, told whether text may hold a "\r" at all: a caller that knows it holds none spares
+ * the scan of the whole text for lone ones on every keystroke. */
+TSTree *gm_python_parse_text(TSParser *parser, const TSTree *old_tree, const char *text,
+                             size_t len, bool may_hold_cr);
 
 /* ts_tree_delete and ts_tree_edit for every tree the analysis may have looked at: they also
  * forget the field lookups gm_child remembers (syntax.h), whose subtrees may be freed or changed

@@ -6,6 +6,7 @@
 
 #include "analysis/syntax/python_parser.h"
 #include "server/lsp/confirm_verdicts.h"
+#include "server/lsp/diagnostic_fragments.h"
 
 int gm_document_store_init(gm_document_store *store) {
     memset(store, 0, sizeof *store);
@@ -13,7 +14,15 @@ int gm_document_store_init(gm_document_store *store) {
     return store->parser ? 0 : -1;
 }
 
+static void delete_retired(gm_document *doc) {
+    if (doc->retired_tree) {
+        gm_tree_delete(doc->retired_tree);
+        doc->retired_tree = NULL;
+    }
+}
+
 static void drop_tree(gm_document_store *store, gm_document *doc) {
+    delete_retired(doc);
     if (doc->tree) {
         gm_tree_delete(doc->tree);
         doc->tree = NULL;
@@ -29,8 +38,10 @@ static void document_free(gm_document *doc) {
     if (doc->tree) {
         gm_tree_delete(doc->tree);
     }
+    delete_retired(doc);
     gm_analyzer_free(doc->analyzer);
     gm_confirmation_free(doc->confirmation);
+    gm_diagnostic_fragments_free(doc->fragments);
     free(doc);
 }
 
@@ -80,6 +91,7 @@ static int set_text(gm_document *doc, const char *text, size_t len) {
     memcpy(doc->text, text, len);
     doc->text[len] = '\0';
     doc->len = len;
+    doc->may_hold_cr = memchr(text, '\r', len) != NULL;
     return gm_line_index_build(&doc->lines, doc->text, doc->len);
 }
 
@@ -107,8 +119,15 @@ static void mark_used(gm_document_store *store, gm_document *doc) {
 }
 
 static void reparse(gm_document_store *store, gm_document *doc) {
-    TSTree *tree = gm_python_parse(store->parser, doc->tree, doc->text, doc->len);
-    drop_tree(store, doc);
+    TSTree *tree =
+        gm_python_parse_text(store->parser, doc->tree, doc->text, doc->len, doc->may_hold_cr);
+    /* the old tree is deleted after the publication, not before the analysis */
+    delete_retired(doc);
+    doc->retired_tree = doc->tree;
+    if (doc->tree) {
+        doc->tree = NULL;
+        store->trees_held--;
+    }
     doc->tree = tree;
     doc->tree_dropped = false;
     doc->tree_stale = false;
@@ -162,6 +181,11 @@ void gm_document_store_close(gm_document_store *store, const char *uri) {
             return;
         }
     }
+}
+
+void gm_document_store_release_retired(gm_document_store *store) {
+    for (gm_document *doc = store->head; doc; doc = doc->next)
+        delete_retired(doc);
 }
 
 /* The tree-sitter point of a byte offset: the parser ends lines where LSP does (python_parser.h),
@@ -221,6 +245,8 @@ static gm_document_status apply_one(gm_document *doc, const gm_document_change *
 
     memmove(doc->text + start + change->text_len, doc->text + end, doc->len - end);
     memcpy(doc->text + start, change->text, change->text_len);
+    if (change->text_len && memchr(change->text, '\r', change->text_len))
+        doc->may_hold_cr = true; /* deletions never add one: the flag only turns true */
     doc->len = new_len;
     doc->text[new_len] = '\0';
     if (gm_line_index_update(&doc->lines, doc->text, doc->len, start, end,

@@ -25,9 +25,15 @@ typedef struct gm_document {
     int64_t version;
     gm_line_index lines;
     TSTree *tree;      /* NULL when the last parse timed out, or dropped (tree_dropped) */
+    /* The tree the last reparse replaced, deleted after the diagnostics are out
+     * (gm_document_store_release_retired): freeing it was a tenth of a keystroke at 50k lines */
+    TSTree *retired_tree;
     bool tree_dropped; /* not used lately: gm_document_tree parses it again */
     bool tree_stale;   /* edited since its last parse: gm_document_tree reparses it */
     bool parse_timed_out; /* the last parse gave up (GM_DOCUMENT_PARSE_TIMEOUT_MICROS) */
+    /* The text held a "\r" when opened, or an edit inserted one: the parser then looks for
+     * lone ones (which end lines), else it reads the text as it is. */
+    bool may_hold_cr;
     uint64_t last_used; /* the store's clock when it was last opened, edited or asked for its tree */
     bool diagnostics_dirty; /* changed since diagnostics were last published */
     /* Analysed again for a reason that may change nothing (the interpreter's version): the
@@ -55,6 +61,9 @@ typedef struct gm_document {
     bool summary_deferred;
     /* What the last graphmend.confirm said of it (confirm_verdicts.h), or NULL. */
     struct gm_confirmation *confirmation;
+    /* Its last published diagnostics' text after their ranges (diagnostic_fragments.h), made
+     * on first use; NULL before it or without memory. */
+    struct gm_diagnostic_fragments *fragments;
     struct gm_document *next;
 } gm_document;
 
@@ -99,6 +108,9 @@ TSTree *gm_document_tree(gm_document_store *store, gm_document *doc);
 gm_document *gm_document_store_open(gm_document_store *store, const char *uri, const char *text,
                                     size_t len, int64_t version);
 void gm_document_store_close(gm_document_store *store, const char *uri);
+
+/* Deletes the trees that reparses replaced (call once the work that was waited for is done). */
+void gm_document_store_release_retired(gm_document_store *store);
 
 /* Applies changes in order (each relative to the text left by the previous) to the text and the
  * tree, which gm_document_tree reparses when it is next asked for. All or nothing: on

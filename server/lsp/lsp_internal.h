@@ -92,6 +92,8 @@ struct gm_server {
     int64_t next_outgoing_id;
 
     const json_t *current_id; /* id of the request being dispatched */
+    /* publishDiagnostics is built here, its allocation kept from one keystroke to the next */
+    gm_json_writer publish_writer;
     bool trace_timing;        /* GRAPHMEND_TRACE_TIMING set: per-phase times on stderr */
 
     gm_pyproject_entry pyprojects[GM_PYPROJECT_CACHE];
@@ -133,6 +135,11 @@ extern json_t *const GM_RESULT_SENT;
 void gm_server_send(gm_server *server, json_t *message); /* steals message */
 /* Frames and sends a body that is already JSON text. */
 void gm_server_send_body(gm_server *server, const char *body, size_t len);
+/* Room for the frame header before a body built in place (gm_server_send_framed). */
+#define GM_SERVER_FRAME_ROOM 48
+/* Sends the body that follows GM_SERVER_FRAME_ROOM bytes of room in buffer, writing the header
+ * into that room: a large body (every diagnostic of a file) is not copied to be framed. */
+void gm_server_send_framed(gm_server *server, char *buffer, size_t body_len);
 /* Sends {"jsonrpc":"2.0","id":id,"result":<result_json>} for a result that is JSON text. */
 void gm_server_send_raw_result(gm_server *server, const json_t *id, const char *result_json,
                                size_t len);
@@ -170,6 +177,9 @@ json_t *gm_diagnostic_json(gm_server *server, const gm_document *doc, const gm_f
 void gm_fix_action_title(const gm_finding *finding, const gm_fix *fix, char *title, size_t size);
 /* Appends the diagnostics of doc's findings to writer as a JSON array. */
 void gm_write_diagnostics(gm_server *server, gm_document *doc, gm_json_writer *writer);
+/* The same bytes, every diagnostic serialised afresh (the reference the kept fragments are
+ * tested against). */
+void gm_write_diagnostics_uncached(gm_server *server, gm_document *doc, gm_json_writer *writer);
 void gm_publish_diagnostics(gm_server *server, gm_document *doc);
 void gm_publish_empty_diagnostics(gm_server *server, const char *uri);
 /* Publishes every document whose diagnostics are dirty (push clients only). */

@@ -72,6 +72,7 @@ void gm_server_free(gm_server *server) {
     gm_interpreter_probe_free(server);
     free(server->queue);
     free(server->outgoing);
+    gm_json_writer_free(&server->publish_writer);
     gm_frame_reader_free(server->reader);
     gm_document_store_free(&server->documents);
     gm_workspace_free(server);
@@ -144,6 +145,16 @@ void gm_server_send_body(gm_server *server, const char *body, size_t body_len) {
         server->write(server->write_context, frame, header_len + body_len);
         free(frame);
     }
+}
+
+void gm_server_send_framed(gm_server *server, char *buffer, size_t body_len) {
+    char header[GM_SERVER_FRAME_ROOM];
+    size_t header_len = gm_frame_header(header, sizeof header, body_len);
+    if (header_len == 0)
+        return;
+    char *frame = buffer + GM_SERVER_FRAME_ROOM - header_len;
+    memcpy(frame, header, header_len);
+    server->write(server->write_context, frame, header_len + body_len);
 }
 
 void gm_server_notify(gm_server *server, const char *method, json_t *params) {

@@ -61,6 +61,19 @@ int main(void) {
     gm_json_int(&writer, INT64_MAX);
     gm_json_raw_str(&writer, "]");
     CHECK_EQ_STR(writer.data, "[-42,9223372036854775807]");
+    /* The digits are snprintf's "%lld" for every value, the extremes and zero included. */
+    int64_t samples[] = {0, 1, -1, 9, 10, -10, 99, 100, 12345, INT64_MAX, INT64_MIN, INT64_MIN + 1};
+    for (size_t i = 0; i < sizeof samples / sizeof samples[0] + 5000; i++) {
+        int64_t value = i < sizeof samples / sizeof samples[0]
+                            ? samples[i]
+                            : (int64_t)(((uint64_t)next_random() << 32) ^ next_random()) >>
+                                  (next_random() % 64);
+        char expected[32];
+        snprintf(expected, sizeof expected, "%lld", (long long)value);
+        gm_json_writer_reset(&writer);
+        gm_json_int(&writer, value);
+        CHECK_EQ_STR(writer.data, expected);
+    }
     gm_json_writer_free(&writer);
     return check_exit_code("protocol/json_writer");
 }

@@ -359,6 +359,15 @@ static void test_random_round_trip(void) {
                 gm_offset_to_position(t, len, &idx, encs[e], o, &l, &c);
                 if (l != bs[b].line || c != bs[b].ch[e])
                     failures++;
+                /* A line hint, right, near or wrong, never changes the answer. */
+                size_t hints[] = {l, l ? l - 1 : 0, l + 1, idx.count,
+                                  (size_t)iter * 7919 % (line + 2)};
+                for (size_t h = 0; h < sizeof hints / sizeof hints[0]; h++) {
+                    uint32_t hl, hc;
+                    gm_offset_to_position_near(t, len, &idx, encs[e], o, hints[h], &hl, &hc);
+                    if (hl != l || hc != c)
+                        failures++;
+                }
                 if (bs[b].offset != o)
                     continue;
                 /* At a boundary: position -> offset is the identity's other half. */

@@ -41,7 +41,7 @@ static const char source[] =
     "    pass\n";
 
 static const char *const names[] = {"Base", "Mid", "Leaf", "helper", "fetch", "Module",
-                                    "tnn",  "x",   "math", "pkg",    "mod",   "scale"};
+                                    "tnn",  "x",   "math", "pkg",    "mod",   "scale", "Aaa"};
 
 typedef uint32_t (*lookup)(gm_module_index *, gm_slice, const gm_keyed_class **);
 
@@ -102,6 +102,48 @@ static void tables_from_facts(void) {
     ts_parser_delete(parser);
 }
 
+/* Tables sorted by the order kept from the run before (gm_module_index_use_orders) give what
+ * sorting afresh gives: after an unchanged text (the order reused), a renamed class and a
+ * moved one (the order no longer sorts: sorted again), and a kept order made wrong on purpose. */
+static void tables_with_kept_orders(void) {
+    gm_syntax syntax;
+    CHECK_EQ_INT(gm_syntax_init(&syntax, gm_python_language()), 0);
+    TSParser *parser = gm_python_parser_new(0);
+    char renamed[sizeof source + 8], moved[sizeof source + 64];
+    snprintf(renamed, sizeof renamed, "%s", source);
+    memcpy(strstr(renamed, "class Leaf"), "class Aaaa", 10);
+    snprintf(moved, sizeof moved, "class Zed(Base, Mid):\n    pass\n%s", source);
+    const char *texts[] = {source, source, renamed, renamed, moved, source, source};
+    gm_index_orders orders = {0};
+    for (size_t t = 0; t < sizeof texts / sizeof texts[0]; t++) {
+        const char *text = texts[t];
+        TSTree *tree = gm_python_parse(parser, NULL, text, strlen(text));
+        TSNode root = ts_tree_root_node(tree);
+        gm_module_index walked = {0}, kept = {0};
+        gm_module_index_reset(&walked, &syntax, text, root);
+        gm_module_index_reset(&kept, &syntax, text, root);
+        gm_module_index_use_orders(&kept, &orders);
+        if (t == 6) {
+            /* the last run's order reversed: still a permutation, but not a sorted one */
+            for (uint32_t i = 0; i < orders.names.count / 2; i++) {
+                uint32_t *o = orders.names.items, n = orders.names.count;
+                uint32_t swap = o[i];
+                o[i] = o[n - 1 - i];
+                o[n - 1 - i] = swap;
+            }
+        }
+        same_answers(&walked, &kept, gm_module_index_classes, "classes");
+        same_answers(&walked, &kept, gm_module_index_subclasses, "subclasses");
+        same_answers(&walked, &kept, gm_module_index_functions, "functions");
+        CHECK(orders.names.count >= 4); /* the orders were kept */
+        gm_module_index_free(&walked);
+        gm_module_index_free(&kept);
+        gm_tree_delete(tree);
+    }
+    gm_index_orders_free(&orders);
+    ts_parser_delete(parser);
+}
+
 /* The getter whose own body holds the first byte of needle (nth occurrence), looked for from
  * the top-level statement that holds it and from the module: both must agree. */
 static const char *getter_at(const char *needle, int nth, char *key, size_t size) {
@@ -146,6 +188,7 @@ static void getter_keys(void) {
 }
 
 int main(void) {
+    tables_with_kept_orders();
     tables_from_facts();
     getter_keys();
     return check_exit_code("analysis/module_facts/module_index");
