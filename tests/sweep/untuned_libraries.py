@@ -6,10 +6,11 @@ usage: PYTHONPATH=ENV .venv/bin/python tests/sweep/untuned_libraries.py run LIBR
        .venv/bin/python tests/sweep/untuned_libraries.py store OUT.json VERSION \
            tests/sweep/data/LIBRARY-VERSION.json
 
-LIBRARY is x_transformers, vector_quantize_pytorch or vit_pytorch, installed (with --no-deps, beside the
+LIBRARY is x_transformers, vector_quantize_pytorch, vit_pytorch or torchvision, installed (with --no-deps, beside the
 project's torch) into ENV: `pip install --target ENV --no-deps x-transformers
 vector-quantize-pytorch vit-pytorch einops einx loguru packaging torch-einops-utils
-frozendict`.
+frozendict` (torchvision: the sweep's transformers environment, build-sweep/env/transformers-V,
+whose torchvision imports without its C++ operators).
 
 `run` builds each configuration below (tiny widths), in eval and train mode, float32, and
 records dynamo's break sites from both torch._dynamo.explain and the graph_breaks log, with the
@@ -107,6 +108,8 @@ def configurations(library: str, torch):
         }
     if library == "vit_pytorch":
         return _vit_pytorch_configurations(torch)
+    if library == "torchvision":
+        return _torchvision_configurations(torch)
     raise SystemExit(f"unknown library {library}")
 
 
@@ -157,6 +160,51 @@ def _vit_pytorch_configurations(torch):
             configs[f"{info.name}.{cls_name}"] = (
                 lambda cls=cls, kwargs=kwargs: cls(**kwargs),
                 lambda shape=shape, cls=cls: {_first_input(torch, cls): torch.randn(*shape)})
+    return configs
+
+
+# torchvision's architectures of the families issue 13 holds out in timm (resnet, convnext,
+# vision_transformer: the same designs) are left out; detection models need torchvision's
+# operators, which do not load with the project's CPU torch.
+_TORCHVISION_LEFT_OUT = ("resnet", "resnext", "wide_resnet", "convnext", "vit_", "r3d", "r2plus1d",
+                         "mc3", "fasterrcnn", "fcos", "keypointrcnn", "maskrcnn", "retinanet",
+                         "ssd", "ssdlite", "quantized")
+
+
+def _torchvision_configurations(torch):
+    """The smallest members of torchvision's classification, segmentation, optical-flow and video
+    model families (random weights), at small input sizes."""
+    import torchvision.models as tvm
+
+    names = {
+        "classification": ["alexnet", "densenet121", "efficientnet_b0", "efficientnet_v2_s",
+                           "googlenet", "inception_v3", "maxvit_t", "mnasnet0_5",
+                           "mobilenet_v2", "mobilenet_v3_small", "regnet_x_400mf",
+                           "shufflenet_v2_x0_5", "squeezenet1_0", "swin_t", "swin_v2_t", "vgg11"],
+        "segmentation": ["lraspp_mobilenet_v3_large", "deeplabv3_mobilenet_v3_large"],
+        "optical_flow": ["raft_small"],
+        "video": ["s3d", "swin3d_t"],
+    }
+    configs = {}
+    for kind, models in names.items():
+        for name in models:
+            if any(name.startswith(p) for p in _TORCHVISION_LEFT_OUT) or "resnet" in name:
+                continue
+            size = {"inception_v3": 299, "maxvit_t": 224, "swin_v2_t": 256}.get(name, 224)
+            if kind == "optical_flow":
+                inputs = lambda: {"image1": torch.randn(1, 3, 128, 128),  # noqa: E731
+                                  "image2": torch.randn(1, 3, 128, 128), "num_flow_updates": 2}
+            elif kind == "video":
+                frames, side = {"s3d": (16, 224), "swin3d_t": (8, 112)}[name]
+                inputs = lambda frames=frames, side=side: {  # noqa: E731
+                    "x": torch.randn(1, 3, frames, side, side)}
+            else:
+                inputs = lambda size=size: {"x": torch.randn(2, 3, size, size)}  # noqa: E731
+            extra = {"aux_loss": False, "weights_backbone": None} if kind == "segmentation" else {}
+            if name in ("googlenet", "inception_v3"):
+                extra = {"aux_logits": True, "init_weights": False}
+            configs[f"{kind}.{name}"] = (
+                lambda name=name, extra=extra: tvm.get_model(name, weights=None, **extra), inputs)
     return configs
 
 
@@ -315,7 +363,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run")
-    run.add_argument("library", choices=["x_transformers", "vector_quantize_pytorch", "vit_pytorch"])
+    run.add_argument("library", choices=["x_transformers", "vector_quantize_pytorch", "vit_pytorch",
+                                         "torchvision"])
     run.add_argument("out")
     score = sub.add_parser("score")
     score.add_argument("data")
