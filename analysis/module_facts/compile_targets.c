@@ -239,11 +239,9 @@ static bool is_word_char(char c) {
 }
 
 static bool word_named(const char *text, size_t len, const char *word, size_t word_len) {
-    const char first = word[0];
-    for (const char *p = text; (p = memchr(p, first, (size_t)(text + len - p))); p++) {
+    for (const char *p = text; (p = gm_text_find(p, (size_t)(text + len - p), word, word_len)); p++) {
         size_t at = (size_t)(p - text);
-        if (len - at >= word_len && memcmp(p, word, word_len) == 0 &&
-            (at == 0 || !is_word_char(text[at - 1])) &&
+        if ((at == 0 || !is_word_char(text[at - 1])) &&
             (at + word_len == len || !is_word_char(text[at + word_len])))
             return true;
     }

@@ -1,3 +1,5 @@
+/* memmem: GNU and BSD C libraries have it */
+#define _GNU_SOURCE
 #include "analysis/syntax/syntax.h"
 
 #include <stdatomic.h>
@@ -78,15 +80,12 @@ bool gm_slice_is(gm_slice slice, const char *word) {
     return slice.len == n && memcmp(slice.ptr, word, n) == 0;
 }
 
+const char *gm_text_find(const char *text, size_t len, const char *word, size_t word_len) {
+    return memmem(text, len, word, word_len);
+}
+
 bool gm_slice_contains(gm_slice text, const char *word) {
-    size_t n = strlen(word);
-    const char *at = text.ptr, *end = text.ptr + text.len;
-    while ((size_t)(end - at) >= n && (at = memchr(at, word[0], (size_t)(end - at) - n + 1))) {
-        if (memcmp(at, word, n) == 0)
-            return true;
-        at++;
-    }
-    return false;
+    return gm_text_find(text.ptr, text.len, word, strlen(word)) != NULL;
 }
 
 bool gm_node_text_is(TSNode node, const char *text, const char *word) {

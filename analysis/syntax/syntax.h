@@ -178,6 +178,8 @@ bool gm_slice_is(gm_slice slice, const char *word);
 /* Whether text holds word anywhere (a substring): a cheap look at a function's or a file's text
  * before walking its tree. */
 bool gm_slice_contains(gm_slice text, const char *word);
+/* The first place word (word_len bytes) occurs in text (len bytes), or NULL. */
+const char *gm_text_find(const char *text, size_t len, const char *word, size_t word_len);
 
 static inline bool gm_slice_eq(gm_slice a, gm_slice b) {
     return a.len == b.len && memcmp(a.ptr, b.ptr, a.len) == 0;
