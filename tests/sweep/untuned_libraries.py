@@ -6,7 +6,8 @@ usage: PYTHONPATH=ENV .venv/bin/python tests/sweep/untuned_libraries.py run LIBR
        .venv/bin/python tests/sweep/untuned_libraries.py store OUT.json VERSION \
            tests/sweep/data/LIBRARY-VERSION.json
 
-LIBRARY is x_transformers, vector_quantize_pytorch, vit_pytorch or torchvision, installed (with --no-deps, beside the
+LIBRARY is x_transformers, vector_quantize_pytorch, vit_pytorch, torchvision or torch_geometric,
+installed (with --no-deps, beside the
 project's torch) into ENV: `pip install --target ENV --no-deps x-transformers
 vector-quantize-pytorch vit-pytorch einops einx loguru packaging torch-einops-utils
 frozendict` (torchvision: the sweep's transformers environment, build-sweep/env/transformers-V,
@@ -110,6 +111,8 @@ def configurations(library: str, torch):
         return _vit_pytorch_configurations(torch)
     if library == "torchvision":
         return _torchvision_configurations(torch)
+    if library == "torch_geometric":
+        return _torch_geometric_configurations(torch)
     raise SystemExit(f"unknown library {library}")
 
 
@@ -205,6 +208,46 @@ def _torchvision_configurations(torch):
                 extra = {"aux_logits": True, "init_weights": False}
             configs[f"{kind}.{name}"] = (
                 lambda name=name, extra=extra: tvm.get_model(name, weights=None, **extra), inputs)
+    return configs
+
+
+# Constructor arguments by name for PyG's message-passing layers and models: 16 features in and
+# out, 2 heads, 2 layers.
+_PYG_ARGUMENTS = {"in_channels": 16, "out_channels": 16, "channels": 16, "hidden_channels": 16,
+                  "num_layers": 2, "heads": 2, "K": 2, "num_relations": 2, "edge_dim": None}
+
+
+def _torch_geometric_configurations(torch):
+    """Every convolution layer (`torch_geometric.nn.*Conv`) and basic GNN model (GCN, GAT,
+    GraphSAGE, GIN, EdgeCNN, PNA aside) whose required constructor arguments are all in
+    _PYG_ARGUMENTS, on a random graph of 10 nodes and 30 edges."""
+    import inspect
+
+    import torch_geometric.nn as pyg
+
+    def graph():
+        g = torch.Generator().manual_seed(0)
+        return {"x": torch.randn(10, 16, generator=g),
+                "edge_index": torch.randint(0, 10, (2, 30), generator=g)}
+
+    configs = {}
+    names = sorted(n for n in dir(pyg) if n.endswith("Conv")) + ["GCN", "GAT", "GraphSAGE", "GIN"]
+    for name in names:
+        cls = getattr(pyg, name, None)
+        if not (inspect.isclass(cls) and issubclass(cls, torch.nn.Module)):
+            continue
+        try:
+            params = inspect.signature(cls.__init__).parameters
+        except (TypeError, ValueError):
+            continue
+        required = [n for n, p in params.items() if n != "self" and p.default is p.empty
+                    and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+        if any(n not in _PYG_ARGUMENTS for n in required):
+            continue
+        kwargs = {n: _PYG_ARGUMENTS[n] for n in required}
+        if "out_channels" in params and "out_channels" not in kwargs:
+            kwargs["out_channels"] = 16
+        configs[name] = (lambda cls=cls, kwargs=kwargs: cls(**kwargs), graph)
     return configs
 
 
@@ -364,7 +407,7 @@ def main(argv=None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run")
     run.add_argument("library", choices=["x_transformers", "vector_quantize_pytorch", "vit_pytorch",
-                                         "torchvision"])
+                                         "torchvision", "torch_geometric"])
     run.add_argument("out")
     score = sub.add_parser("score")
     score.add_argument("data")
