@@ -74,6 +74,29 @@ static bool is_tensor(gm_region *region, TSNode n) {
     return !ts_node_is_null(n) && gm_value_of(region, n).kind == GM_KIND_TENSOR;
 }
 
+/* Whether n is an order or equality comparison (`deg == i`, `x > 0`; not `in` or `is`) whose
+ * value has the method called on it: a Python bool has no nonzero() or unique(), so the value
+ * is a tensor (or a NumPy array, traced as one) computed in the graph, whatever its operands'
+ * kinds are known to be; unless a class of the file defines the method (an object overloading
+ * `==` might return one of them). */
+static bool computed_comparison(gm_region *region, TSNode n, const char *method) {
+    const gm_syntax *syn = region->stmt->syntax;
+    n = gm_unparen(syn, n);
+    if (!gm_is(n, syn->sym.comparison_operator))
+        return false;
+    uint32_t count = ts_node_child_count(n);
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode c = ts_node_child(n, i);
+        if (ts_node_is_named(c))
+            continue;
+        const char *op = ts_node_type(c);
+        if (strcmp(op, "==") != 0 && strcmp(op, "!=") != 0 && strcmp(op, "<") != 0 &&
+            strcmp(op, ">") != 0 && strcmp(op, "<=") != 0 && strcmp(op, ">=") != 0)
+            return false;
+    }
+    return !gm_file_defines_method(region->stmt, method);
+}
+
 /* Emits rule's finding at node with the dynamic-shape mends. */
 static void emit(gm_region *region, const char *rule, TSNode node, const char *message) {
     gm_fix mends[GM_MENDS_MAX];
@@ -118,10 +141,14 @@ void gm_rule_dynamic_shape_call(gm_region *region, TSNode call) {
     if (gm_is(fn, syn->sym.attribute)) {
         TSNode attr = gm_child(fn, syn->field.attribute);
         TSNode object = gm_child(fn, syn->field.object);
-        if (!ts_node_is_null(attr) && is_tensor(region, object) &&
-            (gm_node_text_is(attr, st->text, "nonzero") ||
-             gm_node_text_is(attr, st->text, "unique") ||
-             gm_node_text_is(attr, st->text, "unique_consecutive"))) {
+        const char *method = ts_node_is_null(attr)                         ? NULL
+                             : gm_node_text_is(attr, st->text, "nonzero") ? "nonzero"
+                             : gm_node_text_is(attr, st->text, "unique")  ? "unique"
+                             : gm_node_text_is(attr, st->text, "unique_consecutive")
+                                 ? "unique_consecutive"
+                                 : NULL;
+        if (method &&
+            (is_tensor(region, object) || computed_comparison(region, object, method))) {
             char shown[GM_SHOWN_SIZE], because[160], message[480];
             gm_node_shown(call, st->text, shown, sizeof shown);
             gm_tensor_operand_note(region, object, because, sizeof because);

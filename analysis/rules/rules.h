@@ -137,6 +137,10 @@ void gm_rule_tensor_as_int_subscript(gm_region *region, TSNode subscript);
  * reported. */
 bool gm_rule_sequence_comparison(gm_region *region, TSNode condition);
 
+/* Whether a class of the file defines a method of this name (a receiver of unknown kind may
+ * then be one of its instances rather than a tensor). */
+bool gm_file_defines_method(const gm_stmt_ctx *st, const char *method);
+
 /* Whether node lies in an operand dynamo never evaluates: the right side of `<False> and ...`
  * or `<True> or ...` with a compile-time constant left side. */
 bool gm_in_dead_operand(gm_region *region, TSNode node);

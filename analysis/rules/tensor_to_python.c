@@ -66,7 +66,7 @@ static bool bound_in_function(gm_region *region, TSNode expr) {
 
 /* Whether a top-level class of the file defines a method named method (`def item(self)`):
  * then the name says nothing about a value's kind. */
-static bool file_defines_method(const gm_stmt_ctx *st, const char *method) {
+bool gm_file_defines_method(const gm_stmt_ctx *st, const char *method) {
     const gm_syntax *syn = st->syntax;
     const TSNode *statements;
     uint32_t count = gm_module_index_mentions(st->module_index,
@@ -124,7 +124,7 @@ void gm_rule_tensor_to_python(gm_region *region, TSNode call) {
             return;
         gm_kind receiver = gm_value_of(region, gm_child(fn, syn->field.object)).kind;
         if (receiver == GM_KIND_UNKNOWN && !bound_in_function(region, gm_child(fn, syn->field.object)) &&
-            !file_defines_method(region->stmt, item ? "item" : "tolist") &&
+            !gm_file_defines_method(region->stmt, item ? "item" : "tolist") &&
             !gm_numpy_value(region, gm_child(fn, syn->field.object))) {
             /* no Python builtin has .item() or .tolist() without arguments: a value of unknown
              * kind from outside the function (a parameter, an attribute, a global) that has
