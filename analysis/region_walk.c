@@ -60,17 +60,21 @@ static void visit_boolean_operator(gm_region *r, TSNode n) {
     gm_rule_data_dependent_branch(r, left, gm_value_of(r, left), construct);
 }
 
+/* Whether the boolean operator n is `and` (else `or`). */
+static bool is_and(gm_region *r, TSNode n) {
+    TSNode op = gm_child(n, syn_of(r)->field.operator);
+    return !ts_node_is_null(op) && strcmp(ts_node_type(op), "and") == 0;
+}
+
 /* Whether the left operand of `a and b` / `a or b` folds to the value that decides the whole
  * (False for and, True for or: `self.training and ...` in eval mode): Python then never
  * evaluates the right operand, and torch.compile does not trace it. */
 static bool left_decides(gm_region *r, TSNode n) {
     const gm_syntax *syn = syn_of(r);
-    TSNode op = gm_child(n, syn->field.operator);
-    if (ts_node_is_null(op))
+    if (ts_node_is_null(gm_child(n, syn->field.operator)))
         return false;
-    bool is_and = strcmp(ts_node_type(op), "and") == 0;
     gm_value left = gm_value_of(r, gm_child(n, syn->field.left));
-    return left.constant == (is_and ? 0 : 1);
+    return left.constant == (is_and(r, n) ? 0 : 1);
 }
 
 /* The part of a short-circuit operand that decides at run time: `self.training and p > 0` is
@@ -81,9 +85,8 @@ static TSNode undecided_part(gm_region *r, TSNode operand) {
         operand = gm_unparen(syn, operand);
         if (!gm_is(operand, syn->sym.boolean_operator))
             break;
-        TSNode op = gm_child(operand, syn->field.operator);
-        bool is_and = !ts_node_is_null(op) && strcmp(ts_node_type(op), "and") == 0;
-        if (gm_value_of(r, gm_child(operand, syn->field.left)).constant != (is_and ? 1 : 0))
+        int lets_right_run = is_and(r, operand) ? 1 : 0;
+        if (gm_value_of(r, gm_child(operand, syn->field.left)).constant != lets_right_run)
             break;
         operand = gm_child(operand, syn->field.right);
     }
@@ -97,8 +100,7 @@ static TSNode undecided_part(gm_region *r, TSNode operand) {
 static void scan_right_operand(gm_region *r, TSNode n, int depth, bool as_test) {
     const gm_syntax *syn = syn_of(r);
     TSNode left = gm_child(n, syn->field.left);
-    TSNode op = gm_child(n, syn->field.operator);
-    bool is_and = !ts_node_is_null(op) && strcmp(ts_node_type(op), "and") == 0;
+    bool conjunction = is_and(r, n);
     char saved[sizeof r->short_circuit];
     memcpy(saved, r->short_circuit, sizeof saved);
     if (gm_value_of(r, left).constant < 0) {
@@ -106,7 +108,7 @@ static void scan_right_operand(gm_region *r, TSNode n, int depth, bool as_test) 
         gm_node_shown(undecided_part(r, left), r->stmt->text, shown, sizeof shown);
         size_t at = strlen(r->short_circuit);
         snprintf(r->short_circuit + at, sizeof r->short_circuit - at, "%s%s%s%s",
-                 at ? ", and " : "", is_and ? "" : "not (", shown, is_and ? "" : ")");
+                 at ? ", and " : "", conjunction ? "" : "not (", shown, conjunction ? "" : ")");
     }
     TSNode right = gm_child(n, syn->field.right);
     if (as_test)

@@ -145,13 +145,9 @@ def _vit_pytorch_configurations(torch):
             if not (inspect.isclass(cls) and issubclass(cls, torch.nn.Module)
                     and cls.__module__ == module.__name__):
                 continue
-            try:
-                params = inspect.signature(cls.__init__).parameters
-            except (TypeError, ValueError):
-                continue
-            required = [n for n, p in params.items() if n != "self" and p.default is p.empty
-                        and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
-            if "num_classes" not in params or any(n not in _VIT_ARGUMENTS for n in required):
+            params, required = _constructor_arguments(cls)
+            if params is None or "num_classes" not in params or any(
+                    n not in _VIT_ARGUMENTS for n in required):
                 continue
             kwargs = {n: v for n, v in _VIT_ARGUMENTS.items() if n in params}
             if info.name.endswith("_1d"):
@@ -236,19 +232,27 @@ def _torch_geometric_configurations(torch):
         cls = getattr(pyg, name, None)
         if not (inspect.isclass(cls) and issubclass(cls, torch.nn.Module)):
             continue
-        try:
-            params = inspect.signature(cls.__init__).parameters
-        except (TypeError, ValueError):
-            continue
-        required = [n for n, p in params.items() if n != "self" and p.default is p.empty
-                    and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
-        if any(n not in _PYG_ARGUMENTS for n in required):
+        params, required = _constructor_arguments(cls)
+        if params is None or any(n not in _PYG_ARGUMENTS for n in required):
             continue
         kwargs = {n: _PYG_ARGUMENTS[n] for n in required}
         if "out_channels" in params and "out_channels" not in kwargs:
             kwargs["out_channels"] = 16
         configs[name] = (lambda cls=cls, kwargs=kwargs: cls(**kwargs), graph)
     return configs
+
+
+def _constructor_arguments(cls):
+    """The parameters of cls's constructor and the names of those without a default (not self,
+    not *args/**kwargs); (None, []) when its signature cannot be read."""
+    import inspect
+
+    try:
+        params = inspect.signature(cls.__init__).parameters
+    except (TypeError, ValueError):
+        return None, []
+    return params, [n for n, p in params.items() if n != "self" and p.default is p.empty
+                    and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
 
 
 def _first_input(torch, cls) -> str:
