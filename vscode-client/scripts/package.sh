@@ -25,7 +25,7 @@ cd "$HERE"
 VERSION=$(node -p "require('./package.json').version")
 OUT=${OUT:-$HERE/graphmend-$VERSION.vsix}
 case $OUT in /*) ;; *) OUT=$PWD/$OUT ;; esac
-[ -d node_modules ] || npm ci --no-audit --no-fund
+[ -d node_modules ] || scripts/install-deps.sh
 mkdir -p server/linux-x64
 cp "$SERVER" server/linux-x64/graphmend
 chmod 755 server/linux-x64/graphmend
