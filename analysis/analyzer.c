@@ -118,14 +118,18 @@ struct gm_analyzer {
     /* owned "name=value" facts: imported functions that return a compile-time constant */
     char **external_constants;
     size_t external_constant_count;
+    /* owned "returns:" facts, prefix cut and the name ended by '\0' before its kinds
+     * ("name\0arity:tensors"): imported functions whose return annotation declares tensors */
+    char **external_returns;
+    size_t external_return_count;
     /* owned "module:" facts, prefix cut: bases of this file's classes that are Modules of other
      * files (the symbols borrow them) */
     char **external_module_bases;
     size_t external_module_base_count;
     /* per run: those and this module's own such functions, sorted by name (names borrowed from
-     * external_constants and the statements' call parts), and a digest of them: a change makes
-     * every statement be analysed again */
-    gm_constant_function *constants;
+     * external_constants, external_returns and the statements' call parts), and a digest of
+     * them: a change makes every statement be analysed again */
+    gm_function_fact *constants;
     size_t constant_count, constant_capacity;
     uint64_t constants_digest;
     gm_analyzer_stats stats;
@@ -181,6 +185,9 @@ static void external_keys_clear(gm_analyzer *a) {
     strings_free(a->external_constants, a->external_constant_count);
     a->external_constants = NULL;
     a->external_constant_count = 0;
+    strings_free(a->external_returns, a->external_return_count);
+    a->external_returns = NULL;
+    a->external_return_count = 0;
     strings_free(a->external_module_bases, a->external_module_base_count);
     a->external_module_bases = NULL;
     a->external_module_base_count = 0;
@@ -190,6 +197,7 @@ static void external_keys_clear(gm_analyzer *a) {
 }
 
 static const char module_fact_prefix[] = "module:";
+static const char returns_fact_prefix[] = "returns:";
 
 static bool is_property_fact(const char *fact) {
     return strncmp(fact, "property:", 9) == 0 || strncmp(fact, "stores:", 7) == 0;
@@ -206,42 +214,56 @@ static bool same_strings(char *const *a, size_t na, char *const *b, size_t nb) {
 
 int gm_analyzer_set_external_roots(gm_analyzer *analyzer, const char *const *keys, size_t count) {
     const size_t prefix = sizeof module_fact_prefix - 1;
-    size_t constants = 0, bases = 0, properties = 0;
+    const size_t returns_prefix = sizeof returns_fact_prefix - 1;
+    size_t constants = 0, bases = 0, properties = 0, returns = 0;
     for (size_t i = 0; i < count; i++) {
         if (strncmp(keys[i], module_fact_prefix, prefix) == 0)
             bases++;
+        else if (strncmp(keys[i], returns_fact_prefix, returns_prefix) == 0)
+            returns++;
         else if (is_property_fact(keys[i]))
             properties++;
         else if (strchr(keys[i], '='))
             constants++;
     }
-    size_t roots_count = count - constants - bases - properties;
+    size_t roots_count = count - constants - bases - properties - returns;
     char **roots = roots_count ? calloc(roots_count, sizeof *roots) : NULL;
     char **facts = constants ? calloc(constants, sizeof *facts) : NULL;
     char **module_bases = bases ? calloc(bases, sizeof *module_bases) : NULL;
     char **property_facts = properties ? calloc(properties, sizeof *property_facts) : NULL;
+    char **return_facts = returns ? calloc(returns, sizeof *return_facts) : NULL;
     if ((roots_count && !roots) || (constants && !facts) || (bases && !module_bases) ||
-        (properties && !property_facts)) {
+        (properties && !property_facts) || (returns && !return_facts)) {
         free(roots);
         free(facts);
         free(module_bases);
         free(property_facts);
+        free(return_facts);
         return -1;
     }
-    size_t r = 0, f = 0, m = 0, p = 0;
+    size_t r = 0, f = 0, m = 0, p = 0, t = 0;
     for (size_t i = 0; i < count; i++) {
         bool module_base = strncmp(keys[i], module_fact_prefix, prefix) == 0;
-        bool property = !module_base && is_property_fact(keys[i]);
-        char *copy = strdup(module_base ? keys[i] + prefix : keys[i]);
+        bool returns_fact = strncmp(keys[i], returns_fact_prefix, returns_prefix) == 0;
+        bool property = !module_base && !returns_fact && is_property_fact(keys[i]);
+        char *copy = strdup(module_base    ? keys[i] + prefix
+                            : returns_fact ? keys[i] + returns_prefix
+                                           : keys[i]);
         if (!copy) {
             strings_free(roots, r);
             strings_free(facts, f);
             strings_free(module_bases, m);
             strings_free(property_facts, p);
+            strings_free(return_facts, t);
             return -1;
         }
-        char *eq = module_base || property ? NULL : strchr(copy, '=');
-        if (property)
+        char *eq = module_base || property || returns_fact ? NULL : strchr(copy, '=');
+        if (returns_fact) {
+            char *colon = strchr(copy, ':'); /* "name:arity:tensors": names have no ':' */
+            if (colon)
+                *colon = '\0';
+            return_facts[t++] = copy;
+        } else if (property)
             property_facts[p++] = copy;
         else if (module_base)
             module_bases[m++] = copy;
@@ -262,6 +284,8 @@ int gm_analyzer_set_external_roots(gm_analyzer *analyzer, const char *const *key
     analyzer->external_count = r;
     analyzer->external_constants = facts;
     analyzer->external_constant_count = f;
+    analyzer->external_returns = return_facts;
+    analyzer->external_return_count = t;
     analyzer->external_module_bases = module_bases;
     analyzer->external_module_base_count = m;
     analyzer->external_property_facts = property_facts;
@@ -272,19 +296,20 @@ int gm_analyzer_set_external_roots(gm_analyzer *analyzer, const char *const *key
 }
 
 static int constant_order(const void *a, const void *b) {
-    return strcmp(((const gm_constant_function *)a)->name, ((const gm_constant_function *)b)->name);
+    return strcmp(((const gm_function_fact *)a)->name, ((const gm_function_fact *)b)->name);
 }
 
-/* The run's compile-time constant functions: the imported ones (external_constants, whose
- * '=' is cut to end the name) and the module-level functions of this module's statements. */
+/* The run's known functions, those whose calls fold to a compile-time constant or return
+ * declared tensors: the imported ones (external_constants, whose '=' is cut to end the name;
+ * external_returns) and the module-level functions of this module's statements. */
 static int collect_constants(gm_analyzer *a, size_t nchildren) {
     a->constant_count = 0;
-    size_t need = a->external_constant_count;
+    size_t need = a->external_constant_count + a->external_return_count;
     for (size_t i = 0; i < nchildren; i++)
         if (a->info[i].statement)
             need += a->info[i].calls.node_count;
     if (need > a->constant_capacity) {
-        gm_constant_function *items = realloc(a->constants, need * sizeof *items);
+        gm_function_fact *items = realloc(a->constants, need * sizeof *items);
         if (!items)
             return -1;
         a->constants = items;
@@ -293,23 +318,31 @@ static int collect_constants(gm_analyzer *a, size_t nchildren) {
     for (size_t i = 0; i < a->external_constant_count; i++) {
         const char *name = a->external_constants[i];
         a->constants[a->constant_count++] =
-            (gm_constant_function){name, name[strlen(name) + 1] == '1'};
+            (gm_function_fact){name, name[strlen(name) + 1] == '1', {0, 0}};
+    }
+    for (size_t i = 0; i < a->external_return_count; i++) {
+        const char *name = a->external_returns[i];
+        gm_return_kinds kinds;
+        if (gm_return_kinds_parse(name + strlen(name) + 1, &kinds))
+            a->constants[a->constant_count++] = (gm_function_fact){name, -1, kinds};
     }
     for (size_t i = 0; i < nchildren; i++) {
         const gm_call_part *part = &a->info[i].calls;
         if (!a->info[i].statement)
             continue;
         for (uint32_t k = 0; k < part->node_count; k++)
-            if (part->nodes[k].returns_constant >= 0)
+            if (part->nodes[k].returns_constant >= 0 || part->nodes[k].returns.tensors)
                 a->constants[a->constant_count++] =
-                    (gm_constant_function){part->nodes[k].key.key, part->nodes[k].returns_constant};
+                    (gm_function_fact){part->nodes[k].key.key, part->nodes[k].returns_constant,
+                                       part->nodes[k].returns};
     }
     if (a->constant_count > 1)
         qsort(a->constants, a->constant_count, sizeof *a->constants, constant_order);
     uint64_t digest = GM_HASH_INIT;
     for (size_t i = 0; i < a->constant_count; i++) {
         digest = gm_hash_bytes(digest, a->constants[i].name, strlen(a->constants[i].name) + 1);
-        digest = gm_hash_bytes(digest, &a->constants[i].value, sizeof a->constants[i].value);
+        digest = gm_hash_bytes(digest, &a->constants[i].constant, sizeof a->constants[i].constant);
+        digest = gm_hash_bytes(digest, &a->constants[i].returns, sizeof a->constants[i].returns);
     }
     a->constants_digest = digest;
     return 0;

@@ -458,6 +458,8 @@ static int add_node(call_collect *c, TSNode fn, TSNode decorated, bool root, boo
         !c->class_name && ts_node_is_null(decorated)
             ? (int8_t)gm_function_constant_return(c->symbols, syn, c->text, fn, NULL, 0)
             : -1;
+    if (!c->class_name && ts_node_is_null(decorated))
+        node->returns = gm_function_return_kinds(c->symbols, syn, c->text, fn);
     TSNode body = gm_child(fn, syn->field.body);
     /* __init__ is never traced, but what it builds is what the module's forward runs: its calls
      * name the classes of the model's path (gm_workspace_graph_model_classes). Nothing reaches

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <tree_sitter/api.h>
 
+#include "analysis/module_facts/return_annotations.h"
 #include "analysis/module_facts/symbols.h"
 #include "analysis/options/analysis_options.h"
 #include "analysis/syntax/syntax.h"
@@ -48,6 +49,9 @@ typedef struct {
     /* GM_CALL_FUNCTION of a plain module-level function: the truth value every call of it folds
      * to while dynamo traces (gm_function_constant_return), or -1 */
     int8_t returns_constant;
+    /* GM_CALL_FUNCTION of a plain module-level function: the tensors its return annotation
+     * declares (return_annotations.h) */
+    gm_return_kinds returns;
     uint32_t callee_start, callee_count; /* into the part's callees */
     /* The names the function binds locally (gm_function_bound_names), into the part's bound;
      * has_bound: found (traceable nodes with a body). Regions reuse them. */

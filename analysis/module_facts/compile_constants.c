@@ -23,11 +23,11 @@ int gm_torch_compile_constant(const char *name) {
 }
 
 static int known_order(const void *key, const void *item) {
-    return strcmp((const char *)key, ((const gm_constant_function *)item)->name);
+    return strcmp((const char *)key, ((const gm_function_fact *)item)->name);
 }
 
-const gm_constant_function *gm_constant_function_find(const gm_constant_function *known,
-                                                      size_t count, const char *name) {
+const gm_function_fact *gm_function_fact_find(const gm_function_fact *known, size_t count,
+                                              const char *name) {
     return known && count ? bsearch(name, known, count, sizeof *known, known_order) : NULL;
 }
 
@@ -38,7 +38,7 @@ typedef struct {
     const gm_syntax *syn;
     const char *text;
     TSNode fn;
-    const gm_constant_function *known;
+    const gm_function_fact *known;
     size_t known_count;
 } fold_ctx;
 
@@ -136,8 +136,8 @@ static int fold_call(const fold_ctx *c, TSNode call) {
     int v = gm_torch_compile_constant(name);
     if (v >= 0)
         return v;
-    const gm_constant_function *k = gm_constant_function_find(c->known, c->known_count, name);
-    return k ? k->value : -1;
+    const gm_function_fact *k = gm_function_fact_find(c->known, c->known_count, name);
+    return k ? k->constant : -1;
 }
 
 static int fold(const fold_ctx *c, TSNode n, int depth) {
@@ -266,7 +266,7 @@ static bool always_leaves(const gm_syntax *syn, TSNode block, int depth) {
 }
 
 int gm_function_constant_return(const gm_symbols *symbols, const gm_syntax *syntax,
-                                const char *text, TSNode fn, const gm_constant_function *known,
+                                const char *text, TSNode fn, const gm_function_fact *known,
                                 size_t known_count) {
     if (!gm_is(fn, syntax->sym.function_definition))
         return -1;

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <tree_sitter/api.h>
 
+#include "analysis/module_facts/return_annotations.h"
 #include "analysis/module_facts/symbols.h"
 #include "analysis/syntax/syntax.h"
 
@@ -19,12 +20,15 @@
  * library defines, often outside the files a check sees). */
 int gm_torch_compile_constant(const char *name);
 
-/* Another module's function known to return a compile-time constant, by the name the
- * importing module's symbols resolve a call of it to (".utils.is_tracing"). */
+/* A function whose calls the analysis knows something of, by the name the calling module's
+ * symbols resolve a call of it to ("norm" in its own module, ".utils.is_tracing" through an
+ * import): the compile-time constant it returns, and the tensors its return annotation
+ * declares. */
 typedef struct {
     const char *name;
-    int value;
-} gm_constant_function;
+    int constant;            /* the truth value every call folds to, or -1 */
+    gm_return_kinds returns; /* return_annotations.h; tensors 0 when none */
+} gm_function_fact;
 
 /* The truth value every return of the function_definition fn folds to while dynamo traces it,
  * or -1: each return (those of except handlers aside: the eager fallback of a failed import)
@@ -33,11 +37,11 @@ typedef struct {
  * assignment folds (`flag = is_compiling() or ...; flag |= other(x)`), and the body cannot end
  * without a return. Generators, async and decorated functions are -1. */
 int gm_function_constant_return(const gm_symbols *symbols, const gm_syntax *syntax,
-                                const char *text, TSNode fn, const gm_constant_function *known,
+                                const char *text, TSNode fn, const gm_function_fact *known,
                                 size_t known_count);
 
 /* The known function named name (sorted by name), or NULL. */
-const gm_constant_function *gm_constant_function_find(const gm_constant_function *known,
-                                                      size_t count, const char *name);
+const gm_function_fact *gm_function_fact_find(const gm_function_fact *known, size_t count,
+                                              const char *name);
 
 #endif

@@ -375,6 +375,8 @@ static int build_summary(const gm_call_part *const *parts, size_t part_count,
             n->root = node->root && node->traceable;
             n->traceable = node->traceable;
             n->returns_constant = node->kind == GM_CALL_FUNCTION ? node->returns_constant : -1;
+            if (node->kind == GM_CALL_FUNCTION)
+                n->returns = node->returns;
             /* remember where its calls are: part i, node k */
             n->callee_start = (uint32_t)i;
             n->callee_count = k;
@@ -460,6 +462,7 @@ static int build_summary(const gm_call_part *const *parts, size_t part_count,
         h = gm_hash_bytes(
             h, &(uint8_t){(uint8_t)(sn->root | sn->traceable << 1 | (sn->returns_constant + 1) << 2)},
             1);
+        h = gm_hash_bytes(h, &sn->returns, sizeof sn->returns);
         for (uint32_t c = 0; c < sn->callee_count; c++)
             h = hash_text(h, out->callees[sn->callee_start + c]);
         h = hash_text(h, "|");

@@ -23,6 +23,8 @@ typedef struct {
     /* a module-level function every call of which folds to this truth value while dynamo
      * traces (compile_constants.h), or -1 */
     int8_t returns_constant;
+    /* a module-level function: the tensors its return annotation declares */
+    gm_return_kinds returns;
     uint32_t callee_start, callee_count;     /* into callees: keys of this module */
     uint32_t external_start, external_count; /* into externals: names in other modules */
 } gm_summary_node;

@@ -481,6 +481,75 @@ static int collect_constant_facts(const gm_workspace_graph *g, module *m, string
     return 0;
 }
 
+/* The tensors the return annotation of the function of summary with node's key declares: an
+ * @overload stub shares its key with the definition, and only the undecorated definition has
+ * them (call_parts.h); two definitions that disagree say nothing. */
+static gm_return_kinds declared_returns(const gm_module_summary *summary,
+                                        const gm_summary_node *node) {
+    gm_return_kinds found = {0, 0};
+    size_t at = (size_t)(node - summary->nodes), first = at;
+    while (first > 0 && strcmp(summary->nodes[first - 1].key, node->key) == 0)
+        first--;
+    for (size_t i = first; i < summary->node_count && strcmp(summary->nodes[i].key, node->key) == 0;
+         i++) {
+        gm_return_kinds r = summary->nodes[i].returns;
+        if (!r.tensors)
+            continue;
+        if (found.tensors && (found.arity != r.arity || found.tensors != r.tensors))
+            return (gm_return_kinds){0, 0};
+        found = r;
+    }
+    return found;
+}
+
+static char *returns_fact(const char *name, const char *member, gm_return_kinds kinds) {
+    char spelled[16];
+    gm_return_kinds_format(kinds, spelled, sizeof spelled);
+    size_t n = strlen("returns:") + strlen(name) + (member ? strlen(member) + 1 : 0) +
+               strlen(spelled) + 2;
+    char *fact = malloc(n);
+    if (fact)
+        snprintf(fact, n, "returns:%s%s%s:%s", name, member ? "." : "", member ? member : "",
+                 spelled);
+    return fact;
+}
+
+/* The functions of other modules that m imports and whose return annotation declares tensors,
+ * as "returns:<name>:<arity>:<tensors>" with name as m's imports spell a call of it (as
+ * collect_constant_facts does): `from ..utils import to_edge_index` of a function annotated
+ * `-> Tuple[Tensor, Tensor]` gives "returns:..utils.to_edge_index:2:3". */
+static int collect_return_facts(const gm_workspace_graph *g, module *m, string_list *out) {
+    for (size_t i = 0; i < m->summary.import_count; i++) {
+        const char *canonical = m->summary.imports[i].canonical;
+        char key[2 * GM_NAME_MAX];
+        module *to = resolve(g, m, canonical, key, sizeof key, 0);
+        const gm_summary_node *node = to ? gm_module_summary_find(&to->summary, key) : NULL;
+        if (to && to != m && node) {
+            gm_return_kinds kinds = declared_returns(&to->summary, node);
+            if (kinds.tensors && string_list_push(out, returns_fact(canonical, NULL, kinds)) != 0)
+                return -1;
+            continue;
+        }
+        char abs[2 * GM_NAME_MAX];
+        if (!gm_module_absolute_name(m->name, m->is_package, canonical, abs, sizeof abs))
+            continue;
+        module *whole = find_module(g, m->root, abs, strlen(abs));
+        if (!whole || whole == m)
+            continue;
+        for (size_t n = 0; n < whole->summary.node_count; n++) {
+            const gm_summary_node *f = &whole->summary.nodes[n];
+            if (strchr(f->key, '.') ||
+                (n > 0 && strcmp(whole->summary.nodes[n - 1].key, f->key) == 0))
+                continue; /* a method, or a key already looked at */
+            gm_return_kinds kinds = declared_returns(&whole->summary, f);
+            if (kinds.tensors &&
+                string_list_push(out, returns_fact(canonical, f->key, kinds)) != 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
 /* The bases of m's classes that are Modules defined in other modules, as "module:<base>" with
  * base as m's imports spell it (`class L(GradientCheckpointingLayer)` after `from
  * ..modeling_layers import GradientCheckpointingLayer` gives
@@ -550,8 +619,8 @@ static int collect_roots(const gm_workspace_graph *g, module *m) {
         if (string_list_push(&facts, strdup(key)) != 0)
             goto oom;
     }
-    if (collect_constant_facts(g, m, &facts) != 0 || collect_module_bases(g, m, &facts) != 0 ||
-        collect_property_facts(g, m, &facts) != 0)
+    if (collect_constant_facts(g, m, &facts) != 0 || collect_return_facts(g, m, &facts) != 0 ||
+        collect_module_bases(g, m, &facts) != 0 || collect_property_facts(g, m, &facts) != 0)
         goto oom;
     if (facts.count > 1)
         qsort(facts.items, facts.count, sizeof *facts.items, node_key_order);

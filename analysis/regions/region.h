@@ -44,9 +44,9 @@ typedef struct {
     TSNode top;  /* the module child being analysed */
     TSNode next; /* the module child after it (null at the end): a trailing comment's home */
     gm_finding_list *out; /* receives this statement's findings */
-    /* functions whose calls fold to a compile-time constant (compile_constants.h), sorted by
-     * the name a call of them resolves to */
-    const gm_constant_function *constants;
+    /* functions whose calls fold to a compile-time constant or return declared tensors
+     * (compile_constants.h), sorted by the name a call of them resolves to */
+    const gm_function_fact *constants;
     size_t constant_count;
     /* shared by the run's statements, filled on first use */
     gm_module_index *module_index; /* the module's classes, functions and words */

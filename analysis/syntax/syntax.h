@@ -93,6 +93,7 @@
     X(type, "type")                                                                                \
     X(generic_type, "generic_type")                                                                \
     X(type_parameter, "type_parameter")                                                            \
+    X(ellipsis, "ellipsis")                                                                        \
     X(global_statement, "global_statement")                                                        \
     X(nonlocal_statement, "nonlocal_statement")
 
@@ -118,6 +119,7 @@
     X(superclasses, "superclasses")                                                                \
     X(definition, "definition")                                                                    \
     X(parameters, "parameters")                                                                    \
+    X(return_type, "return_type")                                                                  \
     X(type, "type")
 
 typedef struct {

@@ -333,6 +333,20 @@ static bool all_arguments_static(gm_region *r, TSNode call, int depth) {
     return count > 0;
 }
 
+gm_return_kinds gm_vk_declared_returns(gm_region *r, TSNode call) {
+    const gm_syntax *syn = syn_of(r);
+    gm_return_kinds none = {0, 0};
+    TSNode fn = gm_unparen(syn, gm_child(call, syn->field.function));
+    TSNode head = ts_node_is_null(fn) ? fn : gm_chain_head(syn, fn);
+    char name[GM_NAME_MAX];
+    if (ts_node_is_null(head) || gm_vk_head_is_local(r, head) ||
+        !gm_symbols_resolve(r->stmt->symbols, syn, text_of(r), fn, name, sizeof name))
+        return none;
+    const gm_function_fact *known =
+        gm_function_fact_find(r->stmt->constants, r->stmt->constant_count, name);
+    return known ? known->returns : none;
+}
+
 static gm_value eval_call(gm_region *r, TSNode call, int depth) {
     const gm_syntax *syn = syn_of(r);
     TSNode fn = gm_unparen(syn, gm_child(call, syn->field.function));
@@ -343,12 +357,17 @@ static gm_value eval_call(gm_region *r, TSNode call, int depth) {
         char name[GM_NAME_MAX];
         if (gm_symbols_resolve(r->stmt->symbols, syn, text_of(r), fn, name, sizeof name)) {
             int folded = gm_torch_compile_constant(name);
-            const gm_constant_function *known =
-                folded < 0 ? gm_constant_function_find(r->stmt->constants,
-                                                       r->stmt->constant_count, name)
-                           : NULL;
-            if (folded >= 0 || known)
-                return constant(folded >= 0 ? folded : known->value);
+            const gm_function_fact *known =
+                folded < 0
+                    ? gm_function_fact_find(r->stmt->constants, r->stmt->constant_count, name)
+                    : NULL;
+            if (folded < 0 && known && known->constant >= 0)
+                folded = known->constant;
+            if (folded >= 0)
+                return constant(folded);
+            /* a function annotated `-> Tensor`, in this module or another */
+            if (known && known->returns.arity == 0 && known->returns.tensors)
+                return value(GM_KIND_TENSOR);
             /* Dynamo draws these at run time and feeds them to the graph as tensor inputs, so
              * branching on them is data-dependent (verified on torch 2.13: GB0170).
              * random.random() is not listed: it breaks at the call itself (GB0007). */

@@ -118,6 +118,15 @@ static void assign(gm_region *r, TSNode target, TSNode rhs, int depth) {
                      (provenance){GM_BECAUSE_RETURNED, rhs}, 0);
             return;
         }
+        /* `a, b = f(...)` where f is annotated `-> Tuple[Tensor, Tensor]` */
+        gm_return_kinds declared = gm_vk_declared_returns(r, rhs);
+        if (declared.arity == count) {
+            for (uint32_t i = 0; i < count; i++)
+                bind(r, ts_node_named_child(target, i),
+                     declared.tensors >> i & 1u ? GM_KIND_TENSOR : GM_KIND_UNKNOWN,
+                     (provenance){GM_BECAUSE_RETURNED, rhs}, 0);
+            return;
+        }
     }
     /* Unpacking a tensor yields tensors, a shape yields ints, unknown yields unknown. */
     unsigned conditional_before = r->conditional_calls;

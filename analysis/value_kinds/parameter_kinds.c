@@ -2,52 +2,16 @@
  * (boolean masks by torch.BoolTensor), tensors by the function's own evidence where there is no
  * annotation (what the parameter is passed to, which methods are called on it), and the name of
  * self (the first parameter of a method that is not static). */
+#include "analysis/module_facts/return_annotations.h"
 #include "analysis/value_kinds/value_kinds.h"
 #include "analysis/value_kinds/value_kinds_internal.h"
 
 #include <string.h>
 
-static bool name_is_tensor_type(const char *name) {
-    if (strcmp(name, "Tensor") == 0)
-        return true;
-    if (strncmp(name, "torch.", 6) != 0)
-        return false;
-    size_t n = strlen(name);
-    return n >= 6 && strcmp(name + n - 6, "Tensor") == 0; /* torch.Tensor, torch.LongTensor */
-}
-
 /* torch.Tensor, Tensor, Optional[Tensor], Tensor | None; *boolean is set when the tensor type
  * is torch.BoolTensor. */
-static bool is_tensor_annotation(gm_region *r, TSNode type, int depth, bool *boolean) {
-    const gm_syntax *syn = syn_of(r);
-    if (ts_node_is_null(type) || depth > 8)
-        return false;
-    if (gm_is(type, syn->sym.type) && ts_node_named_child_count(type) > 0)
-        return is_tensor_annotation(r, ts_node_named_child(type, 0), depth + 1, boolean);
-    char name[GM_NAME_MAX];
-    if (gm_is(type, syn->sym.identifier) || gm_is(type, syn->sym.attribute)) {
-        if (!gm_symbols_resolve(r->stmt->symbols, syn, text_of(r), type, name, sizeof name) ||
-            !name_is_tensor_type(name))
-            return false;
-        *boolean = gm_name_last_is(name, "BoolTensor");
-        return true;
-    }
-    if (gm_is(type, syn->sym.generic_type) && ts_node_named_child_count(type) == 2) {
-        TSNode outer = ts_node_named_child(type, 0);
-        TSNode params = ts_node_named_child(type, 1);
-        if (!gm_symbols_resolve(r->stmt->symbols, syn, text_of(r), outer, name, sizeof name) ||
-            !gm_name_last_is(name, "Optional") || ts_node_named_child_count(params) != 1)
-            return false;
-        return is_tensor_annotation(r, ts_node_named_child(params, 0), depth + 1, boolean);
-    }
-    if (gm_is(type, syn->sym.binary_operator)) {
-        TSNode left = gm_child(type, syn->field.left), right = gm_child(type, syn->field.right);
-        bool lt = is_tensor_annotation(r, left, depth + 1, boolean);
-        bool rt = is_tensor_annotation(r, right, depth + 1, boolean);
-        return (lt || rt) && (lt || gm_is(left, syn->sym.none)) &&
-               (rt || gm_is(right, syn->sym.none));
-    }
-    return false;
+static bool is_tensor_annotation(gm_region *r, TSNode type, bool *boolean) {
+    return gm_annotation_is_tensor(r->stmt->symbols, syn_of(r), text_of(r), type, true, boolean);
 }
 
 /* Whether the region's function is decorated with @staticmethod: its first parameter is then
@@ -242,6 +206,58 @@ static void note_use(const use_walk *w, parameter_use *use, TSNode ident,
 
 static void walk_use(use_walk *w, TSNode c, TSNode *parents, int depth, bool in_lambda);
 
+/* Whether test, or a conjunct of it (`a and b`), is `isinstance(name, ...)` or `hasattr(name,
+ * ...)`: code it guards reads attributes of the narrowed object. */
+static bool tests_type_of(const use_walk *w, TSNode test, gm_slice name, int depth) {
+    const gm_syntax *syn = syn_of(w->region);
+    const char *text = text_of(w->region);
+    test = gm_unparen(syn, test);
+    if (ts_node_is_null(test) || depth > 8)
+        return false;
+    if (gm_is(test, syn->sym.boolean_operator)) {
+        TSNode op = gm_child(test, syn->field.operator);
+        return !ts_node_is_null(op) && strcmp(ts_node_type(op), "and") == 0 &&
+               (tests_type_of(w, gm_child(test, syn->field.left), name, depth + 1) ||
+                tests_type_of(w, gm_child(test, syn->field.right), name, depth + 1));
+    }
+    if (!gm_is(test, syn->sym.call))
+        return false;
+    TSNode fn = gm_child(test, syn->field.function);
+    TSNode args = gm_child(test, syn->field.arguments);
+    if (!(gm_node_text_is(fn, text, "isinstance") || gm_node_text_is(fn, text, "hasattr")) ||
+        ts_node_is_null(args) || ts_node_named_child_count(args) == 0)
+        return false;
+    TSNode first = ts_node_named_child(args, 0);
+    return gm_is(first, syn->sym.identifier) && gm_slice_eq(gm_node_slice(first, text), name);
+}
+
+/* Whether the node at parents[depth] runs only where a type test of name holds: the body of an
+ * `if`/`elif` whose condition tests it, the value of `a if test else b`, the right operand of
+ * `test and ...`. An attribute read there is about the narrowed type (`isinstance(edge_index,
+ * EdgeIndex)`, a subclass of torch.Tensor), not evidence against the annotation. */
+static bool narrowed_by_type_test(const use_walk *w, gm_slice name, const TSNode *parents,
+                                  int depth) {
+    const gm_syntax *syn = syn_of(w->region);
+    for (int i = depth - 1; i >= 0; i--) {
+        TSNode a = parents[i], below = parents[i + 1];
+        TSSymbol s = ts_node_symbol(a);
+        TSNode test = {0};
+        if ((s == syn->sym.if_statement || s == syn->sym.elif_clause) &&
+            ts_node_eq(gm_child(a, syn->field.consequence), below))
+            test = gm_child(a, syn->field.condition);
+        else if (s == syn->sym.conditional_expression && ts_node_named_child_count(a) == 3 &&
+                 ts_node_eq(ts_node_named_child(a, 0), below))
+            test = ts_node_named_child(a, 1);
+        else if (s == syn->sym.boolean_operator && ts_node_eq(gm_child(a, syn->field.right), below))
+            test = gm_child(a, syn->field.left);
+        if (!ts_node_is_null(test) && tests_type_of(w, test, name, 0))
+            return true;
+        if (gm_is_nested_scope(syn, a))
+            break;
+    }
+    return false;
+}
+
 static parameter_use *use_of(use_walk *w, gm_slice name) {
     for (size_t i = 0; i < w->count; i++)
         if (gm_slice_eq(w->uses[i].name, name))
@@ -289,7 +305,8 @@ static void walk_use(use_walk *w, TSNode c, TSNode *parents, int depth, bool in_
         TSNode parent = parents[depth - 1];
         if (gm_is(parent, syn->sym.attribute)) {
             TSNode attr = gm_child(parent, syn->field.attribute);
-            if (!ts_node_is_null(attr) && !gm_vk_is_tensor_api_name(gm_node_slice(attr, text)))
+            if (!ts_node_is_null(attr) && !gm_vk_is_tensor_api_name(gm_node_slice(attr, text)) &&
+                !narrowed_by_type_test(w, use->name, parents, depth - 1))
                 use->foreign_attributes++;
         }
         return;
@@ -371,7 +388,7 @@ void gm_kinds_seed_parameters(gm_region *region) {
         if (ts_node_is_null(type)) {
             if (unannotated.count < GM_MAX_EVIDENCE_NAMES)
                 unannotated.names[unannotated.count++] = text;
-        } else if (is_tensor_annotation(region, type, 0, &boolean)) {
+        } else if (is_tensor_annotation(region, type, &boolean)) {
             if (annotated_uses.count == GM_MAX_ANNOTATED_TENSORS) {
                 gm_vk_env_set_because(region, text, GM_KIND_TENSOR, GM_BECAUSE_ANNOTATED, type);
                 gm_vk_mark_set(region, text, boolean ? GM_MARK_MASK : GM_MARK_ANNOTATED);

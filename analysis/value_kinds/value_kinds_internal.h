@@ -122,6 +122,10 @@ bool gm_vk_is_static_method(const gm_region *region);
 
 /* ---- other functions of the file (cross_function_kinds.c) -------------------------------- */
 
+/* The tensors the return annotation of the function call runs declares (a module-level
+ * function of this module or, through the workspace's facts, of another), or none. */
+gm_return_kinds gm_vk_declared_returns(gm_region *r, TSNode call);
+
 /* Whether call runs a same-file function whose every return is a tuple display of count
  * elements; kinds gets, per element, tensor where every return has a tensor. */
 bool gm_vk_call_returns_tuple(gm_region *r, TSNode call, gm_kind *kinds, uint32_t count);
