@@ -1,5 +1,6 @@
 /* The queries on a region under analysis that the rules and mends share: which names its
- * function binds, the module's disabled functions and generators, and marking the frame skipped. */
+ * function binds, the module's disabled functions and generators, objects by the class that
+ * made them, and marking the frame skipped. */
 #include "analysis/regions/region.h"
 
 #include <stdint.h>
@@ -88,6 +89,7 @@ const gm_module_scan *gm_region_scan_module(gm_region *region) {
         return r;
     const unsigned dcap = sizeof r->disabled / sizeof r->disabled[0];
     const unsigned gcap = sizeof r->generators / sizeof r->generators[0];
+    const unsigned rcap = sizeof r->random_instances / sizeof r->random_instances[0];
     /* a cursor: taking the module's children by index costs quadratic time */
     TSTreeCursor cursor = ts_tree_cursor_new(module);
     bool more = ts_tree_cursor_goto_first_child(&cursor);
@@ -124,7 +126,85 @@ const gm_module_scan *gm_region_scan_module(gm_region *region) {
         else if (gm_symbols_resolve(st->symbols, syn, st->text, fn, name, sizeof name) &&
                  strcmp(name, "torch.Generator") == 0)
             add_name(r->generators, &r->generator_count, gcap, gm_node_slice(left, st->text));
+        else if (gm_symbols_resolve(st->symbols, syn, st->text, fn, name, sizeof name) &&
+                 strcmp(name, "random.Random") == 0)
+            add_name(r->random_instances, &r->random_instance_count, rcap,
+                     gm_node_slice(left, st->text));
     }
     ts_tree_cursor_delete(&cursor);
     return r;
+}
+
+static const char *instance_class_name(gm_instance_class cls) {
+    return cls == GM_INSTANCE_TORCH_GENERATOR ? "torch.Generator" : "random.Random";
+}
+
+static bool is_constructor_call(const gm_stmt_ctx *st, TSNode n, const char *class_name) {
+    const gm_syntax *syn = st->syntax;
+    char name[GM_NAME_MAX];
+    return gm_is(n, syn->sym.call) &&
+           gm_symbols_resolve(st->symbols, syn, st->text,
+                              gm_unparen(syn, gm_child(n, syn->field.function)), name,
+                              sizeof name) &&
+           strcmp(name, class_name) == 0;
+}
+
+/* Whether n (the function body, not nested definitions) assigns `name = <class_name>(...)`. */
+static bool assigns_instance(const gm_stmt_ctx *st, TSNode n, gm_slice name,
+                             const char *class_name, int depth) {
+    const gm_syntax *syn = st->syntax;
+    if (ts_node_is_null(n) || depth > 64)
+        return false;
+    TSSymbol t = ts_node_symbol(n);
+    if (t == syn->sym.function_definition || t == syn->sym.class_definition || t == syn->sym.lambda)
+        return false;
+    if (t == syn->sym.assignment) {
+        TSNode left = gm_child(n, syn->field.left);
+        if (gm_is(left, syn->sym.identifier) && gm_slice_eq(gm_node_slice(left, st->text), name) &&
+            is_constructor_call(st, gm_unparen(syn, gm_child(n, syn->field.right)), class_name))
+            return true;
+    }
+    uint32_t count = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < count; i++)
+        if (assigns_instance(st, ts_node_named_child(n, i), name, class_name, depth + 1))
+            return true;
+    return false;
+}
+
+/* Whether name is a parameter of function annotated class_name. */
+static bool annotated_instance(const gm_stmt_ctx *st, TSNode function, gm_slice name,
+                               const char *class_name) {
+    const gm_syntax *syn = st->syntax;
+    TSNode type = gm_parameter_annotation(syn, st->text, function, name);
+    char resolved[GM_NAME_MAX];
+    return !ts_node_is_null(type) && ts_node_named_child_count(type) > 0 &&
+           gm_symbols_resolve(st->symbols, syn, st->text, ts_node_named_child(type, 0), resolved,
+                              sizeof resolved) &&
+           strcmp(resolved, class_name) == 0;
+}
+
+bool gm_region_is_instance_of(gm_region *region, TSNode expr, gm_instance_class cls) {
+    const gm_stmt_ctx *st = region->stmt;
+    const char *class_name = instance_class_name(cls);
+    expr = gm_unparen(st->syntax, expr);
+    if (is_constructor_call(st, expr, class_name))
+        return true;
+    if (!gm_is(expr, st->syntax->sym.identifier))
+        return false;
+    gm_slice name = gm_node_slice(expr, st->text);
+    if (gm_symbols_is_imported(st->symbols, name))
+        return false;
+    if (gm_region_binds_node(region, expr))
+        return annotated_instance(st, region->site.function, name, class_name) ||
+               assigns_instance(st, gm_child(region->site.function, st->syntax->field.body), name,
+                                class_name, 0);
+    const gm_module_scan *scan = gm_region_scan_module(region);
+    const gm_slice *names =
+        cls == GM_INSTANCE_TORCH_GENERATOR ? scan->generators : scan->random_instances;
+    unsigned count =
+        cls == GM_INSTANCE_TORCH_GENERATOR ? scan->generator_count : scan->random_instance_count;
+    for (unsigned i = 0; i < count; i++)
+        if (gm_slice_eq(names[i], name))
+            return true;
+    return false;
 }

@@ -17,13 +17,15 @@
 #include "analysis/regions/compiled_regions.h"
 #include "analysis/syntax/syntax.h"
 
-/* Module-level names of functions wrapped by torch.compiler.disable and of torch.Generator
- * objects: the same for every region of a run, so found once per run (gm_region_scan_module). */
+/* Module-level names of functions wrapped by torch.compiler.disable, of torch.Generator
+ * objects and of random.Random objects: the same for every region of a run, so found once per
+ * run (gm_region_scan_module). */
 typedef struct {
     bool scanned;
-    unsigned disabled_count, generator_count;
+    unsigned disabled_count, generator_count, random_instance_count;
     gm_slice disabled[16];
     gm_slice generators[8];
+    gm_slice random_instances[8];
     /* What methods of the module's classes return (value_kinds/method_returns.c), remembered
      * per run: class_start is the class's first byte, result a gm_vk_returns. */
     struct {
@@ -211,7 +213,19 @@ bool gm_region_binds_node(gm_region *region, TSNode identifier);
 
 /* The module's disabled functions and generators, scanned from its top-level statements once
  * per run: functions decorated with (or `g = ...(f)` results of) torch.compiler.disable /
- * torch._dynamo.disable, and `G = torch.Generator(...)` names. */
+ * torch._dynamo.disable, and `G = torch.Generator(...)` / `R = random.Random(...)` names. */
 const gm_module_scan *gm_region_scan_module(gm_region *region);
+
+/* Objects the analysis tells by the class that made them. */
+typedef enum {
+    GM_INSTANCE_TORCH_GENERATOR, /* torch.Generator(...) */
+    GM_INSTANCE_PYTHON_RANDOM,   /* random.Random(...) */
+} gm_instance_class;
+
+/* Whether expr is such an object: the constructor call itself; a name the region's function
+ * assigns the call to (anywhere in its body, nested definitions aside) or annotates a parameter
+ * with the class; or, where the function does not bind the name, a module-level name assigned
+ * the call. */
+bool gm_region_is_instance_of(gm_region *region, TSNode expr, gm_instance_class cls);
 
 #endif

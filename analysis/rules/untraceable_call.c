@@ -228,9 +228,45 @@ static void builtin_call(gm_region *region, TSNode call, TSNode fn) {
     }
 }
 
+/* Methods of a random.Random object that dynamo does not support (GB0156 "Unsupported method
+ * call"; verified on torch 2.13). random, randint, uniform, randrange, seed and getstate are
+ * traced. */
+static const char *const random_object_breaking[] = {
+    "sample",        "choice",         "choices",         "shuffle",      "gauss",
+    "normalvariate", "lognormvariate", "expovariate",     "vonmisesvariate", "gammavariate",
+    "betavariate",   "paretovariate",  "weibullvariate",  "triangular",   "getrandbits",
+};
+
+/* `rng.sample(...)` on a random.Random object: whether it is one that breaks, reported. */
+static bool random_object_call(gm_region *region, TSNode call, TSNode fn) {
+    const gm_stmt_ctx *st = region->stmt;
+    const gm_syntax *syn = st->syntax;
+    if (!gm_is(fn, syn->sym.attribute))
+        return false;
+    TSNode method = gm_child(fn, syn->field.attribute);
+    bool breaking = false;
+    for (size_t i = 0; i < sizeof random_object_breaking / sizeof random_object_breaking[0] &&
+                       !breaking;
+         i++)
+        breaking = gm_node_text_is(method, st->text, random_object_breaking[i]);
+    if (!breaking ||
+        !gm_region_is_instance_of(region, gm_child(fn, syn->field.object), GM_INSTANCE_PYTHON_RANDOM))
+        return false;
+    gm_slice m = gm_node_slice(method, st->text);
+    char message[256];
+    snprintf(message, sizeof message,
+             "`random.Random.%.*s()` call: torch.compile does not support this method of a "
+             "random.Random object and breaks the graph here (torch 2.13 reports GB0156)",
+             (int)(m.len > 64 ? 64 : m.len), m.ptr);
+    gm_emit_finding_as_written(region, gm_rule_by_id("GM501"), call, message, NULL, 0);
+    return true;
+}
+
 void gm_rule_untraceable_call(gm_region *region, TSNode call) {
     const gm_stmt_ctx *st = region->stmt;
     const gm_syntax *syn = st->syntax;
+    if (random_object_call(region, call, gm_unparen(syn, gm_child(call, syn->field.function))))
+        return;
     TSNode head;
     TSNode fn = gm_call_target(syn, call, &head);
     if (ts_node_is_null(fn))

@@ -347,6 +347,10 @@ gm_return_kinds gm_vk_declared_returns(gm_region *r, TSNode call) {
     return known ? known->returns : none;
 }
 
+/* Methods of a random.Random object whose results dynamo traces as graph inputs (verified on
+ * torch 2.13: a branch on one breaks, GB0170). */
+static const char *const random_draws[] = {"random", "randint", "uniform", "randrange", NULL};
+
 static gm_value eval_call(gm_region *r, TSNode call, int depth) {
     const gm_syntax *syn = syn_of(r);
     TSNode fn = gm_unparen(syn, gm_child(call, syn->field.function));
@@ -371,7 +375,8 @@ static gm_value eval_call(gm_region *r, TSNode call, int depth) {
             /* Dynamo draws these at run time and feeds them to the graph as tensor inputs, so
              * branching on them is data-dependent (verified on torch 2.13: GB0170).
              * random.random() is not listed: it breaks at the call itself (GB0007). */
-            if ((strcmp(name, "random.uniform") == 0 || strcmp(name, "random.randint") == 0) &&
+            if ((strcmp(name, "random.uniform") == 0 || strcmp(name, "random.randint") == 0 ||
+                 strcmp(name, "random.randrange") == 0) &&
                 !gm_region_binds_node(r, head))
                 return value(GM_KIND_TENSOR);
             if (strcmp(name, "copy.deepcopy") == 0 || strcmp(name, "copy.copy") == 0) {
@@ -403,6 +408,11 @@ static gm_value eval_call(gm_region *r, TSNode call, int depth) {
         TSNode attr = gm_child(fn, syn->field.attribute);
         if (ts_node_is_null(attr))
             return value(GM_KIND_UNKNOWN);
+        /* what a random.Random object draws is fed to the graph like random.randint's (its
+         * random() too, which the module's own random.random() is not) */
+        if (gm_vk_slice_in_list(random_draws, gm_node_slice(attr, text_of(r))) &&
+            gm_region_is_instance_of(r, gm_child(fn, syn->field.object), GM_INSTANCE_PYTHON_RANDOM))
+            return value(GM_KIND_TENSOR);
         return eval_method(r, call, gm_child(fn, syn->field.object),
                            gm_node_slice(attr, text_of(r)), depth);
     }
