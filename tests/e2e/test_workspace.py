@@ -310,3 +310,62 @@ def test_editor_property_getter_of_an_imported_class(servers, push_client_name, 
     after = session.diagnostics_until(sampler, lambda d: codes_and_lines(d) == [("GM201", 12)],
                                       since=mark, timeout=INDEX_DEADLINE)
     assert codes_and_lines(after) == [("GM201", 12)]
+
+
+EDGE_UTILS = """\
+from typing import Tuple
+
+from torch import Tensor
+
+
+def to_pairs(adj) -> Tuple[Tensor, Tensor]:
+    return adj.indices(), adj.values()
+"""
+
+EDGE_CONV = """\
+import torch
+
+from .edge_utils import to_pairs
+
+
+class Conv(torch.nn.Module):
+    def forward(self, adj):
+        index, weight = to_pairs(adj)
+        loop = index[0] == index[1]
+        weight[loop] -= 1
+        return weight
+"""
+
+
+def write_edges(root: pathlib.Path) -> None:
+    (root / "pyproject.toml").write_text("[project]\nname = 'demo'\n")
+    (root / "graph").mkdir()
+    (root / "graph" / "__init__.py").write_text("")
+    (root / "graph" / "edge_utils.py").write_text(EDGE_UTILS)
+    (root / "graph" / "conv.py").write_text(EDGE_CONV)
+
+
+def test_cli_return_annotation_of_an_imported_function(binary, tmp_path):
+    # to_pairs returns two tensors by its annotation: the mask of the first indexes the second.
+    write_edges(tmp_path)
+    proc = run_cli(binary, "check", "--output-format", "json", str(tmp_path))
+    found = sorted((pathlib.Path(f["filename"]).name, f["location"]["row"], f["code"])
+                   for f in json.loads(proc.stdout))
+    assert found == [("conv.py", 10, "GM301")], proc.stdout
+
+
+def test_editor_return_annotation_of_an_imported_function(servers, push_client_name, tmp_path):
+    # The caller's finding comes from the annotation in the other file, and goes when the
+    # annotation stops declaring tensors there (edited in the editor, not saved).
+    write_edges(tmp_path)
+    session = servers.session(push_client_name)
+    conv = session.open("graph/conv.py", EDGE_CONV, write_file=False)
+    assert codes_and_lines(indexed_diagnostics(session, conv, [("GM301", 9)])) == [("GM301", 9)]
+    utils = session.open("graph/edge_utils.py", EDGE_UTILS, write_file=False)
+    session.diagnostics(utils)
+    mark = session.client.mark()
+    rng = range_of(EDGE_UTILS, "Tuple[Tensor, Tensor]", session.encoding)
+    session.change(utils, [{"range": rng, "text": "Tuple[list, list]"}])
+    after = session.diagnostics_until(conv, lambda d: len(d) == 0, since=mark,
+                                      timeout=INDEX_DEADLINE)
+    assert after == []
