@@ -290,6 +290,20 @@ static void build(gm_module_index *index) {
     free(index->imports);
     index->by_name = index->by_base = index->functions = NULL;
     index->imports = NULL;
+    if (index->facts && index->fact_count > 0) {
+        /* Each child adds at most one name, function or import (bases can be more and grow):
+         * sized once, the tables are not grown through a chain of reallocations on every run. */
+        uint32_t n = index->fact_count;
+        index->by_name = malloc(n * sizeof *index->by_name);
+        index->by_base = malloc(n * sizeof *index->by_base);
+        index->functions = malloc(n * sizeof *index->functions);
+        index->imports = malloc(n * sizeof *index->imports);
+        if (!index->by_name || !index->by_base || !index->functions || !index->imports) {
+            index->oom = true;
+            return;
+        }
+        name_cap = base_cap = function_cap = import_cap = n;
+    }
     if (index->facts)
         build_from_facts(index, &name_cap, &base_cap, &function_cap, &import_cap);
     /* a cursor: taking the module's children by index costs quadratic time */

@@ -77,60 +77,72 @@ static void add_name(gm_slice *items, unsigned *count, unsigned cap, gm_slice na
         items[(*count)++] = name;
 }
 
+/* What one top-level statement s adds to the scan. */
+static void scan_statement(const gm_stmt_ctx *st, gm_module_scan *r, TSNode s) {
+    const gm_syntax *syn = st->syntax;
+    const unsigned dcap = sizeof r->disabled / sizeof r->disabled[0];
+    const unsigned gcap = sizeof r->generators / sizeof r->generators[0];
+    const unsigned rcap = sizeof r->random_instances / sizeof r->random_instances[0];
+    if (!ts_node_is_named(s))
+        return;
+    if (gm_is(s, syn->sym.decorated_definition)) {
+        TSNode def = gm_child(s, syn->field.definition);
+        if (!gm_is(def, syn->sym.function_definition))
+            return;
+        for (uint32_t k = 0; k < ts_node_named_child_count(s); k++) {
+            TSNode d = ts_node_named_child(s, k);
+            if (gm_is(d, syn->sym.decorator) && is_disable_decorator(st, d)) {
+                add_name(r->disabled, &r->disabled_count, dcap,
+                         gm_node_slice(gm_child(def, syn->field.name), st->text));
+                break;
+            }
+        }
+        return;
+    }
+    if (!gm_is(s, syn->sym.expression_statement) || ts_node_named_child_count(s) == 0)
+        return;
+    TSNode a = ts_node_named_child(s, 0);
+    if (!gm_is(a, syn->sym.assignment))
+        return;
+    TSNode left = gm_child(a, syn->field.left), right = gm_child(a, syn->field.right);
+    if (!gm_is(left, syn->sym.identifier) || !gm_is(right, syn->sym.call))
+        return;
+    TSNode fn = gm_unparen(syn, gm_child(right, syn->field.function));
+    char name[GM_NAME_MAX];
+    if (is_disable_callee(st, fn))
+        add_name(r->disabled, &r->disabled_count, dcap, gm_node_slice(left, st->text));
+    else if (gm_symbols_resolve(st->symbols, syn, st->text, fn, name, sizeof name) &&
+             strcmp(name, "torch.Generator") == 0)
+        add_name(r->generators, &r->generator_count, gcap, gm_node_slice(left, st->text));
+    else if (gm_symbols_resolve(st->symbols, syn, st->text, fn, name, sizeof name) &&
+             strcmp(name, "random.Random") == 0)
+        add_name(r->random_instances, &r->random_instance_count, rcap,
+                 gm_node_slice(left, st->text));
+}
+
 const gm_module_scan *gm_region_scan_module(gm_region *region) {
     gm_module_scan *r = region->stmt->module_scan;
     if (r->scanned)
         return r;
     r->scanned = true;
     const gm_stmt_ctx *st = region->stmt;
-    const gm_syntax *syn = st->syntax;
+    /* The analyzer's array of the module's children when it lent one to the module index: a
+     * walk of the tree takes a cursor through every level of the module's repetition nodes,
+     * a cost that grows with the file on every keystroke. */
+    const gm_module_index *index = st->module_index;
+    if (index && index->fact_nodes) {
+        for (uint32_t i = 0; i < index->fact_count; i++)
+            scan_statement(st, r, index->fact_nodes[i]);
+        return r;
+    }
     TSNode module = ts_node_parent(st->top);
     if (ts_node_is_null(module))
         return r;
-    const unsigned dcap = sizeof r->disabled / sizeof r->disabled[0];
-    const unsigned gcap = sizeof r->generators / sizeof r->generators[0];
-    const unsigned rcap = sizeof r->random_instances / sizeof r->random_instances[0];
     /* a cursor: taking the module's children by index costs quadratic time */
     TSTreeCursor cursor = ts_tree_cursor_new(module);
     bool more = ts_tree_cursor_goto_first_child(&cursor);
-    for (; more; more = ts_tree_cursor_goto_next_sibling(&cursor)) {
-        TSNode s = ts_tree_cursor_current_node(&cursor);
-        if (!ts_node_is_named(s))
-            continue;
-        if (gm_is(s, syn->sym.decorated_definition)) {
-            TSNode def = gm_child(s, syn->field.definition);
-            if (!gm_is(def, syn->sym.function_definition))
-                continue;
-            for (uint32_t k = 0; k < ts_node_named_child_count(s); k++) {
-                TSNode d = ts_node_named_child(s, k);
-                if (gm_is(d, syn->sym.decorator) && is_disable_decorator(st, d)) {
-                    add_name(r->disabled, &r->disabled_count, dcap,
-                             gm_node_slice(gm_child(def, syn->field.name), st->text));
-                    break;
-                }
-            }
-            continue;
-        }
-        if (!gm_is(s, syn->sym.expression_statement) || ts_node_named_child_count(s) == 0)
-            continue;
-        TSNode a = ts_node_named_child(s, 0);
-        if (!gm_is(a, syn->sym.assignment))
-            continue;
-        TSNode left = gm_child(a, syn->field.left), right = gm_child(a, syn->field.right);
-        if (!gm_is(left, syn->sym.identifier) || !gm_is(right, syn->sym.call))
-            continue;
-        TSNode fn = gm_unparen(syn, gm_child(right, syn->field.function));
-        char name[GM_NAME_MAX];
-        if (is_disable_callee(st, fn))
-            add_name(r->disabled, &r->disabled_count, dcap, gm_node_slice(left, st->text));
-        else if (gm_symbols_resolve(st->symbols, syn, st->text, fn, name, sizeof name) &&
-                 strcmp(name, "torch.Generator") == 0)
-            add_name(r->generators, &r->generator_count, gcap, gm_node_slice(left, st->text));
-        else if (gm_symbols_resolve(st->symbols, syn, st->text, fn, name, sizeof name) &&
-                 strcmp(name, "random.Random") == 0)
-            add_name(r->random_instances, &r->random_instance_count, rcap,
-                     gm_node_slice(left, st->text));
-    }
+    for (; more; more = ts_tree_cursor_goto_next_sibling(&cursor))
+        scan_statement(st, r, ts_tree_cursor_current_node(&cursor));
     ts_tree_cursor_delete(&cursor);
     return r;
 }
