@@ -55,6 +55,11 @@ static const skipped_call skipped[] = {
     {"random.betavariate", NULL},
     {"random.paretovariate", NULL},
     {"random.weibullvariate", NULL},
+    /* torch/jit is on dynamo's skip list; is_scripting/is_tracing/annotate are folded or
+     * traced, these are not (verified on torch 2.13) */
+    {"torch.jit.isinstance", NULL},
+    {"torch.jit.fork", NULL},
+    {"torch.jit.wait", NULL},
     {"torch.manual_seed", NULL},
     {"torch.random.manual_seed", NULL},
     {"torch.get_rng_state", NULL},
