@@ -642,12 +642,11 @@ static void note_nested(call_collect *c, TSNode fn, TSNode decorated) {
 
 /* What collect_body's walk does at one named node n, at depth below the function (base more
  * below the statement), with each of its parts on or off; tells which parts go on below n. */
-static void body_step_all(const walk *w, TSNode n, int depth, int base, bool calls, bool binds,
-                          bool targets, bool *call_descend, bool *bind_descend,
+static void body_step_all(const walk *w, TSNode n, TSSymbol t, int depth, int base, bool calls,
+                          bool binds, bool targets, bool *call_descend, bool *bind_descend,
                           bool *target_descend) {
     call_collect *c = w->collect;
     const gm_syntax *syn = c->syntax;
-    TSSymbol t = ts_node_symbol(n);
     *call_descend = *bind_descend = *target_descend = false;
     if (calls) {
         bool nested =
@@ -694,8 +693,8 @@ static void cursor_walk(const walk *w, TSNode root, int depth0, int base, bool c
             target_off = 0;
         bool call_descend = false, bind_descend = false, target_descend = false;
         if (ts_node_is_named(n))
-            body_step_all(w, n, depth, base, !call_off, !bind_off, !target_off, &call_descend,
-                          &bind_descend, &target_descend);
+            body_step_all(w, n, ts_node_symbol(n), depth, base, !call_off, !bind_off,
+                          !target_off, &call_descend, &bind_descend, &target_descend);
         if (c->oom)
             break;
         if ((call_descend || bind_descend || target_descend) &&
@@ -717,7 +716,9 @@ static void cursor_walk(const walk *w, TSNode root, int depth0, int base, bool c
 
 /* The same walk by recursion, taking the few children most nodes have by index (cheaper than
  * moving a cursor); a node with many children, or one too deep, goes through a cursor. Only
- * named nodes matter to any part of the walk. */
+ * named nodes matter to any part of the walk, and of those only the ones where something can
+ * run (gm_running_children: not the name of an attribute or a keyword argument, not the text
+ * of a plain string, which no part of the walk looks at). */
 static void body_visit(const walk *w, TSNode n, int depth, int base, bool calls, bool binds,
                        bool targets) {
     call_collect *c = w->collect;
@@ -726,24 +727,27 @@ static void body_visit(const walk *w, TSNode n, int depth, int base, bool calls,
         return;
     }
     bool call_descend, bind_descend, target_descend;
-    body_step_all(w, n, depth, base, calls, binds, targets, &call_descend, &bind_descend,
+    TSSymbol t = ts_node_symbol(n);
+    body_step_all(w, n, t, depth, base, calls, binds, targets, &call_descend, &bind_descend,
                   &target_descend);
     if (c->oom || !(call_descend || bind_descend || target_descend))
         return;
-    uint32_t count = ts_node_named_child_count(n);
-    if (count <= 8) {
-        for (uint32_t i = 0; i < count && !c->oom; i++)
+    uint32_t first, end;
+    gm_running_children(c->syntax, c->text, n, t, &first, &end);
+    if (end <= 8) {
+        for (uint32_t i = first; i < end && !c->oom; i++)
             body_visit(w, ts_node_named_child(n, i), depth + 1, base, call_descend, bind_descend,
                        target_descend);
         return;
     }
     TSTreeCursor cursor = ts_tree_cursor_new(n);
+    uint32_t named = 0;
     if (ts_tree_cursor_goto_first_child(&cursor)) {
         do {
             TSNode child = ts_tree_cursor_current_node(&cursor);
-            if (ts_node_is_named(child))
+            if (ts_node_is_named(child) && named++ >= first)
                 body_visit(w, child, depth + 1, base, call_descend, bind_descend, target_descend);
-        } while (!c->oom && ts_tree_cursor_goto_next_sibling(&cursor));
+        } while (!c->oom && named < end && ts_tree_cursor_goto_next_sibling(&cursor));
     }
     ts_tree_cursor_delete(&cursor);
 }
@@ -1040,24 +1044,27 @@ static void collect_statement(const walk *w, TSNode n, int depth) {
         collect_pending_body(w, true);
         return;
     }
-    if (gm_compile_target_note(w->symbols, w->syntax, w->text, w->part, n, ts_node_symbol(n),
+    TSSymbol t = ts_node_symbol(n);
+    if (gm_compile_target_note(w->symbols, w->syntax, w->text, w->part, n, t,
                                (gm_slice){w->text, 0}) != 0)
         c->oom = true;
     if (c->oom || depth >= 200)
         return;
-    uint32_t count = ts_node_named_child_count(n);
-    if (count <= 8) {
-        for (uint32_t i = 0; i < count && !c->oom; i++)
+    uint32_t first, end;
+    gm_running_children(w->syntax, w->text, n, t, &first, &end);
+    if (end <= 8) {
+        for (uint32_t i = first; i < end && !c->oom; i++)
             collect_statement(w, ts_node_named_child(n, i), depth + 1);
         return;
     }
     TSTreeCursor cursor = ts_tree_cursor_new(n);
+    uint32_t named = 0;
     if (ts_tree_cursor_goto_first_child(&cursor)) {
         do {
             TSNode child = ts_tree_cursor_current_node(&cursor);
-            if (ts_node_is_named(child))
+            if (ts_node_is_named(child) && named++ >= first)
                 collect_statement(w, child, depth + 1);
-        } while (!c->oom && ts_tree_cursor_goto_next_sibling(&cursor));
+        } while (!c->oom && named < end && ts_tree_cursor_goto_next_sibling(&cursor));
     }
     ts_tree_cursor_delete(&cursor);
 }

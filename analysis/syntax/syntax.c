@@ -135,6 +135,26 @@ TSNode gm_call_target(const gm_syntax *syntax, TSNode call, TSNode *head) {
     return ts_node_is_null(*head) ? (TSNode){0} : fn;
 }
 
+void gm_running_children(const gm_syntax *syntax, const char *text, TSNode node, TSSymbol t,
+                         uint32_t *first, uint32_t *end) {
+    *first = 0;
+    *end = ts_node_named_child_count(node);
+    if (*end == 0 || ts_node_has_error(node))
+        return;
+    if (t == syntax->sym.attribute) {
+        *end = 1; /* the object; the attribute's name follows it */
+    } else if (t == syntax->sym.keyword_argument) {
+        *first = 1; /* the value; the name comes first */
+    } else if (t == syntax->sym.string) {
+        /* the prefix, up to the quote: only f (and t) strings hold expressions */
+        uint32_t at = ts_node_start_byte(node), stop = ts_node_end_byte(node);
+        for (; at < stop && text[at] != '"' && text[at] != '\''; at++)
+            if (text[at] == 'f' || text[at] == 'F' || text[at] == 't' || text[at] == 'T')
+                return;
+        *end = 0;
+    }
+}
+
 bool gm_is_constant_string(const gm_syntax *syntax, TSNode node) {
     node = gm_unparen(syntax, node);
     uint32_t count = ts_node_named_child_count(node);

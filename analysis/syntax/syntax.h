@@ -211,6 +211,15 @@ uint32_t gm_module_head_end(const gm_syntax *syntax, const char *text, uint32_t 
  * around it allowed): a message known before tracing. */
 bool gm_is_constant_string(const gm_syntax *syntax, TSNode node);
 
+/* The named children of node (whose symbol is t) below which a walk for what runs can meet a
+ * call, a binding or any other expression: [*first, *end) of its named children. Leaves out the
+ * name after the dot of an attribute, the name of a keyword argument and every part of a string
+ * without interpolation (no f or t prefix), which are names and text only: the walks that take
+ * each named child by index (call parts, the region walk) pay most for the nodes they visit. A
+ * node with a syntax error below it keeps all its children. */
+void gm_running_children(const gm_syntax *syntax, const char *text, TSNode node, TSSymbol t,
+                         uint32_t *first, uint32_t *end);
+
 /* The text of a chain of names (`a.b.c`, parentheses and spaces dropped) appended to buf at
  * *len; false for anything else or when it does not fit. */
 bool gm_dotted_name_text(const gm_syntax *syn, const char *text, TSNode n, char *buf, size_t cap,
