@@ -685,8 +685,11 @@ void gm_region_analyze(gm_stmt_ctx *stmt, const gm_region_site *site) {
     size_t import_count = 0;
     const gm_symbols *module_symbols = stmt->symbols;
     gm_symbols overlay;
-    collect_local_imports(stmt->syntax, gm_child(site->function, stmt->syntax->field.body),
-                          imports, &import_count, 0);
+    TSNode function_body = gm_child(site->function, stmt->syntax->field.body);
+    /* no import statement without the word: most bodies are not walked for one */
+    if (!ts_node_is_null(function_body) &&
+        gm_slice_contains(gm_node_slice(function_body, stmt->text), "import"))
+        collect_local_imports(stmt->syntax, function_body, imports, &import_count, 0);
     bool overlaid = import_count > 0 &&
                     gm_symbols_overlay(&overlay, module_symbols, stmt->syntax, stmt->text, imports,
                                        import_count) == 0;

@@ -535,6 +535,12 @@ static gm_slice parameter_class(const call_collect *c, TSNode fn, gm_slice name)
     return annotated_class(c, ts_node_named_child(type, 0));
 }
 
+/* Whether c can be part of an identifier (bytes of non-ASCII letters included). */
+static bool is_word_byte(unsigned char c) {
+    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c >= 0x80;
+}
+
 /* Whether an assignment can be below n: a block, a statement or a clause of one. */
 static bool holds_statements(const gm_syntax *syn, TSNode n) {
     if (gm_is(n, syn->sym.block))
@@ -553,11 +559,20 @@ static bool holds_statements(const gm_syntax *syn, TSNode n) {
 static void note_instance_attributes(call_collect *c, TSNode init, TSNode n, gm_slice self_name,
                                      int depth) {
     const gm_syntax *syn = c->syntax;
-    if (ts_node_is_null(n) || depth > 32 || gm_is(n, syn->sym.function_definition) ||
-        gm_is(n, syn->sym.class_definition) || gm_is(n, syn->sym.decorated_definition) ||
-        gm_is(n, syn->sym.lambda))
+    if (ts_node_is_null(n) || depth > 32)
         return;
-    if (gm_is(n, syn->sym.assignment)) {
+    TSSymbol t = ts_node_symbol(n);
+    if (t == syn->sym.function_definition || t == syn->sym.class_definition ||
+        t == syn->sym.decorated_definition || t == syn->sym.lambda)
+        return;
+    if (t == syn->sym.assignment) {
+        /* `self.attr = ...` starts with the word self (or a parenthesis): the text turns the
+         * other assignments away before their children are looked up */
+        gm_slice s = gm_node_slice(n, c->text);
+        if (s.len <= self_name.len ||
+            (s.ptr[0] != '(' && (memcmp(s.ptr, self_name.ptr, self_name.len) != 0 ||
+                                 is_word_byte((unsigned char)s.ptr[self_name.len]))))
+            return;
         TSNode left = gm_unparen(syn, gm_child(n, syn->field.left));
         TSNode right = gm_unparen(syn, gm_child(n, syn->field.right));
         TSNode object = gm_unparen(syn, gm_child(left, syn->field.object));

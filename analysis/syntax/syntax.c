@@ -75,11 +75,6 @@ int gm_syntax_init(gm_syntax *syntax, const TSLanguage *language) {
     return 0;
 }
 
-bool gm_slice_is(gm_slice slice, const char *word) {
-    size_t n = strlen(word);
-    return slice.len == n && memcmp(slice.ptr, word, n) == 0;
-}
-
 const char *gm_text_find(const char *text, size_t len, const char *word, size_t word_len) {
     return memmem(text, len, word, word_len);
 }

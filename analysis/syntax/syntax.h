@@ -174,7 +174,11 @@ static inline gm_slice gm_node_slice(TSNode node, const char *text) {
 /* Whether the text of node equals the NUL-terminated word. */
 bool gm_node_text_is(TSNode node, const char *text, const char *word);
 
-bool gm_slice_is(gm_slice slice, const char *word);
+/* Inline: called with literal words, whose length the compiler then knows. */
+static inline bool gm_slice_is(gm_slice slice, const char *word) {
+    size_t n = strlen(word);
+    return slice.len == n && memcmp(slice.ptr, word, n) == 0;
+}
 /* Whether text holds word anywhere (a substring): a cheap look at a function's or a file's text
  * before walking its tree. */
 bool gm_slice_contains(gm_slice text, const char *word);
