@@ -150,6 +150,35 @@ void gm_running_children(const gm_syntax *syntax, const char *text, TSNode node,
     }
 }
 
+TSNode gm_parent_within(TSNode ancestor, TSNode node) {
+    if (ts_node_is_null(ancestor) || ts_node_is_null(node) || ts_node_eq(ancestor, node))
+        return ts_node_parent(node);
+    uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
+    if (start < ts_node_start_byte(ancestor) || end > ts_node_end_byte(ancestor))
+        return ts_node_parent(node);
+    TSTreeCursor cursor = ts_tree_cursor_new(ancestor);
+    TSNode parent = ancestor, found = {0};
+    bool done = false;
+    for (int depth = 0; depth < 1000 && !done; depth++) {
+        if (ts_tree_cursor_goto_first_child_for_byte(&cursor, start) < 0)
+            break;
+        TSNode n = ts_tree_cursor_current_node(&cursor);
+        /* the child that holds node among this one and its next siblings */
+        while (ts_node_start_byte(n) <= start && ts_node_end_byte(n) < end &&
+               ts_tree_cursor_goto_next_sibling(&cursor))
+            n = ts_tree_cursor_current_node(&cursor);
+        if (ts_node_start_byte(n) > start || ts_node_end_byte(n) < end)
+            break;
+        if (ts_node_eq(n, node)) {
+            found = parent;
+            done = true;
+        }
+        parent = n;
+    }
+    ts_tree_cursor_delete(&cursor);
+    return done ? found : ts_node_parent(node);
+}
+
 bool gm_is_constant_string(const gm_syntax *syntax, TSNode node) {
     node = gm_unparen(syntax, node);
     uint32_t count = ts_node_named_child_count(node);

@@ -189,6 +189,12 @@ static inline bool gm_slice_eq(gm_slice a, gm_slice b) {
     return a.len == b.len && memcmp(a.ptr, b.ptr, a.len) == 0;
 }
 
+/* The parent of node, looked for from ancestor down (which holds node): ts_node_parent walks
+ * down from the root of the tree, past every statement of the module before node's, which
+ * costs more for a rule that asks it of every subscript than the rule's own work. Falls back
+ * to ts_node_parent when ancestor does not hold node. */
+TSNode gm_parent_within(TSNode ancestor, TSNode node);
+
 /* Strips parenthesized_expression wrappers. */
 /* The identifier at the head of an attribute chain (x in x.a.b, parentheses skipped), or a null
  * node. */
