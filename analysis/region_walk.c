@@ -138,23 +138,26 @@ static void scan_test(gm_region *r, TSNode n, int depth) {
 }
 
 /* Visits the calls and conditional expressions of an expression (not lambdas). */
-static void scan_children(gm_region *r, TSNode n, int depth) {
+static void scan_children(gm_region *r, TSNode n, TSSymbol t, int depth) {
     /* The few children most expressions have are cheaper to take by index than with a cursor;
      * a node with many (a long literal) uses one, as an index lookup walks the children before
-     * it. */
-    uint32_t count = ts_node_named_child_count(n);
-    if (count <= 8) {
-        for (uint32_t i = 0; i < count && !r->frame_skipped; i++)
+     * it. Names after a dot or before a keyword argument's `=` and the text of plain strings
+     * hold nothing a rule looks at, and are not visited. */
+    uint32_t first, end;
+    gm_running_children(syn_of(r), r->stmt->text, n, t, &first, &end);
+    if (end <= 8) {
+        for (uint32_t i = first; i < end && !r->frame_skipped; i++)
             scan_expr(r, ts_node_named_child(n, i), depth + 1);
         return;
     }
     TSTreeCursor cursor = ts_tree_cursor_new(n);
+    uint32_t named = 0;
     if (ts_tree_cursor_goto_first_child(&cursor)) {
         do {
             TSNode c = ts_tree_cursor_current_node(&cursor);
-            if (ts_node_is_named(c))
+            if (ts_node_is_named(c) && named++ >= first)
                 scan_expr(r, c, depth + 1);
-        } while (!r->frame_skipped && ts_tree_cursor_goto_next_sibling(&cursor));
+        } while (!r->frame_skipped && named < end && ts_tree_cursor_goto_next_sibling(&cursor));
     }
     ts_tree_cursor_delete(&cursor);
 }
@@ -262,7 +265,7 @@ static void scan_expr(gm_region *r, TSNode n, int depth) {
         scan_comprehension(r, n, depth);
         return;
     }
-    scan_children(r, n, depth);
+    scan_children(r, n, t, depth);
     if (t == syn->sym.attribute && !r->frame_skipped) {
         gm_rule_cached_property_read(r, n);
         if (!r->frame_skipped)
@@ -682,8 +685,11 @@ void gm_region_analyze(gm_stmt_ctx *stmt, const gm_region_site *site) {
     size_t import_count = 0;
     const gm_symbols *module_symbols = stmt->symbols;
     gm_symbols overlay;
-    collect_local_imports(stmt->syntax, gm_child(site->function, stmt->syntax->field.body),
-                          imports, &import_count, 0);
+    TSNode function_body = gm_child(site->function, stmt->syntax->field.body);
+    /* no import statement without the word: most bodies are not walked for one */
+    if (!ts_node_is_null(function_body) &&
+        gm_slice_contains(gm_node_slice(function_body, stmt->text), "import"))
+        collect_local_imports(stmt->syntax, function_body, imports, &import_count, 0);
     bool overlaid = import_count > 0 &&
                     gm_symbols_overlay(&overlay, module_symbols, stmt->syntax, stmt->text, imports,
                                        import_count) == 0;

@@ -128,6 +128,12 @@ static size_t parse_directives(const char *text, uint32_t start, uint32_t end, b
     const char *p = text + start, *stop = text + end;
     size_t count = 0;
     while (p < stop && count < max) {
+        /* a directive starts at "graphmend:" or at a '#': every other byte moves on at once
+         * (license headers and docs comments are long) */
+        if (*p != 'g' && *p != '#') {
+            p++;
+            continue;
+        }
         gm_line_directive d;
         memset(&d, 0, sizeof d);
         if (starts_with(p, stop, "graphmend:")) {

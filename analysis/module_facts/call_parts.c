@@ -537,6 +537,12 @@ static gm_slice parameter_class(const call_collect *c, TSNode fn, gm_slice name)
     return annotated_class(c, ts_node_named_child(type, 0));
 }
 
+/* Whether c can be part of an identifier (bytes of non-ASCII letters included). */
+static bool is_word_byte(unsigned char c) {
+    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c >= 0x80;
+}
+
 /* Whether an assignment can be below n: a block, a statement or a clause of one. */
 static bool holds_statements(const gm_syntax *syn, TSNode n) {
     if (gm_is(n, syn->sym.block))
@@ -555,11 +561,20 @@ static bool holds_statements(const gm_syntax *syn, TSNode n) {
 static void note_instance_attributes(call_collect *c, TSNode init, TSNode n, gm_slice self_name,
                                      int depth) {
     const gm_syntax *syn = c->syntax;
-    if (ts_node_is_null(n) || depth > 32 || gm_is(n, syn->sym.function_definition) ||
-        gm_is(n, syn->sym.class_definition) || gm_is(n, syn->sym.decorated_definition) ||
-        gm_is(n, syn->sym.lambda))
+    if (ts_node_is_null(n) || depth > 32)
         return;
-    if (gm_is(n, syn->sym.assignment)) {
+    TSSymbol t = ts_node_symbol(n);
+    if (t == syn->sym.function_definition || t == syn->sym.class_definition ||
+        t == syn->sym.decorated_definition || t == syn->sym.lambda)
+        return;
+    if (t == syn->sym.assignment) {
+        /* `self.attr = ...` starts with the word self (or a parenthesis): the text turns the
+         * other assignments away before their children are looked up */
+        gm_slice s = gm_node_slice(n, c->text);
+        if (s.len <= self_name.len ||
+            (s.ptr[0] != '(' && (memcmp(s.ptr, self_name.ptr, self_name.len) != 0 ||
+                                 is_word_byte((unsigned char)s.ptr[self_name.len]))))
+            return;
         TSNode left = gm_unparen(syn, gm_child(n, syn->field.left));
         TSNode right = gm_unparen(syn, gm_child(n, syn->field.right));
         TSNode object = gm_unparen(syn, gm_child(left, syn->field.object));
@@ -644,12 +659,11 @@ static void note_nested(call_collect *c, TSNode fn, TSNode decorated) {
 
 /* What collect_body's walk does at one named node n, at depth below the function (base more
  * below the statement), with each of its parts on or off; tells which parts go on below n. */
-static void body_step_all(const walk *w, TSNode n, int depth, int base, bool calls, bool binds,
-                          bool targets, bool *call_descend, bool *bind_descend,
+static void body_step_all(const walk *w, TSNode n, TSSymbol t, int depth, int base, bool calls,
+                          bool binds, bool targets, bool *call_descend, bool *bind_descend,
                           bool *target_descend) {
     call_collect *c = w->collect;
     const gm_syntax *syn = c->syntax;
-    TSSymbol t = ts_node_symbol(n);
     *call_descend = *bind_descend = *target_descend = false;
     if (calls) {
         bool nested =
@@ -696,8 +710,8 @@ static void cursor_walk(const walk *w, TSNode root, int depth0, int base, bool c
             target_off = 0;
         bool call_descend = false, bind_descend = false, target_descend = false;
         if (ts_node_is_named(n))
-            body_step_all(w, n, depth, base, !call_off, !bind_off, !target_off, &call_descend,
-                          &bind_descend, &target_descend);
+            body_step_all(w, n, ts_node_symbol(n), depth, base, !call_off, !bind_off,
+                          !target_off, &call_descend, &bind_descend, &target_descend);
         if (c->oom)
             break;
         if ((call_descend || bind_descend || target_descend) &&
@@ -719,7 +733,9 @@ static void cursor_walk(const walk *w, TSNode root, int depth0, int base, bool c
 
 /* The same walk by recursion, taking the few children most nodes have by index (cheaper than
  * moving a cursor); a node with many children, or one too deep, goes through a cursor. Only
- * named nodes matter to any part of the walk. */
+ * named nodes matter to any part of the walk, and of those only the ones where something can
+ * run (gm_running_children: not the name of an attribute or a keyword argument, not the text
+ * of a plain string, which no part of the walk looks at). */
 static void body_visit(const walk *w, TSNode n, int depth, int base, bool calls, bool binds,
                        bool targets) {
     call_collect *c = w->collect;
@@ -728,24 +744,27 @@ static void body_visit(const walk *w, TSNode n, int depth, int base, bool calls,
         return;
     }
     bool call_descend, bind_descend, target_descend;
-    body_step_all(w, n, depth, base, calls, binds, targets, &call_descend, &bind_descend,
+    TSSymbol t = ts_node_symbol(n);
+    body_step_all(w, n, t, depth, base, calls, binds, targets, &call_descend, &bind_descend,
                   &target_descend);
     if (c->oom || !(call_descend || bind_descend || target_descend))
         return;
-    uint32_t count = ts_node_named_child_count(n);
-    if (count <= 8) {
-        for (uint32_t i = 0; i < count && !c->oom; i++)
+    uint32_t first, end;
+    gm_running_children(c->syntax, c->text, n, t, &first, &end);
+    if (end <= 8) {
+        for (uint32_t i = first; i < end && !c->oom; i++)
             body_visit(w, ts_node_named_child(n, i), depth + 1, base, call_descend, bind_descend,
                        target_descend);
         return;
     }
     TSTreeCursor cursor = ts_tree_cursor_new(n);
+    uint32_t named = 0;
     if (ts_tree_cursor_goto_first_child(&cursor)) {
         do {
             TSNode child = ts_tree_cursor_current_node(&cursor);
-            if (ts_node_is_named(child))
+            if (ts_node_is_named(child) && named++ >= first)
                 body_visit(w, child, depth + 1, base, call_descend, bind_descend, target_descend);
-        } while (!c->oom && ts_tree_cursor_goto_next_sibling(&cursor));
+        } while (!c->oom && named < end && ts_tree_cursor_goto_next_sibling(&cursor));
     }
     ts_tree_cursor_delete(&cursor);
 }
@@ -1042,24 +1061,27 @@ static void collect_statement(const walk *w, TSNode n, int depth) {
         collect_pending_body(w, true);
         return;
     }
-    if (gm_compile_target_note(w->symbols, w->syntax, w->text, w->part, n, ts_node_symbol(n),
+    TSSymbol t = ts_node_symbol(n);
+    if (gm_compile_target_note(w->symbols, w->syntax, w->text, w->part, n, t,
                                (gm_slice){w->text, 0}) != 0)
         c->oom = true;
     if (c->oom || depth >= 200)
         return;
-    uint32_t count = ts_node_named_child_count(n);
-    if (count <= 8) {
-        for (uint32_t i = 0; i < count && !c->oom; i++)
+    uint32_t first, end;
+    gm_running_children(w->syntax, w->text, n, t, &first, &end);
+    if (end <= 8) {
+        for (uint32_t i = first; i < end && !c->oom; i++)
             collect_statement(w, ts_node_named_child(n, i), depth + 1);
         return;
     }
     TSTreeCursor cursor = ts_tree_cursor_new(n);
+    uint32_t named = 0;
     if (ts_tree_cursor_goto_first_child(&cursor)) {
         do {
             TSNode child = ts_tree_cursor_current_node(&cursor);
-            if (ts_node_is_named(child))
+            if (ts_node_is_named(child) && named++ >= first)
                 collect_statement(w, child, depth + 1);
-        } while (!c->oom && ts_tree_cursor_goto_next_sibling(&cursor));
+        } while (!c->oom && named < end && ts_tree_cursor_goto_next_sibling(&cursor));
     }
     ts_tree_cursor_delete(&cursor);
 }

@@ -199,14 +199,16 @@ static bool may_hold_statements(const gm_syntax *syn, TSNode n) {
  * text names neither), only statements are visited: returns are statements. */
 static void fold_returns(const fold_ctx *c, TSNode n, bool expressions, return_fold *rf) {
     const gm_syntax *syn = c->syn;
-    uint32_t count = ts_node_child_count(n);
-    for (uint32_t i = 0; i < count && !rf->spoiled; i++) {
-        TSNode child = ts_node_child(n, i);
+    /* one cursor along the children: taking each by index walks those before it again */
+    TSTreeCursor cursor = ts_tree_cursor_new(n);
+    for (bool more = ts_tree_cursor_goto_first_child(&cursor); more && !rf->spoiled;
+         more = ts_tree_cursor_goto_next_sibling(&cursor)) {
+        TSNode child = ts_tree_cursor_current_node(&cursor);
         if (expressions) {
             const char *type = ts_node_type(child);
             if (strcmp(type, "yield") == 0 || strcmp(type, "await") == 0) {
                 rf->spoiled = true;
-                return;
+                break;
             }
         }
         if (!ts_node_is_named(child) || skipped_scope(syn, child))
@@ -223,6 +225,7 @@ static void fold_returns(const fold_ctx *c, TSNode n, bool expressions, return_f
         if (expressions || may_hold_statements(syn, child))
             fold_returns(c, child, expressions, rf);
     }
+    ts_tree_cursor_delete(&cursor);
 }
 
 static TSNode last_statement(const gm_syntax *syn, TSNode block) {

@@ -6,6 +6,7 @@
 
 struct gm_mentioned_word {
     gm_slice word; /* len 0: an empty slot */
+    uint32_t hash; /* of word (word_hash) */
     uint32_t first, count; /* while building: the newest posting and how many */
     uint32_t last_statement;
 };
@@ -410,12 +411,20 @@ static uint32_t word_hash(gm_slice s) {
     return h;
 }
 
-static struct gm_mentioned_word *word_slot(gm_module_index *index, gm_slice word) {
-    uint32_t mask = index->word_table_size - 1;
-    uint32_t at = word_hash(word) & mask;
-    while (index->words[at].word.len && !gm_slice_eq(index->words[at].word, word))
+/* The slot of word (whose hash is hash) in table (size a power of two): its own, or the empty
+ * one where it goes. */
+static struct gm_mentioned_word *slot_in(struct gm_mentioned_word *table, uint32_t size,
+                                         gm_slice word, uint32_t hash) {
+    uint32_t mask = size - 1;
+    uint32_t at = hash & mask;
+    while (table[at].word.len &&
+           (table[at].hash != hash || !gm_slice_eq(table[at].word, word)))
         at = (at + 1) & mask;
-    return &index->words[at];
+    return &table[at];
+}
+
+static struct gm_mentioned_word *word_slot(gm_module_index *index, gm_slice word) {
+    return slot_in(index->words, index->word_table_size, word, word_hash(word));
 }
 
 /* Postings: (statement, previous posting of the same word) while building. */
@@ -447,19 +456,23 @@ static int collect_statements(gm_module_index *index) {
     return rc;
 }
 
-/* Counts the words (with repeats) of the statements' text: the table and postings' sizes. */
-static size_t count_words(const gm_module_index *index) {
-    size_t words = 0;
-    for (uint32_t i = 0; i < index->statement_count; i++) {
-        uint32_t end = ts_node_end_byte(index->statements[i]);
-        bool in_word = false;
-        for (uint32_t at = ts_node_start_byte(index->statements[i]); at < end; at++) {
-            bool w = word_byte((unsigned char)index->text[at]);
-            words += w && !in_word;
-            in_word = w;
-        }
-    }
-    return words;
+/* Doubles the word table (kept at most half full): a file has far fewer distinct words than
+ * words, so the table grows with the former (sizing it by the latter cleared megabytes for a
+ * large file, a fifth of the index's cost). */
+static int grow_words(gm_module_index *index) {
+    uint32_t size = index->word_table_size ? index->word_table_size * 2 : 1024;
+    if (size > UINT32_MAX / 4)
+        return -1;
+    struct gm_mentioned_word *table = calloc(size, sizeof *table);
+    if (!table)
+        return -1;
+    for (uint32_t k = 0; k < index->word_table_size; k++)
+        if (index->words[k].word.len)
+            *slot_in(table, size, index->words[k].word, index->words[k].hash) = index->words[k];
+    free(index->words);
+    index->words = table;
+    index->word_table_size = size;
+    return 0;
 }
 
 static int build_mentions(gm_module_index *index) {
@@ -468,40 +481,60 @@ static int build_mentions(gm_module_index *index) {
         return 0;
     if (collect_statements(index) != 0)
         return -1;
-    size_t words = count_words(index);
-    size_t table = 64;
-    while (table < 2 * words + 2)
-        table *= 2;
-    if (table > UINT32_MAX / 2)
-        return -1;
     free(index->words);
-    index->words = calloc(table, sizeof *index->words);
-    posting *postings = malloc((words + 1) * sizeof *postings);
-    if (!index->words || !postings) {
-        free(postings);
+    index->words = NULL;
+    index->word_table_size = 0;
+    if (grow_words(index) != 0)
         return -1;
-    }
-    index->word_table_size = (uint32_t)table;
-    uint32_t used = 0;
+    bool is_word[256];
+    for (unsigned c = 0; c < 256; c++)
+        is_word[c] = word_byte((unsigned char)c);
+    uint32_t distinct = 0, used = 0, capacity = 4096;
+    posting *postings = malloc(capacity * sizeof *postings);
+    if (!postings)
+        return -1;
+    const unsigned char *text = (const unsigned char *)index->text;
     for (uint32_t i = 0; i < index->statement_count; i++) {
         uint32_t at = ts_node_start_byte(index->statements[i]);
         uint32_t end = ts_node_end_byte(index->statements[i]);
         while (at < end) {
-            if (!word_byte((unsigned char)index->text[at])) {
+            if (!is_word[text[at]]) {
                 at++;
                 continue;
             }
             uint32_t start = at;
-            while (at < end && word_byte((unsigned char)index->text[at]))
-                at++;
-            if (index->text[start] >= '0' && index->text[start] <= '9')
+            uint32_t hash = 2166136261u; /* word_hash, as the bytes go by */
+            while (at < end && is_word[text[at]])
+                hash = (hash ^ text[at++]) * 16777619u;
+            if (text[start] >= '0' && text[start] <= '9')
                 continue; /* a number */
-            struct gm_mentioned_word *w = word_slot(index, (gm_slice){index->text + start, at - start});
+            gm_slice word = {index->text + start, at - start};
+            struct gm_mentioned_word *w = slot_in(index->words, index->word_table_size, word, hash);
             if (w->word.len == 0) {
-                w->word = (gm_slice){index->text + start, at - start};
+                if (2 * (distinct + 1) > index->word_table_size) {
+                    if (grow_words(index) != 0) {
+                        free(postings);
+                        return -1;
+                    }
+                    w = slot_in(index->words, index->word_table_size, word, hash);
+                }
+                distinct++;
+                w->word = word;
+                w->hash = hash;
                 w->count = 0;
             } else if (w->last_statement == i) {
                 continue;
+            }
+            if (used == capacity) {
+                posting *more = capacity < UINT32_MAX / 2
+                                    ? realloc(postings, 2 * (size_t)capacity * sizeof *postings)
+                                    : NULL;
+                if (!more) {
+                    free(postings);
+                    return -1;
+                }
+                postings = more;
+                capacity *= 2;
             }
             postings[used] = (posting){i, w->count ? w->first : UINT32_MAX};
             w->first = used++;
@@ -517,7 +550,7 @@ static int build_mentions(gm_module_index *index) {
         return -1;
     }
     uint32_t next = 0;
-    for (size_t k = 0; k < table; k++) {
+    for (uint32_t k = 0; k < index->word_table_size; k++) {
         struct gm_mentioned_word *w = &index->words[k];
         if (w->word.len == 0)
             continue;

@@ -266,6 +266,8 @@ static bool target_binds(const gm_syntax *syn, const char *text, TSNode target, 
 /* Whether an expression_statement at module level assigns to name. */
 static bool statement_assigns(const gm_syntax *syn, const char *text, TSNode stmt,
                               const char *name) {
+    if (!gm_slice_contains(gm_node_slice(stmt, text), name))
+        return false; /* a name it binds is in its text */
     uint32_t n = ts_node_named_child_count(stmt);
     for (uint32_t i = 0; i < n; i++) {
         TSNode a = ts_node_named_child(stmt, i);
@@ -325,6 +327,8 @@ static void import_visit(const gm_syntax *syn, const char *text, TSNode stmt, bi
 }
 
 static bool import_binds(const gm_syntax *syn, const char *text, TSNode stmt, const char *name) {
+    if (!gm_slice_contains(gm_node_slice(stmt, text), name))
+        return false; /* a name it binds is in its text */
     bind_visit v = {.name = name};
     import_visit(syn, text, stmt, &v);
     return v.found;
@@ -626,7 +630,9 @@ bool gm_symbols_imported_after(const gm_symbols *symbols, size_t from, gm_slice 
 static const gm_import *find_import(const gm_symbols *s, const char *head, size_t len) {
     for (size_t i = s->import_count; i-- > 0;) {
         const char *local = s->imports[i].local;
-        if (strlen(local) == len && memcmp(local, head, len) == 0)
+        /* the first byte turns most away before strlen: the rules ask for every name they see */
+        if ((len == 0 || local[0] == head[0]) && strlen(local) == len &&
+            memcmp(local, head, len) == 0)
             return &s->imports[i];
     }
     return NULL;

@@ -234,13 +234,14 @@ void gm_rule_boolean_mask(gm_region *region, TSNode subscript) {
         return;
     /* An assignment target (`x[x > 0] = 0`) is an index_put dynamo traces; an augmented one
      * (`y[mask] += v`) reads y[mask] first. */
-    TSNode target = subscript, parent = ts_node_parent(subscript);
+    TSNode function = region->site.function;
+    TSNode target = subscript, parent = gm_parent_within(function, subscript);
     while (gm_is(parent, syn->sym.pattern_list) || gm_is(parent, syn->sym.tuple_pattern) ||
            gm_is(parent, syn->sym.list_pattern) || gm_is(parent, syn->sym.expression_list) ||
            gm_is(parent, syn->sym.tuple) || gm_is(parent, syn->sym.list) ||
            gm_is(parent, syn->sym.parenthesized_expression)) {
         target = parent; /* `a[m], b[m] = f(...)`: each a store */
-        parent = ts_node_parent(parent);
+        parent = gm_parent_within(function, parent);
     }
     if (gm_is(parent, syn->sym.assignment) && ts_node_eq(gm_child(parent, syn->field.left), target))
         return;

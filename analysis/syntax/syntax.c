@@ -75,11 +75,6 @@ int gm_syntax_init(gm_syntax *syntax, const TSLanguage *language) {
     return 0;
 }
 
-bool gm_slice_is(gm_slice slice, const char *word) {
-    size_t n = strlen(word);
-    return slice.len == n && memcmp(slice.ptr, word, n) == 0;
-}
-
 const char *gm_text_find(const char *text, size_t len, const char *word, size_t word_len) {
     return memmem(text, len, word, word_len);
 }
@@ -133,6 +128,55 @@ TSNode gm_call_target(const gm_syntax *syntax, TSNode call, TSNode *head) {
         return (TSNode){0};
     *head = gm_chain_head(syntax, fn);
     return ts_node_is_null(*head) ? (TSNode){0} : fn;
+}
+
+void gm_running_children(const gm_syntax *syntax, const char *text, TSNode node, TSSymbol t,
+                         uint32_t *first, uint32_t *end) {
+    *first = 0;
+    *end = ts_node_named_child_count(node);
+    if (*end == 0 || ts_node_has_error(node))
+        return;
+    if (t == syntax->sym.attribute) {
+        *end = 1; /* the object; the attribute's name follows it */
+    } else if (t == syntax->sym.keyword_argument) {
+        *first = 1; /* the value; the name comes first */
+    } else if (t == syntax->sym.string) {
+        /* the prefix, up to the quote: only f (and t) strings hold expressions */
+        uint32_t at = ts_node_start_byte(node), stop = ts_node_end_byte(node);
+        for (; at < stop && text[at] != '"' && text[at] != '\''; at++)
+            if (text[at] == 'f' || text[at] == 'F' || text[at] == 't' || text[at] == 'T')
+                return;
+        *end = 0;
+    }
+}
+
+TSNode gm_parent_within(TSNode ancestor, TSNode node) {
+    if (ts_node_is_null(ancestor) || ts_node_is_null(node) || ts_node_eq(ancestor, node))
+        return ts_node_parent(node);
+    uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
+    if (start < ts_node_start_byte(ancestor) || end > ts_node_end_byte(ancestor))
+        return ts_node_parent(node);
+    TSTreeCursor cursor = ts_tree_cursor_new(ancestor);
+    TSNode parent = ancestor, found = {0};
+    bool done = false;
+    for (int depth = 0; depth < 1000 && !done; depth++) {
+        if (ts_tree_cursor_goto_first_child_for_byte(&cursor, start) < 0)
+            break;
+        TSNode n = ts_tree_cursor_current_node(&cursor);
+        /* the child that holds node among this one and its next siblings */
+        while (ts_node_start_byte(n) <= start && ts_node_end_byte(n) < end &&
+               ts_tree_cursor_goto_next_sibling(&cursor))
+            n = ts_tree_cursor_current_node(&cursor);
+        if (ts_node_start_byte(n) > start || ts_node_end_byte(n) < end)
+            break;
+        if (ts_node_eq(n, node)) {
+            found = parent;
+            done = true;
+        }
+        parent = n;
+    }
+    ts_tree_cursor_delete(&cursor);
+    return done ? found : ts_node_parent(node);
 }
 
 bool gm_is_constant_string(const gm_syntax *syntax, TSNode node) {

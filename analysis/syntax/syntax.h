@@ -176,7 +176,11 @@ static inline gm_slice gm_node_slice(TSNode node, const char *text) {
 /* Whether the text of node equals the NUL-terminated word. */
 bool gm_node_text_is(TSNode node, const char *text, const char *word);
 
-bool gm_slice_is(gm_slice slice, const char *word);
+/* Inline: called with literal words, whose length the compiler then knows. */
+static inline bool gm_slice_is(gm_slice slice, const char *word) {
+    size_t n = strlen(word);
+    return slice.len == n && memcmp(slice.ptr, word, n) == 0;
+}
 /* Whether text holds word anywhere (a substring): a cheap look at a function's or a file's text
  * before walking its tree. */
 bool gm_slice_contains(gm_slice text, const char *word);
@@ -186,6 +190,12 @@ const char *gm_text_find(const char *text, size_t len, const char *word, size_t 
 static inline bool gm_slice_eq(gm_slice a, gm_slice b) {
     return a.len == b.len && memcmp(a.ptr, b.ptr, a.len) == 0;
 }
+
+/* The parent of node, looked for from ancestor down (which holds node): ts_node_parent walks
+ * down from the root of the tree, past every statement of the module before node's, which
+ * costs more for a rule that asks it of every subscript than the rule's own work. Falls back
+ * to ts_node_parent when ancestor does not hold node. */
+TSNode gm_parent_within(TSNode ancestor, TSNode node);
 
 /* Strips parenthesized_expression wrappers. */
 /* The identifier at the head of an attribute chain (x in x.a.b, parentheses skipped), or a null
@@ -212,6 +222,15 @@ uint32_t gm_module_head_end(const gm_syntax *syntax, const char *text, uint32_t 
 /* A string literal without interpolation, or an implicit concatenation of such (parentheses
  * around it allowed): a message known before tracing. */
 bool gm_is_constant_string(const gm_syntax *syntax, TSNode node);
+
+/* The named children of node (whose symbol is t) below which a walk for what runs can meet a
+ * call, a binding or any other expression: [*first, *end) of its named children. Leaves out the
+ * name after the dot of an attribute, the name of a keyword argument and every part of a string
+ * without interpolation (no f or t prefix), which are names and text only: the walks that take
+ * each named child by index (call parts, the region walk) pay most for the nodes they visit. A
+ * node with a syntax error below it keeps all its children. */
+void gm_running_children(const gm_syntax *syntax, const char *text, TSNode node, TSSymbol t,
+                         uint32_t *first, uint32_t *end);
 
 /* The text of a chain of names (`a.b.c`, parentheses and spaces dropped) appended to buf at
  * *len; false for anything else or when it does not fit. */

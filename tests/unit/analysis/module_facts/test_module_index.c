@@ -2,6 +2,8 @@
  * statement's results) against the same tables built by walking the module, and the getter of a
  * breaking finding looked for inside its top-level statement against the same search from the
  * module. */
+#include <ctype.h>
+
 #include "check.h"
 
 #include "analysis/module_facts/breaking_properties.h"
@@ -187,9 +189,88 @@ static void getter_keys(void) {
     CHECK(getter_at("self.w.sum().item()", 0, key, 5) == NULL);
 }
 
+/* Whether the statement's text holds word as a whole word (the reference for the index: words
+ * are runs of letters, digits, underscores and non-ASCII bytes that do not start with a
+ * digit). */
+static bool statement_mentions(const char *text, TSNode statement, const char *word) {
+    uint32_t at = ts_node_start_byte(statement), end = ts_node_end_byte(statement);
+    size_t len = strlen(word);
+    while (at < end) {
+        unsigned char c = (unsigned char)text[at];
+        bool w = c == '_' || isalnum(c) || c >= 0x80;
+        if (!w) {
+            at++;
+            continue;
+        }
+        uint32_t start = at;
+        while (at < end && (text[at] == '_' || isalnum((unsigned char)text[at]) ||
+                            (unsigned char)text[at] >= 0x80))
+            at++;
+        if (at - start == len && memcmp(text + start, word, len) == 0 && !isdigit(c))
+            return true;
+    }
+    return false;
+}
+
+/* The statements that mention a word, in file order, against a plain scan of each statement:
+ * over a module with thousands of distinct words (the word table grows many times while it is
+ * built), words repeated within and across statements, words only in comments and strings,
+ * numbers (never words) and non-ASCII names. */
+static void mentions_match_a_scan(void) {
+    gm_syntax syntax;
+    CHECK_EQ_INT(gm_syntax_init(&syntax, gm_python_language()), 0);
+    size_t cap = 400000, len = 0;
+    char *text = malloc(cap);
+    CHECK(text != NULL);
+    for (int i = 0; i < 3000; i++)
+        len += (size_t)snprintf(text + len, cap - len,
+                                "def f%d(x):  # note%d shared\n    return g%d(x, w%d) + x * %d\n",
+                                i, i % 7, i % 13, i, i);
+    len += (size_t)snprintf(text + len, cap - len,
+                            "s = 'only_in_string shared'\nnaïve = f1(ünï)\nv = 12345 + f2(1)\n");
+    TSParser *parser = gm_python_parser_new(0);
+    TSTree *tree = gm_python_parse(parser, NULL, text, (uint32_t)len);
+    TSNode root = ts_tree_root_node(tree);
+    gm_module_index index = {0};
+    gm_module_index_reset(&index, &syntax, text, root);
+    const char *words[] = {"f0",    "f1",     "f2999", "g0",    "g12",          "w1500",
+                           "x",     "return", "def",   "note3", "only_in_string", "shared",
+                           "naïve", "ünï",    "12345", "f3000", "missing",      "w"};
+    uint32_t statements = ts_node_named_child_count(root);
+    int mismatches = 0;
+    for (size_t k = 0; k < sizeof words / sizeof words[0]; k++) {
+        const TSNode *first;
+        uint32_t count = gm_module_index_mentions(
+            &index, (gm_slice){words[k], (uint32_t)strlen(words[k])}, &first);
+        uint32_t expected = 0;
+        for (uint32_t i = 0; i < statements; i++) {
+            TSNode st = ts_node_named_child(root, i);
+            if (!statement_mentions(text, st, words[k]))
+                continue;
+            if (expected >= count || !ts_node_eq(first[expected], st))
+                mismatches++;
+            expected++;
+        }
+        if (count != expected) {
+            fprintf(stderr, "mentions(%s): %u, a scan finds %u\n", words[k], count, expected);
+            mismatches++;
+        }
+    }
+    CHECK_EQ_INT(mismatches, 0);
+    /* and the answers are not all empty: the comparison compared something */
+    const TSNode *first;
+    CHECK_EQ_INT(gm_module_index_mentions(&index, (gm_slice){"shared", 6}, &first), 3001);
+    CHECK_EQ_INT(gm_module_index_mentions(&index, (gm_slice){"12345", 5}, &first), 0);
+    gm_module_index_free(&index);
+    gm_tree_delete(tree);
+    ts_parser_delete(parser);
+    free(text);
+}
+
 int main(void) {
     tables_with_kept_orders();
     tables_from_facts();
     getter_keys();
+    mentions_match_a_scan();
     return check_exit_code("analysis/module_facts/module_index");
 }
