@@ -6,12 +6,14 @@ usage: PYTHONPATH=ENV .venv/bin/python tests/sweep/untuned_libraries.py run LIBR
        .venv/bin/python tests/sweep/untuned_libraries.py store OUT.json VERSION \
            tests/sweep/data/LIBRARY-VERSION.json
 
-LIBRARY is x_transformers, vector_quantize_pytorch, vit_pytorch, torchvision or torch_geometric,
-installed (with --no-deps, beside the
-project's torch) into ENV: `pip install --target ENV --no-deps x-transformers
-vector-quantize-pytorch vit-pytorch einops einx loguru packaging torch-einops-utils
-frozendict` (torchvision: the sweep's transformers environment, build-sweep/env/transformers-V,
-whose torchvision imports without its C++ operators).
+LIBRARY is x_transformers, vector_quantize_pytorch, vit_pytorch, torchvision, torch_geometric or
+monai, installed (with --no-deps, beside the project's torch) into ENV: `pip install --target ENV
+--no-deps x-transformers vector-quantize-pytorch vit-pytorch einops einx loguru packaging
+torch-einops-utils frozendict` (torchvision: the sweep's transformers environment,
+build-sweep/env/transformers-V, whose torchvision imports without its C++ operators; MONAI:
+`pip install --target ENV --no-deps monai einops`, its networks need nothing else, e.g.
+`PYTHONPATH=/tmp/monaienv nice .venv/bin/python tests/sweep/untuned_libraries.py run monai
+/tmp/monai.json`, about 4 minutes on one core).
 
 `run` builds each configuration below (tiny widths), in eval and train mode, float32, and
 records dynamo's break sites from both torch._dynamo.explain and the graph_breaks log, with the
@@ -113,6 +115,8 @@ def configurations(library: str, torch):
         return _torchvision_configurations(torch)
     if library == "torch_geometric":
         return _torch_geometric_configurations(torch)
+    if library == "monai":
+        return _monai_configurations(torch)
     raise SystemExit(f"unknown library {library}")
 
 
@@ -239,6 +243,135 @@ def _torch_geometric_configurations(torch):
         if "out_channels" in params and "out_channels" not in kwargs:
             kwargs["out_channels"] = 16
         configs[name] = (lambda cls=cls, kwargs=kwargs: cls(**kwargs), graph)
+    return configs
+
+
+# Constructor arguments by name for MONAI's networks: 2-D, one channel in and two out, 32x32
+# images, three levels of 4/8/16 channels with two strides of 2, transformers of width 32 with 2
+# heads and 2 layers in patches of 8.
+_MONAI_ARGUMENTS = {
+    "spatial_dims": 2, "in_channels": 1, "out_channels": 2, "img_size": (32, 32),
+    "image_size": (32, 32), "input_image_size": (32, 32), "input_shape": (32, 32),
+    "in_shape": (1, 32, 32), "out_shape": (2,), "channels": [4, 8, 16], "strides": (2, 2),
+    "kernel_size": 3, "patch_size": 8, "hidden_size": 32, "mlp_dim": 64, "num_heads": 2,
+    "num_layers": 2, "num_classes": 2, "classes": 2, "latent_size": 8, "label_nc": 2,
+    "num_channel_initial": 4, "depth": 2, "extract_levels": (0, 1, 2), "hidden_channels": (8, 8),
+    "encode_channels": (8,), "decode_channels": (8,), "num_d": 2, "num_layers_d": 2,
+    "latent_shape": (8,), "start_shape": (4, 8, 8), "unet_out_channels": 4,
+    "final_conv_channels": (4,), "feature_size": 12, "attention_levels": (False, False, True),
+    "num_res_blocks": 1, "num_head_channels": 4, "latent_channels": 4, "norm_num_groups": 4,
+    "num_res_channels": (4, 8, 16), "num_res_layers": 1,
+    "downsample_parameters": ((2, 4, 1, 1),) * 3, "upsample_parameters": ((2, 4, 1, 1, 0),) * 3,
+    "num_embeddings": 16, "embedding_dim": 4, "z_dim": 8,
+}
+
+# Where a network reads one of those names otherwise: DynUNet's kernel sizes and strides per
+# level (three at least), VoxelMorph's pair of images and channels in pairs, SwinUNETR's heads
+# and depths per stage and its patches of 2, NaViT's image side as an integer, AutoEncoder's strides per channel level, the patch
+# discriminators' first width.
+_MONAI_OVERRIDES = {
+    "DynUNet": {"kernel_size": (3, 3, 3), "strides": (1, 2, 2), "upsample_kernel_size": (2, 2)},
+    "SwinUNETR": {"num_heads": (2, 2, 2, 2), "depths": (1, 1, 1, 1), "patch_size": 2},
+    "NaViT": {"image_size": 32},
+    "AutoEncoder": {"strides": (2, 2, 1)},
+    "VarAutoEncoder": {"strides": (2, 2, 1)},
+    "SpatialAttentionBlock": {"num_channels": 8, "norm_num_groups": 4},
+    "PatchDiscriminator": {"channels": 8},
+    "MultiScalePatchDiscriminator": {"channels": 8},
+    "VoxelMorphUNet": {"in_channels": 2, "channels": (4, 4, 8, 8)},
+}
+
+# The forward arguments MONAI's networks take by name, beside the image (2, in_channels, 32, 32):
+# diffusion time steps, SPADE's label maps.
+_MONAI_INPUTS = {
+    "timesteps": lambda torch: torch.randint(0, 1000, (2,)),
+    "seg": lambda torch: torch.randn(2, 2, 32, 32),
+}
+
+# The image side of networks whose deepest level needs more than 32 pixels (SwinUNETR: 2**5
+# patches of 2 and more than one pixel at the bottom).
+_MONAI_SIDES = {"SwinUNETR": 64}
+
+# The held-out designs of issue 13 (timm's resnet, vision_transformer, convnext) under MONAI's
+# names: ResNet and its encoders and blocks, the squeeze-and-excitation ResNets and ResNeXts of
+# senet.py (and SENet, their base, and SENet154, a ResNeXt with SE blocks), the plain ViT, its
+# autoencoder and masked autoencoder (a ViT encoder with a small decoder). DenseNet169/201/264
+# are DenseNet121's code at other depths (and DenseNet its base): one is swept.
+# TopologyConstruction is the DiNTS topologies' base class, whose forward computes nothing.
+_MONAI_LEFT_OUT = ("ResNet", "ResNetBlock", "ResNetBottleneck", "ResNetEncoder", "ResNetFeatures",
+                   "SENet", "SENet154", "SEResNet50", "SEResNet101", "SEResNet152", "SEResNeXt50",
+                   "SEResNeXt101", "SEResNext50", "SEResNext101", "ViT", "ViTAutoEnc",
+                   "MaskedAutoEncoderViT", "DenseNet", "DenseNet169", "DenseNet201", "DenseNet264",
+                   "TopologyConstruction")
+
+# The attention and transformer blocks of monai.networks.blocks swept beside the networks.
+_MONAI_BLOCKS = ("CrossAttentionBlock", "MLPBlock", "PatchEmbeddingBlock", "SABlock",
+                 "SpatialAttentionBlock", "TransformerBlock")
+
+
+def _monai_configurations(torch):
+    """Every network class of monai.networks.nets (once, by its class name, not its aliases) and
+    the blocks of _MONAI_BLOCKS, less the held-out designs, whose required constructor arguments
+    are all in _MONAI_ARGUMENTS (or _MONAI_OVERRIDES), given every argument of those tables it
+    takes, with forward's first argument an image of (2, in_channels, 32, 32) (a sequence
+    (2, 16, hidden_size) for blocks without in_channels; (2, in_channels) for fully connected
+    nets; (2, *latent_shape) for generators) and _MONAI_INPUTS for the others it requires.
+    Building runs one eager forward (eval, no gradients), so that a network that does not run at
+    these sizes is recorded as an error."""
+    import copy
+    import inspect
+
+    import monai.networks.blocks as blocks
+    import monai.networks.nets as nets
+
+    classes = [(name, getattr(nets, name)) for name in sorted(dir(nets))]
+    classes += [(f"blocks.{name}", getattr(blocks, name)) for name in _MONAI_BLOCKS]
+    configs = {}
+    for key, cls in classes:
+        name = key.rsplit(".", 1)[-1]
+        if not (inspect.isclass(cls) and issubclass(cls, torch.nn.Module)
+                and cls.__name__ == name and name not in _MONAI_LEFT_OUT):
+            continue
+        table = {**_MONAI_ARGUMENTS, **_MONAI_OVERRIDES.get(name, {})}
+        params, required = _constructor_arguments(cls)
+        if params is None or any(n not in table for n in required):
+            continue
+        kwargs = {n: v for n, v in table.items() if n in params}
+        forward = [p for n, p in inspect.signature(cls.forward).parameters.items() if n != "self"
+                   and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+        if len(forward) > 1 and forward[0].name in _MONAI_INPUTS:  # SPADENet(seg, x): x the image
+            forward = [forward[1], forward[0], *forward[2:]]
+        rest = [p.name for p in forward[1:] if p.default is p.empty or p.name in _MONAI_INPUTS]
+        if not forward or any(n not in _MONAI_INPUTS for n in rest):
+            continue
+        channels = kwargs.get("in_channels", kwargs.get("num_channels"))
+        if "latent_shape" in params:
+            shape = (2, *kwargs["latent_shape"])
+        elif "hidden_size" in params and channels is None:
+            shape = (2, 16, kwargs["hidden_size"])
+        elif "spatial_dims" not in params and ("hidden_channels" in params
+                                               or "encode_channels" in params):
+            shape = (2, channels)
+        else:  # classifiers and regressors read their channels from in_shape
+            side = _MONAI_SIDES.get(name, 32)
+            shape = (2, channels or kwargs.get("in_shape", (1,))[0], side, side)
+
+        def inputs(first=forward[0].name, rest=rest, shape=shape):
+            torch.manual_seed(0)
+            image = torch.randn(*shape)
+            if first == "batched_images":  # NaViT: groups of images of their own sizes, packed
+                image = [[image[0], image[1, :, :16]], [image[1]]]
+            return {first: image, **{n: _MONAI_INPUTS[n](torch) for n in rest}}
+
+        def build(cls=cls, kwargs=kwargs, inputs=inputs):
+            model = cls(**copy.deepcopy(kwargs))  # a constructor may reverse a list in place
+            was_training = model.training
+            model.eval()
+            with torch.no_grad():
+                model(**inputs())
+            return model.train(was_training)
+
+        configs[key] = (build, inputs)
     return configs
 
 
@@ -411,7 +544,7 @@ def main(argv=None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run")
     run.add_argument("library", choices=["x_transformers", "vector_quantize_pytorch", "vit_pytorch",
-                                         "torchvision", "torch_geometric"])
+                                         "torchvision", "torch_geometric", "monai"])
     run.add_argument("out")
     score = sub.add_parser("score")
     score.add_argument("data")
