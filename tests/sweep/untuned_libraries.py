@@ -267,8 +267,8 @@ _MONAI_ARGUMENTS = {
 
 # Where a network reads one of those names otherwise: DynUNet's kernel sizes and strides per
 # level (three at least), VoxelMorph's pair of images and channels in pairs, SwinUNETR's heads
-# and depths per stage and its patches of 2, NaViT's image side as an integer, AutoEncoder's strides per channel level, the patch
-# discriminators' first width.
+# and depths per stage and its patches of 2, NaViT's image side as an integer, AutoEncoder's
+# strides per channel level, the patch discriminators' first width.
 _MONAI_OVERRIDES = {
     "DynUNet": {"kernel_size": (3, 3, 3), "strides": (1, 2, 2), "upsample_kernel_size": (2, 2)},
     "SwinUNETR": {"num_heads": (2, 2, 2, 2), "depths": (1, 1, 1, 1), "patch_size": 2},
