@@ -450,20 +450,30 @@ static char *constant_fact(const char *name, const char *member, int value) {
     return fact;
 }
 
-/* The functions of other modules that m imports and that return a compile-time constant, as
- * "name=value" with name as m's imports spell a call of it: `from .utils import is_tracing`
- * gives ".utils.is_tracing=1", `from . import utils` gives ".utils.is_tracing=1" for each such
- * function of utils. */
-static int collect_constant_facts(const gm_workspace_graph *g, module *m, string_list *out) {
+/* What a visitor of imported functions is given: the call's name as m's import spells it
+ * (canonical, and member for a function of a module imported whole, else NULL), and the
+ * function's node in its module's summary. Returns 1 when it took a function imported by name
+ * (the name is then not also tried as a module), 0 when not, -1 on OOM. */
+typedef int (*imported_function_visitor)(const char *canonical, const char *member,
+                                         const gm_module_summary *summary,
+                                         const gm_summary_node *node, string_list *out);
+
+/* Visits the module-level functions of other modules that m imports: one imported by name
+ * (`from .utils import is_tracing`), or each of a module imported whole (`from . import
+ * utils`). */
+static int each_imported_function(const gm_workspace_graph *g, module *m,
+                                  imported_function_visitor visit, string_list *out) {
     for (size_t i = 0; i < m->summary.import_count; i++) {
         const char *canonical = m->summary.imports[i].canonical;
         char key[2 * GM_NAME_MAX];
         module *to = resolve(g, m, canonical, key, sizeof key, 0);
         const gm_summary_node *node = to ? gm_module_summary_find(&to->summary, key) : NULL;
-        if (to && to != m && node && node->returns_constant >= 0) {
-            if (string_list_push(out, constant_fact(canonical, NULL, node->returns_constant)) != 0)
+        if (to && to != m && node) {
+            int took = visit(canonical, NULL, &to->summary, node, out);
+            if (took < 0)
                 return -1;
-            continue;
+            if (took)
+                continue;
         }
         char abs[2 * GM_NAME_MAX];
         if (!gm_module_absolute_name(m->name, m->is_package, canonical, abs, sizeof abs))
@@ -473,12 +483,26 @@ static int collect_constant_facts(const gm_workspace_graph *g, module *m, string
             continue;
         for (size_t n = 0; n < whole->summary.node_count; n++) {
             const gm_summary_node *f = &whole->summary.nodes[n];
-            if (f->returns_constant >= 0 && !strchr(f->key, '.') &&
-                string_list_push(out, constant_fact(canonical, f->key, f->returns_constant)) != 0)
+            if (!strchr(f->key, '.') && visit(canonical, f->key, &whole->summary, f, out) < 0)
                 return -1;
         }
     }
     return 0;
+}
+
+/* The functions of other modules that m imports and that return a compile-time constant, as
+ * "name=value" with name as m's imports spell a call of it: `from .utils import is_tracing`
+ * gives ".utils.is_tracing=1", `from . import utils` gives ".utils.is_tracing=1" for each such
+ * function of utils. */
+static int visit_constant(const char *canonical, const char *member,
+                          const gm_module_summary *summary, const gm_summary_node *node,
+                          string_list *out) {
+    (void)summary;
+    if (node->returns_constant < 0)
+        return 0;
+    return string_list_push(out, constant_fact(canonical, member, node->returns_constant)) != 0
+               ? -1
+               : 1;
 }
 
 /* The tensors the return annotation of the function of summary with node's key declares: an
@@ -515,39 +539,18 @@ static char *returns_fact(const char *name, const char *member, gm_return_kinds 
 }
 
 /* The functions of other modules that m imports and whose return annotation declares tensors,
- * as "returns:<name>:<arity>:<tensors>" with name as m's imports spell a call of it (as
- * collect_constant_facts does): `from ..utils import to_edge_index` of a function annotated
- * `-> Tuple[Tensor, Tensor]` gives "returns:..utils.to_edge_index:2:3". */
-static int collect_return_facts(const gm_workspace_graph *g, module *m, string_list *out) {
-    for (size_t i = 0; i < m->summary.import_count; i++) {
-        const char *canonical = m->summary.imports[i].canonical;
-        char key[2 * GM_NAME_MAX];
-        module *to = resolve(g, m, canonical, key, sizeof key, 0);
-        const gm_summary_node *node = to ? gm_module_summary_find(&to->summary, key) : NULL;
-        if (to && to != m && node) {
-            gm_return_kinds kinds = declared_returns(&to->summary, node);
-            if (kinds.tensors && string_list_push(out, returns_fact(canonical, NULL, kinds)) != 0)
-                return -1;
-            continue;
-        }
-        char abs[2 * GM_NAME_MAX];
-        if (!gm_module_absolute_name(m->name, m->is_package, canonical, abs, sizeof abs))
-            continue;
-        module *whole = find_module(g, m->root, abs, strlen(abs));
-        if (!whole || whole == m)
-            continue;
-        for (size_t n = 0; n < whole->summary.node_count; n++) {
-            const gm_summary_node *f = &whole->summary.nodes[n];
-            if (strchr(f->key, '.') ||
-                (n > 0 && strcmp(whole->summary.nodes[n - 1].key, f->key) == 0))
-                continue; /* a method, or a key already looked at */
-            gm_return_kinds kinds = declared_returns(&whole->summary, f);
-            if (kinds.tensors &&
-                string_list_push(out, returns_fact(canonical, f->key, kinds)) != 0)
-                return -1;
-        }
-    }
-    return 0;
+ * as "returns:<name>:<arity>:<tensors>" with name as m's imports spell a call of it: `from
+ * ..utils import to_edge_index` of a function annotated `-> Tuple[Tensor, Tensor]` gives
+ * "returns:..utils.to_edge_index:2:3". */
+static int visit_declared_returns(const char *canonical, const char *member,
+                                  const gm_module_summary *summary, const gm_summary_node *node,
+                                  string_list *out) {
+    if (member && node > summary->nodes && strcmp(node[-1].key, node->key) == 0)
+        return 0; /* a key already looked at (declared_returns reads them all) */
+    gm_return_kinds kinds = declared_returns(summary, node);
+    if (!kinds.tensors)
+        return 0;
+    return string_list_push(out, returns_fact(canonical, member, kinds)) != 0 ? -1 : 1;
 }
 
 /* The bases of m's classes that are Modules defined in other modules, as "module:<base>" with
@@ -619,7 +622,8 @@ static int collect_roots(const gm_workspace_graph *g, module *m) {
         if (string_list_push(&facts, strdup(key)) != 0)
             goto oom;
     }
-    if (collect_constant_facts(g, m, &facts) != 0 || collect_return_facts(g, m, &facts) != 0 ||
+    if (each_imported_function(g, m, visit_constant, &facts) != 0 ||
+        each_imported_function(g, m, visit_declared_returns, &facts) != 0 ||
         collect_module_bases(g, m, &facts) != 0 || collect_property_facts(g, m, &facts) != 0)
         goto oom;
     if (facts.count > 1)

@@ -6,18 +6,12 @@
 #include "analysis/module_facts/module_summary.h"
 #include "analysis/module_facts/workspace_graph.h"
 #include "analysis_test.h"
+#include "summary_test.h"
 
-static gm_module_summary summarise(const char *src) {
-    gm_analysis_options o;
-    gm_analysis_options_default(&o);
-    gm_module_summary s;
-    CHECK_EQ_INT(gm_module_summary_from_source(src, strlen(src), &o, &s), 0);
-    return s;
-}
 
 /* The returns_constant the summary records for the function named name of src. */
 static int folds(const char *src, const char *name) {
-    gm_module_summary s = summarise(src);
+    gm_module_summary s = st_summarise(src);
     const gm_summary_node *n = gm_module_summary_find(&s, name);
     int v = n ? n->returns_constant : -9;
     gm_module_summary_free(&s);
@@ -81,20 +75,6 @@ static void function_returns(void) {
                  -1);
 }
 
-static bool has_fact(gm_workspace_graph *g, const char *name, const char *fact) {
-    size_t count;
-    uint64_t digest;
-    const char *const *facts = gm_workspace_graph_roots(g, "/p", name, &count, &digest);
-    for (size_t i = 0; i < count; i++)
-        if (strcmp(facts[i], fact) == 0)
-            return true;
-    return false;
-}
-
-static void add(gm_workspace_graph *g, const char *name, bool package, const char *src) {
-    gm_module_summary s = summarise(src);
-    CHECK_EQ_INT(gm_workspace_graph_set(g, "/p", name, package, &s), 1);
-}
 
 /* How many GM101 findings src has given the facts. */
 static size_t branches_with_facts(const char *src, const char *const *facts, size_t count) {
@@ -111,24 +91,24 @@ static size_t branches_with_facts(const char *src, const char *const *facts, siz
 static void across_modules(void) {
     gm_workspace_graph *g = gm_workspace_graph_new();
     CHECK(g != NULL);
-    add(g, "pkg", true, "from .utils import is_tracing\n");
-    add(g, "pkg.utils", true, "from .import_utils import is_tracing, is_proxy\n");
-    add(g, "pkg.utils.import_utils", false,
+    st_add(g, "/p", "pkg", true, "from .utils import is_tracing\n");
+    st_add(g, "/p", "pkg.utils", true, "from .import_utils import is_tracing, is_proxy\n");
+    st_add(g, "/p", "pkg.utils.import_utils", false,
         "import torch\n"
         "def is_compiling():\n    return torch.compiler.is_compiling()\n"
         "def is_proxy(x):\n    return isinstance(x, torch.fx.Proxy)\n"
         "def is_tracing(x=None):\n    return torch.compiler.is_compiling() or is_proxy(x)\n");
-    add(g, "pkg.masks", false,
+    st_add(g, "/p", "pkg.masks", false,
         "from .utils import is_tracing, is_proxy\n"
         "from .utils import import_utils as iu\n");
     CHECK_EQ_INT(gm_workspace_graph_solve(g), 0);
     /* through the package's re-export, as the import spells it */
-    CHECK(has_fact(g, "pkg.masks", ".utils.is_tracing=1"));
-    CHECK(!has_fact(g, "pkg.masks", ".utils.is_proxy=1"));
-    CHECK(!has_fact(g, "pkg.masks", ".utils.is_proxy=0"));
+    CHECK(st_has_fact(g, "/p", "pkg.masks", ".utils.is_tracing=1"));
+    CHECK(!st_has_fact(g, "/p", "pkg.masks", ".utils.is_proxy=1"));
+    CHECK(!st_has_fact(g, "/p", "pkg.masks", ".utils.is_proxy=0"));
     /* a module imported whole: each of its constant functions */
-    CHECK(has_fact(g, "pkg.masks", ".utils.import_utils.is_compiling=1"));
-    CHECK(has_fact(g, "pkg.masks", ".utils.import_utils.is_tracing=1"));
+    CHECK(st_has_fact(g, "/p", "pkg.masks", ".utils.import_utils.is_compiling=1"));
+    CHECK(st_has_fact(g, "/p", "pkg.masks", ".utils.import_utils.is_tracing=1"));
     gm_workspace_graph_free(g);
 
     /* The analysis folds a call of such a function: the tensor test behind it is never read. */

@@ -7,19 +7,13 @@
 #include "analysis/module_facts/return_annotations.h"
 #include "analysis/module_facts/workspace_graph.h"
 #include "analysis_test.h"
+#include "summary_test.h"
 
-static gm_module_summary summarise(const char *src) {
-    gm_analysis_options o;
-    gm_analysis_options_default(&o);
-    gm_module_summary s;
-    CHECK_EQ_INT(gm_module_summary_from_source(src, strlen(src), &o, &s), 0);
-    return s;
-}
 
 /* "arity:tensors" of the first node named name of src, "none" when it declares no tensor, or
  * "missing". */
 static const char *declared(const char *src, const char *name, char *out, size_t cap) {
-    gm_module_summary s = summarise(src);
+    gm_module_summary s = st_summarise(src);
     const gm_summary_node *n = gm_module_summary_find(&s, name);
     if (!n)
         snprintf(out, cap, "missing");
@@ -89,20 +83,6 @@ static void spelling(void) {
     CHECK(!gm_return_kinds_parse("", &k));
 }
 
-static bool has_fact(gm_workspace_graph *g, const char *name, const char *fact) {
-    size_t count;
-    uint64_t digest;
-    const char *const *facts = gm_workspace_graph_roots(g, "/p", name, &count, &digest);
-    for (size_t i = 0; i < count; i++)
-        if (strcmp(facts[i], fact) == 0)
-            return true;
-    return false;
-}
-
-static void add(gm_workspace_graph *g, const char *name, bool package, const char *src) {
-    gm_module_summary s = summarise(src);
-    CHECK_EQ_INT(gm_workspace_graph_set(g, "/p", name, package, &s), 1);
-}
 
 static size_t count_with_facts(const char *src, const char *rule, const char *const *facts,
                                size_t count) {
@@ -119,9 +99,9 @@ static size_t count_with_facts(const char *src, const char *rule, const char *co
 static void across_modules(void) {
     gm_workspace_graph *g = gm_workspace_graph_new();
     CHECK(g != NULL);
-    add(g, "pkg", true, "");
-    add(g, "pkg.utils", true, "from .sparse import to_edge_index, degree, twice\n");
-    add(g, "pkg.utils.sparse", false,
+    st_add(g, "/p", "pkg", true, "");
+    st_add(g, "/p", "pkg.utils", true, "from .sparse import to_edge_index, degree, twice\n");
+    st_add(g, "/p", "pkg.utils.sparse", false,
         "from typing import Tuple, overload\n"
         "from torch import Tensor\n"
         "@overload\n"
@@ -131,20 +111,20 @@ static void across_modules(void) {
         "def twice(x) -> Tensor:\n    return x\n"
         "def twice(x) -> Tuple[Tensor, Tensor]:\n    return x, x\n"
         "def flag(x) -> bool:\n    return True\n");
-    add(g, "pkg.conv", false,
+    st_add(g, "/p", "pkg.conv", false,
         "from .utils import to_edge_index, degree, twice\n"
         "from .utils import sparse\n");
     CHECK_EQ_INT(gm_workspace_graph_solve(g), 0);
     /* through the package's re-export, as the import spells it; the @overload stub aside */
-    CHECK(has_fact(g, "pkg.conv", "returns:.utils.to_edge_index:2:3"));
-    CHECK(has_fact(g, "pkg.conv", "returns:.utils.degree:0:1"));
+    CHECK(st_has_fact(g, "/p", "pkg.conv", "returns:.utils.to_edge_index:2:3"));
+    CHECK(st_has_fact(g, "/p", "pkg.conv", "returns:.utils.degree:0:1"));
     /* two definitions that disagree say nothing */
-    CHECK(!has_fact(g, "pkg.conv", "returns:.utils.twice:0:1"));
-    CHECK(!has_fact(g, "pkg.conv", "returns:.utils.twice:2:3"));
+    CHECK(!st_has_fact(g, "/p", "pkg.conv", "returns:.utils.twice:0:1"));
+    CHECK(!st_has_fact(g, "/p", "pkg.conv", "returns:.utils.twice:2:3"));
     /* a module imported whole: each of its functions that declares tensors */
-    CHECK(has_fact(g, "pkg.conv", "returns:.utils.sparse.degree:0:1"));
-    CHECK(has_fact(g, "pkg.conv", "returns:.utils.sparse.to_edge_index:2:3"));
-    CHECK(!has_fact(g, "pkg.conv", "returns:.utils.sparse.flag:0:1"));
+    CHECK(st_has_fact(g, "/p", "pkg.conv", "returns:.utils.sparse.degree:0:1"));
+    CHECK(st_has_fact(g, "/p", "pkg.conv", "returns:.utils.sparse.to_edge_index:2:3"));
+    CHECK(!st_has_fact(g, "/p", "pkg.conv", "returns:.utils.sparse.flag:0:1"));
     gm_workspace_graph_free(g);
 
     /* The caller's analysis: with the facts, the unpacked values are tensors and a mask of

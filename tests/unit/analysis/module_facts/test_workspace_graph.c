@@ -6,6 +6,7 @@
 #include "analysis/module_facts/module_summary.h"
 #include "analysis/module_facts/workspace_graph.h"
 #include "analysis_test.h"
+#include "summary_test.h"
 
 /* How many GM401 (print) findings src has with external roots keys. */
 static size_t prints_with_roots(const char *src, const char *const *keys, size_t count) {
@@ -79,16 +80,9 @@ static void fullgraph_regions(void) {
     gm_finding_list_free(&list);
 }
 
-static gm_module_summary summarise(const char *src) {
-    gm_analysis_options o;
-    gm_analysis_options_default(&o);
-    gm_module_summary s;
-    CHECK_EQ_INT(gm_module_summary_from_source(src, strlen(src), &o, &s), 0);
-    return s;
-}
 
 static void summaries(void) {
-    gm_module_summary s = summarise("import torch\n"
+    gm_module_summary s = st_summarise("import torch\n"
                                     "from .helpers import norm\n"
                                     "import pkg.util as util\n"
                                     "class Net(torch.nn.Module):\n"
@@ -114,7 +108,7 @@ static void summaries(void) {
     }
     uint64_t digest = s.digest;
     gm_module_summary_free(&s);
-    gm_module_summary same = summarise("import torch\n"
+    gm_module_summary same = st_summarise("import torch\n"
                                        "from .helpers import norm\n"
                                        "import pkg.util as util\n"
                                        "class Net(torch.nn.Module):\n"
@@ -126,21 +120,6 @@ static void summaries(void) {
     gm_module_summary_free(&same);
 }
 
-static void add(gm_workspace_graph *g, const char *root, const char *name, bool package,
-                const char *src) {
-    gm_module_summary s = summarise(src);
-    CHECK_EQ_INT(gm_workspace_graph_set(g, root, name, package, &s), 1);
-}
-
-static bool has_root(gm_workspace_graph *g, const char *root, const char *name, const char *key) {
-    size_t count;
-    uint64_t digest;
-    const char *const *roots = gm_workspace_graph_roots(g, root, name, &count, &digest);
-    for (size_t i = 0; i < count; i++)
-        if (strcmp(roots[i], key) == 0)
-            return true;
-    return false;
-}
 
 static size_t root_count(gm_workspace_graph *g, const char *root, const char *name) {
     size_t count;
@@ -152,14 +131,14 @@ static size_t root_count(gm_workspace_graph *g, const char *root, const char *na
 static void workspace_resolution(void) {
     gm_workspace_graph *g = gm_workspace_graph_new();
     CHECK(g != NULL);
-    add(g, "/p", "pkg", true, "from .helpers import norm\n");
-    add(g, "/p", "pkg.helpers", false,
+    st_add(g, "/p", "pkg", true, "from .helpers import norm\n");
+    st_add(g, "/p", "pkg.helpers", false,
         "def norm(x):\n    return scale(x)\n"
         "def scale(x):\n    return x\n"
         "def unused(x):\n    return x\n"
         "def chained(x):\n    return x\n");
-    add(g, "/p", "pkg.layers", true, "");
-    add(g, "/p", "pkg.layers.attn", false,
+    st_add(g, "/p", "pkg.layers", true, "");
+    st_add(g, "/p", "pkg.layers.attn", false,
         "import torch\n"
         "from pkg import norm\n"
         "from .. import helpers\n"
@@ -167,48 +146,48 @@ static void workspace_resolution(void) {
         "class Attn(torch.nn.Module):\n"
         "    def forward(self, x):\n"
         "        return helpers.chained(norm(x))\n");
-    add(g, "/p", "pkg.util", false,
+    st_add(g, "/p", "pkg.util", false,
         "def step(x):\n    return x\n"
         "def later(x):\n    return x\n");
-    add(g, "/p", "train", false,
+    st_add(g, "/p", "train", false,
         "import torch\n"
         "from pkg.util import later\n"
         "fast = torch.compile(later)\n");
     CHECK_EQ_INT(gm_workspace_graph_solve(g), 0);
     /* re-exported through pkg/__init__.py; scale is reached inside helpers by its own analysis */
-    CHECK(has_root(g, "/p", "pkg.helpers", "norm"));
-    CHECK(has_root(g, "/p", "pkg.helpers", "chained"));
-    CHECK(!has_root(g, "/p", "pkg.helpers", "unused"));
-    CHECK(!has_root(g, "/p", "pkg.helpers", "scale"));
+    CHECK(st_has_fact(g, "/p", "pkg.helpers", "norm"));
+    CHECK(st_has_fact(g, "/p", "pkg.helpers", "chained"));
+    CHECK(!st_has_fact(g, "/p", "pkg.helpers", "unused"));
+    CHECK(!st_has_fact(g, "/p", "pkg.helpers", "scale"));
     CHECK_EQ_INT(root_count(g, "/p", "pkg.helpers"), 2);
     /* imported but not called from compiled code: step; compiled from train.py: later */
-    CHECK(!has_root(g, "/p", "pkg.util", "step"));
-    CHECK(has_root(g, "/p", "pkg.util", "later"));
+    CHECK(!st_has_fact(g, "/p", "pkg.util", "step"));
+    CHECK(st_has_fact(g, "/p", "pkg.util", "later"));
     /* A module's own roots are not external roots. */
     CHECK_EQ_INT(root_count(g, "/p", "pkg.layers.attn"), 0);
 
     /* Replacing a summary by an equal one changes nothing; a different one does. */
-    gm_module_summary same = summarise("import torch\n"
+    gm_module_summary same = st_summarise("import torch\n"
                                        "from pkg.util import later\n"
                                        "fast = torch.compile(later)\n");
     CHECK_EQ_INT(gm_workspace_graph_set(g, "/p", "train", false, &same), 0);
-    gm_module_summary none = summarise("import torch\nfrom pkg.util import later\n");
+    gm_module_summary none = st_summarise("import torch\nfrom pkg.util import later\n");
     CHECK_EQ_INT(gm_workspace_graph_set(g, "/p", "train", false, &none), 1);
     CHECK_EQ_INT(gm_workspace_graph_solve(g), 0);
-    CHECK(!has_root(g, "/p", "pkg.util", "later"));
+    CHECK(!st_has_fact(g, "/p", "pkg.util", "later"));
 
     /* Scripts in two directories with a module of the same name: each sees its own. */
-    add(g, "/a", "utils", false, "def helper(x):\n    return x\n");
-    add(g, "/b", "utils", false, "def helper(x):\n    return x\n");
-    add(g, "/b", "main", false,
+    st_add(g, "/a", "utils", false, "def helper(x):\n    return x\n");
+    st_add(g, "/b", "utils", false, "def helper(x):\n    return x\n");
+    st_add(g, "/b", "main", false,
         "import torch\nfrom utils import helper\n"
         "@torch.compile\ndef run(x):\n    return helper(x)\n");
     CHECK_EQ_INT(gm_workspace_graph_solve(g), 0);
-    CHECK(has_root(g, "/b", "utils", "helper"));
-    CHECK(!has_root(g, "/a", "utils", "helper"));
+    CHECK(st_has_fact(g, "/b", "utils", "helper"));
+    CHECK(!st_has_fact(g, "/a", "utils", "helper"));
     gm_workspace_graph_remove(g, "/b", "main");
     CHECK_EQ_INT(gm_workspace_graph_solve(g), 0);
-    CHECK(!has_root(g, "/b", "utils", "helper"));
+    CHECK(!st_has_fact(g, "/b", "utils", "helper"));
     gm_workspace_graph_free(g);
 }
 
@@ -217,8 +196,8 @@ static void workspace_resolution(void) {
 static void inherited_methods_and_decorators(void) {
     gm_workspace_graph *g = gm_workspace_graph_new();
     CHECK(g != NULL);
-    add(g, "/p", "lib", true, "from .base import PreTrainedModel\n");
-    add(g, "/p", "lib.base", false,
+    st_add(g, "/p", "lib", true, "from .base import PreTrainedModel\n");
+    st_add(g, "/p", "lib.base", false,
         "import warnings\n"
         "from torch import nn\n"
         "class Mixin:\n"
@@ -227,7 +206,7 @@ static void inherited_methods_and_decorators(void) {
         "    def unused(self, m):\n        return m\n"
         "class PreTrainedModel(nn.Module, Mixin):\n"
         "    def own(self, x):\n        return x\n");
-    add(g, "/p", "lib.rope", false,
+    st_add(g, "/p", "lib.rope", false,
         "import functools\n"
         "def update(fn):\n"
         "    def helper(self, p):\n        return p\n"
@@ -240,7 +219,7 @@ static void inherited_methods_and_decorators(void) {
         "    def inner(x):\n        return x\n"
         "    fn.inner = inner\n"
         "    return fn\n");
-    add(g, "/p", "model", false,
+    st_add(g, "/p", "model", false,
         "from lib import PreTrainedModel\n"
         "from lib.rope import update, same\n"
         "class Mid(PreTrainedModel):\n"
@@ -251,15 +230,15 @@ static void inherited_methods_and_decorators(void) {
         "    def forward(self, x, p):\n"
         "        return self.own(self.mask(x))\n");
     CHECK_EQ_INT(gm_workspace_graph_solve(g), 0);
-    CHECK(has_root(g, "/p", "lib.base", "Mixin.mask"));
-    CHECK(has_root(g, "/p", "lib.base", "PreTrainedModel.own"));
-    CHECK(!has_root(g, "/p", "lib.base", "Mixin.unused"));
-    CHECK(!has_root(g, "/p", "lib.base", "Mixin.deep")); /* reached by its own analysis */
-    CHECK(has_root(g, "/p", "lib.rope", "update.<return>"));
+    CHECK(st_has_fact(g, "/p", "lib.base", "Mixin.mask"));
+    CHECK(st_has_fact(g, "/p", "lib.base", "PreTrainedModel.own"));
+    CHECK(!st_has_fact(g, "/p", "lib.base", "Mixin.unused"));
+    CHECK(!st_has_fact(g, "/p", "lib.base", "Mixin.deep")); /* reached by its own analysis */
+    CHECK(st_has_fact(g, "/p", "lib.rope", "update.<return>"));
     CHECK_EQ_INT(root_count(g, "/p", "lib.rope"), 1);
     /* the summary covers the bases: changing one changes the digest */
-    gm_module_summary a = summarise("class A(B):\n    pass\nclass B:\n    pass\n");
-    gm_module_summary b = summarise("class A:\n    pass\nclass B:\n    pass\n");
+    gm_module_summary a = st_summarise("class A(B):\n    pass\nclass B:\n    pass\n");
+    gm_module_summary b = st_summarise("class A:\n    pass\nclass B:\n    pass\n");
     CHECK(a.digest != b.digest);
     CHECK_EQ_INT((int)a.class_count, 2);
     gm_module_summary_free(&a);
@@ -286,12 +265,12 @@ static void inherited_methods_and_decorators(void) {
 static void module_bases_in_other_modules(void) {
     gm_workspace_graph *g = gm_workspace_graph_new();
     CHECK(g != NULL);
-    add(g, "/p", "layers", false,
+    st_add(g, "/p", "layers", false,
         "from torch import nn\n"
         "class Block(nn.Module):\n    pass\n"
         "class Deep(Block):\n    pass\n"
         "class Plain:\n    pass\n");
-    add(g, "/p", "net", false,
+    st_add(g, "/p", "net", false,
         "from layers import Deep, Plain\n"
         "import layers\n"
         "class Net(Deep):\n    def forward(self, x):\n        return x\n"
@@ -299,12 +278,12 @@ static void module_bases_in_other_modules(void) {
         "class NotModule(Plain):\n    def forward(self, x):\n        return x\n"
         "class Local(nn.Module):\n    def forward(self, x):\n        return x\n");
     CHECK_EQ_INT(gm_workspace_graph_solve(g), 0);
-    CHECK(has_root(g, "/p", "net", "Net.forward"));
-    CHECK(has_root(g, "/p", "net", "Other.forward"));
-    CHECK(!has_root(g, "/p", "net", "NotModule.forward"));
-    CHECK(has_root(g, "/p", "net", "module:layers.Deep"));
-    CHECK(has_root(g, "/p", "net", "module:layers.Block"));
-    CHECK(!has_root(g, "/p", "net", "module:layers.Plain"));
+    CHECK(st_has_fact(g, "/p", "net", "Net.forward"));
+    CHECK(st_has_fact(g, "/p", "net", "Other.forward"));
+    CHECK(!st_has_fact(g, "/p", "net", "NotModule.forward"));
+    CHECK(st_has_fact(g, "/p", "net", "module:layers.Deep"));
+    CHECK(st_has_fact(g, "/p", "net", "module:layers.Block"));
+    CHECK(!st_has_fact(g, "/p", "net", "module:layers.Plain"));
     CHECK_EQ_INT(root_count(g, "/p", "net"), 4);
     gm_workspace_graph_free(g);
 
@@ -313,15 +292,15 @@ static void module_bases_in_other_modules(void) {
     gm_analysis_options off;
     gm_analysis_options_default(&off);
     off.forward_is_compiled = false;
-    add(g, "/p", "layers", false, "from torch import nn\nclass Block(nn.Module):\n    pass\n");
+    st_add(g, "/p", "layers", false, "from torch import nn\nclass Block(nn.Module):\n    pass\n");
     gm_module_summary s;
     const char *net = "from layers import Block\n"
                       "class Net(Block):\n    def forward(self, x):\n        return x\n";
     CHECK_EQ_INT(gm_module_summary_from_source(net, strlen(net), &off, &s), 0);
     CHECK_EQ_INT(gm_workspace_graph_set(g, "/p", "net", false, &s), 1);
     CHECK_EQ_INT(gm_workspace_graph_solve(g), 0);
-    CHECK(!has_root(g, "/p", "net", "Net.forward"));
-    CHECK(has_root(g, "/p", "net", "module:layers.Block"));
+    CHECK(!st_has_fact(g, "/p", "net", "Net.forward"));
+    CHECK(st_has_fact(g, "/p", "net", "module:layers.Block"));
     CHECK_EQ_INT(root_count(g, "/p", "net"), 1);
     gm_workspace_graph_free(g);
 }
@@ -367,7 +346,7 @@ static void breaking_getters_across_modules(void) {
     gm_workspace_graph *g = gm_workspace_graph_new();
     CHECK(g != NULL);
     CHECK_EQ_INT(gm_workspace_graph_set(g, "/p", "pkg.sched", false, &s), 1);
-    add(g, "/p", "pkg", true, "from .sched import Sched\n");
+    st_add(g, "/p", "pkg", true, "from .sched import Sched\n");
     const char *reader = "import torch\n"
                          "from torch import nn\n"
                          "from pkg import Sched as S\n"
@@ -384,12 +363,12 @@ static void breaking_getters_across_modules(void) {
                          "    def forward(self, x):\n"
                          "        self.s.rescale(3)\n"
                          "        return self.s.sigma * x\n";
-    add(g, "/p", "pkg.reader", false, reader);
-    add(g, "/p", "pkg.other", false, "import torch\n");
+    st_add(g, "/p", "pkg.reader", false, reader);
+    st_add(g, "/p", "pkg.other", false, "import torch\n");
     CHECK_EQ_INT(gm_workspace_graph_solve(g), 0);
-    CHECK(has_root(g, "/p", "pkg.reader", "property:S.sigma:GM201:10:pkg.sched"));
-    CHECK(has_root(g, "/p", "pkg.reader", "stores:S.set:pkg.sched"));
-    CHECK(!has_root(g, "/p", "pkg.reader", "stores:S.rescale:pkg.sched"));
+    CHECK(st_has_fact(g, "/p", "pkg.reader", "property:S.sigma:GM201:10:pkg.sched"));
+    CHECK(st_has_fact(g, "/p", "pkg.reader", "stores:S.set:pkg.sched"));
+    CHECK(!st_has_fact(g, "/p", "pkg.reader", "stores:S.rescale:pkg.sched"));
     CHECK_EQ_INT(root_count(g, "/p", "pkg.other"), 0);
 
     size_t count;
@@ -434,8 +413,8 @@ static void absolute_names(void) {
  * of objects a module keeps in attributes (`self.scheduler.step(...)`), across modules. */
 static void factories_and_instance_attributes(void) {
     gm_workspace_graph *g = gm_workspace_graph_new();
-    add(g, "/p", "lib", true, "");
-    add(g, "/p", "lib.output", false,
+    st_add(g, "/p", "lib", true, "");
+    st_add(g, "/p", "lib.output", false,
         "import functools\n"
         "def capture(func=None, *, keep=True):\n"
         "    def wrapped_fn(func):\n"
@@ -446,13 +425,13 @@ static void factories_and_instance_attributes(void) {
         "    if func is not None:\n"
         "        return wrapped_fn(func)\n"
         "    return wrapped_fn\n");
-    add(g, "/p", "lib.sched", false,
+    st_add(g, "/p", "lib.sched", false,
         "class Scheduler:\n"
         "    def step(self, x):\n        return x\n"
         "    @property\n"
         "    def sigma(self):\n        return 1\n"
         "    def unused(self, x):\n        return x\n");
-    add(g, "/p", "model", false,
+    st_add(g, "/p", "model", false,
         "import torch\n"
         "from lib.output import capture\n"
         "from lib.sched import Scheduler\n"
@@ -464,10 +443,10 @@ static void factories_and_instance_attributes(void) {
         "    def forward(self, x):\n"
         "        return self.scheduler.step(x) * self.scheduler.sigma\n");
     CHECK_EQ_INT(gm_workspace_graph_solve(g), 0);
-    CHECK(has_root(g, "/p", "lib.output", "capture.<return>"));
-    CHECK(has_root(g, "/p", "lib.sched", "Scheduler.step"));
-    CHECK(has_root(g, "/p", "lib.sched", "Scheduler.sigma"));
-    CHECK(!has_root(g, "/p", "lib.sched", "Scheduler.unused"));
+    CHECK(st_has_fact(g, "/p", "lib.output", "capture.<return>"));
+    CHECK(st_has_fact(g, "/p", "lib.sched", "Scheduler.step"));
+    CHECK(st_has_fact(g, "/p", "lib.sched", "Scheduler.sigma"));
+    CHECK(!st_has_fact(g, "/p", "lib.sched", "Scheduler.unused"));
     gm_workspace_graph_free(g);
 }
 
@@ -491,15 +470,15 @@ static void free_names(char **names, int count) {
 static void model_classes(void) {
     gm_workspace_graph *g = gm_workspace_graph_new();
     CHECK(g != NULL);
-    add(g, "/site", "lib", true, "from .model import Net\n");
-    add(g, "/site", "lib.layers", false,
+    st_add(g, "/site", "lib", true, "from .model import Net\n");
+    st_add(g, "/site", "lib.layers", false,
         "import torch.nn as nn\n"
         "class Base(nn.Module):\n"
         "    def __init__(self):\n        super().__init__()\n        self.norm = Norm()\n"
         "class Norm(nn.Module):\n    def forward(self, x):\n        return x\n"
         "class Block(Base):\n    def forward(self, x):\n        return self.norm(x)\n"
         "class Unused(nn.Module):\n    def forward(self, x):\n        return x\n");
-    add(g, "/site", "lib.model", false,
+    st_add(g, "/site", "lib.model", false,
         "import torch.nn as nn\n"
         "from .layers import Block\n"
         "class Head(nn.Module):\n    def forward(self, x):\n        return x\n"
