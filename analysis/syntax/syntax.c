@@ -20,7 +20,8 @@ static uint32_t name_hash(const char *s) {
  * one named, visible symbol has resolves to it; a name several have (aliases) is left to
  * ts_language_symbol_for_name, which knows which of them parsed nodes carry. Tests check that
  * both ways agree. */
-int gm_syntax_init(gm_syntax *syntax, const TSLanguage *language) {
+/* The grammar's ids of the symbols and fields the analysis reads, looked up by name. */
+static int resolve_syntax(gm_syntax *syntax, const TSLanguage *language) {
     memset(syntax, 0, sizeof *syntax);
     static const struct {
         const char *name;
@@ -72,6 +73,20 @@ int gm_syntax_init(gm_syntax *syntax, const TSLanguage *language) {
         return -1;
     GM_SYNTAX_FIELDS(GM_SYNTAX_RESOLVE_FIELD)
 #undef GM_SYNTAX_RESOLVE_FIELD
+    return 0;
+}
+
+int gm_syntax_init(gm_syntax *syntax, const TSLanguage *language) {
+    /* Resolved once per thread and language: an analyzer is made per file, and the lookups
+     * cost a few percent of a cold file's analysis. */
+    static _Thread_local const TSLanguage *resolved_language;
+    static _Thread_local gm_syntax resolved;
+    if (language != resolved_language) {
+        if (resolve_syntax(&resolved, language) != 0)
+            return resolve_syntax(syntax, language);
+        resolved_language = language;
+    }
+    *syntax = resolved;
     return 0;
 }
 
