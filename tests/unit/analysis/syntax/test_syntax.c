@@ -143,17 +143,17 @@ static void module_head(void) {
 }
 
 static const char *const walk_sources[] = {
-    "def f(a, b=1):\n"
-    "    x = g(a.b.c, k=h(2), **kw)[0]  # note\n"
-    "    a[m], b[m] = t(x)\n"
-    "    s = 'plain' + r\"raw\\n\" + b'bytes' + f'{h(x)!r:>{w}}' + F\"{y}\" + rf'{z()}'\n"
-    "    d = {'k': (yield q.r), **{u: v for u, v in w.items()}}\n"
-    "    y = (p\n"
-    "         # between\n"
-    "         .q)(r := s.t)\n"
-    "    return lambda z: z.w(), [i for i in range(3) if i]\n",
-    "class C:\n    def m(self):\n        with open(p) as fh, q() as (a, b):\n"
-    "            self.v: int = w(1)[self.k] if c else 2\n",
+    ("def f(a, b=1):\n"
+     "    x = g(a.b.c, k=h(2), **kw)[0]  # note\n"
+     "    a[m], b[m] = t(x)\n"
+     "    s = 'plain' + r\"raw\\n\" + b'bytes' + f'{h(x)!r:>{w}}' + F\"{y}\" + rf'{z()}'\n"
+     "    d = {'k': (yield q.r), **{u: v for u, v in w.items()}}\n"
+     "    y = (p\n"
+     "         # between\n"
+     "         .q)(r := s.t)\n"
+     "    return lambda z: z.w(), [i for i in range(3) if i]\n"),
+    ("class C:\n    def m(self):\n        with open(p) as fh, q() as (a, b):\n"
+     "            self.v: int = w(1)[self.k] if c else 2\n"),
     "def broken(:\n    x = f(a.\n    y = 'open\n    g(k=)\n",
 };
 
