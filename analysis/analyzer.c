@@ -132,6 +132,12 @@ struct gm_analyzer {
     gm_function_fact *constants;
     size_t constant_count, constant_capacity;
     uint64_t constants_digest;
+    /* owned copies of that table as the last text that parsed made it, and its digest
+     * (good_facts_valid): while the text does not parse, the table stays this one */
+    gm_function_fact *good_facts;
+    size_t good_fact_count;
+    uint64_t good_facts_digest;
+    bool good_facts_valid;
     gm_analyzer_stats stats;
     gm_module_index module_index; /* per run, built on first use */
     gm_index_orders index_orders; /* how its tables were sorted last, for the next run */
@@ -348,6 +354,51 @@ static int collect_constants(gm_analyzer *a, size_t nchildren) {
     return 0;
 }
 
+static void good_facts_free(gm_analyzer *a) {
+    for (size_t i = 0; i < a->good_fact_count; i++)
+        free((char *)a->good_facts[i].name);
+    free(a->good_facts);
+    a->good_facts = NULL;
+    a->good_fact_count = 0;
+    a->good_facts_valid = false;
+}
+
+/* Keeps owned copies of this run's table of known functions as the last good one. */
+static int remember_good_facts(gm_analyzer *a) {
+    good_facts_free(a);
+    if (a->constant_count > 0) {
+        a->good_facts = calloc(a->constant_count, sizeof *a->good_facts);
+        if (!a->good_facts)
+            return -1;
+    }
+    for (size_t i = 0; i < a->constant_count; i++) {
+        a->good_facts[i] = a->constants[i];
+        a->good_facts[i].name = strdup(a->constants[i].name);
+        a->good_fact_count++;
+        if (!a->good_facts[i].name)
+            return -1;
+    }
+    a->good_facts_digest = a->constants_digest;
+    a->good_facts_valid = true;
+    return 0;
+}
+
+/* Makes the last good table this run's (its names borrowed from good_facts). */
+static int use_good_facts(gm_analyzer *a) {
+    if (a->good_fact_count > a->constant_capacity) {
+        gm_function_fact *items = realloc(a->constants, a->good_fact_count * sizeof *items);
+        if (!items)
+            return -1;
+        a->constants = items;
+        a->constant_capacity = a->good_fact_count;
+    }
+    if (a->good_fact_count > 0)
+        memcpy(a->constants, a->good_facts, a->good_fact_count * sizeof *a->constants);
+    a->constant_count = a->good_fact_count;
+    a->constants_digest = a->good_facts_digest;
+    return 0;
+}
+
 gm_analyzer *gm_analyzer_new(void) {
     gm_analyzer *a = calloc(1, sizeof *a);
     if (!a)
@@ -381,6 +432,7 @@ void gm_analyzer_free(gm_analyzer *analyzer) {
     free(analyzer->part_digests);
     external_keys_clear(analyzer);
     free(analyzer->constants);
+    good_facts_free(analyzer);
     gm_module_index_free(&analyzer->module_index);
     gm_index_orders_free(&analyzer->index_orders);
     gm_breaking_properties_free(&analyzer->breaking_properties);
@@ -1172,7 +1224,27 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
         }
     }
     uint64_t constants_before = a->constants_digest;
-    if (collect_constants(a, nchildren) != 0 || graph_run(a, nchildren) != 0) {
+    if (collect_constants(a, nchildren) != 0) {
+        free_child_calls(a, nchildren);
+        return -1;
+    }
+    if (a->constants_digest != constants_before) {
+        int rc = 0;
+        /* As with the file-wide facts above: while the text does not parse, error recovery may
+         * hide a function (and its constant or declared return) that every caller reads; the
+         * table stays that of the last text that parsed, and the statements the edit touched
+         * are analysed with it. */
+        if (ts_node_has_error(root) && !recompute && a->good_facts_valid &&
+            a->good_facts_digest == constants_before)
+            rc = use_good_facts(a);
+        else if (!ts_node_has_error(root))
+            rc = remember_good_facts(a);
+        if (rc != 0) {
+            free_child_calls(a, nchildren);
+            return -1;
+        }
+    }
+    if (graph_run(a, nchildren) != 0) {
         free_child_calls(a, nchildren);
         return -1;
     }

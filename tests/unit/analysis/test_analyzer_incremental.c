@@ -760,9 +760,77 @@ static void broken_text_keeps_last_good(void) {
     free(d.text);
 }
 
+/* The same when the statement the error breaks is a function whose return annotation declares a
+ * tensor: the table of known functions would lose it while the text does not parse, and every
+ * statement would be analysed again with the smaller table. The table stays the last good one,
+ * so the caller's `d` stays a tensor and only the statements around the error are analysed. */
+static void broken_annotated_function_keeps_last_good(void) {
+    static const char good[] = "import torch\n"
+                               "import torch.nn as nn\n"
+                               "\n"
+                               "class A(nn.Module):\n"
+                               "    def forward(self, x):\n"
+                               "        return torch.relu(x)\n"
+                               "\n"
+                               "def scale(x) -> torch.Tensor:\n"
+                               "    return x * 2\n"
+                               "\n"
+                               "class B(nn.Module):\n"
+                               "    def forward(self, x):\n"
+                               "        d = scale(x)\n"
+                               "        if d[0] > 1:\n"
+                               "            x = x + 1\n"
+                               "        return x\n"
+                               "\n"
+                               "class C(nn.Module):\n"
+                               "    def forward(self, x):\n"
+                               "        print(x)\n"
+                               "        return x\n";
+    doc d = {strdup(good), (uint32_t)strlen(good)};
+    TSParser *parser = gm_python_parser_new(0);
+    TSTree *tree = gm_python_parse(parser, NULL, d.text, d.len);
+    gm_analyzer *an = gm_analyzer_new();
+    const gm_finding_list *got = gm_analyzer_run(an, tree, d.text, d.len, NULL);
+    CHECK_EQ_INT(count_on_line(got, "GM101", 14), 1);
+    CHECK_EQ_INT(count_on_line(got, "GM401", 20), 1);
+    uint32_t at = (uint32_t)(strstr(d.text, "relu(x)") - d.text) + 6; /* before the ')' */
+    for (int step = 0; step < 2; step++) {
+        TSInputEdit e;
+        if (step == 0)
+            doc_edit(&d, at, at, "#", &e);
+        else
+            doc_edit(&d, at, at + 1, "", &e);
+        gm_tree_edit(tree, &e);
+        TSTree *next = gm_python_parse(parser, tree, d.text, d.len);
+        gm_tree_delete(tree);
+        tree = next;
+        gm_analyzer_note_edit(an, &e);
+        got = gm_analyzer_run(an, tree, d.text, d.len, NULL);
+        gm_analyzer_stats stats;
+        gm_analyzer_last_stats(an, &stats);
+        CHECK(!stats.recomputed_all);
+        CHECK(stats.reused + 2 >= stats.statements && stats.reused >= 3);
+        CHECK_EQ_INT(count_on_line(got, "GM101", 14), 1);
+        CHECK_EQ_INT(count_on_line(got, "GM401", 20), 1);
+        if (step == 0) {
+            CHECK(ts_node_has_error(ts_tree_root_node(tree)));
+        } else {
+            gm_finding_list want = at_analyze(d.text);
+            CHECK(strcmp(d.text, good) == 0);
+            CHECK(lists_equal(got, &want));
+            gm_finding_list_free(&want);
+        }
+    }
+    gm_analyzer_free(an);
+    gm_tree_delete(tree);
+    ts_parser_delete(parser);
+    free(d.text);
+}
+
 int main(void) {
     targeted();
     broken_text_keeps_last_good();
+    broken_annotated_function_keeps_last_good();
     import_edits();
     result_survives_note_edit();
     random_edits();
