@@ -67,9 +67,13 @@ static bool is_mask(gm_region *r, TSNode n, int depth) {
     if (gm_is(n, syn->sym.binary_operator)) {
         TSNode op = gm_child(n, syn->field.operator);
         const char *t = ts_node_is_null(op) ? "" : ts_node_type(op);
+        TSNode left = gm_child(n, syn->field.left), right = gm_child(n, syn->field.right);
+        /* the product of two boolean tensors is a boolean tensor (their logical and: kornia's
+         * `detections * (ratio >= t)`); with a number or a float tensor it is not */
+        if (strcmp(t, "*") == 0)
+            return is_mask(r, left, depth + 1) && is_mask(r, right, depth + 1);
         if (strcmp(t, "&") != 0 && strcmp(t, "|") != 0 && strcmp(t, "^") != 0)
             return false;
-        TSNode left = gm_child(n, syn->field.left), right = gm_child(n, syn->field.right);
         /* `a | b` of two tensors is taken for a mask even when neither is known to be one
          * (`image_mask | video_mask` of annotated parameters): integer bitwise arithmetic is
          * not what code indexes or branches with */
