@@ -697,9 +697,60 @@ static size_t count_on_line(const gm_finding_list *list, const char *rule, uint3
     return n;
 }
 
-/* A `#` typed before a closing bracket breaks the parse until it is deleted: the statements the
- * error does not touch keep their results (C stays a Module subclass of the broken A), and
- * deleting it analyses again only the statement it was in. */
+/* Types a `#` before the closing bracket of the first "relu(x)" of good (the parse breaks until it
+ * is deleted), then deletes it. After each run: nothing is analysed again beyond the statements
+ * around the error, held(findings) is true, and once the text parses again the findings equal a
+ * fresh analysis's. kept_facts: the broken run keeps the last good file-wide facts. */
+static void break_and_restore(const char *good, bool (*held)(const gm_finding_list *),
+                              bool kept_facts) {
+    doc d = {strdup(good), (uint32_t)strlen(good)};
+    TSParser *parser = gm_python_parser_new(0);
+    TSTree *tree = gm_python_parse(parser, NULL, d.text, d.len);
+    gm_analyzer *an = gm_analyzer_new();
+    const gm_finding_list *got = gm_analyzer_run(an, tree, d.text, d.len, NULL);
+    CHECK(held(got));
+    uint32_t at = (uint32_t)(strstr(d.text, "relu(x)") - d.text) + 6; /* before the ')' */
+    for (int step = 0; step < 2; step++) {
+        TSInputEdit e;
+        if (step == 0)
+            doc_edit(&d, at, at, "#", &e);
+        else
+            doc_edit(&d, at, at + 1, "", &e);
+        gm_tree_edit(tree, &e);
+        TSTree *next = gm_python_parse(parser, tree, d.text, d.len);
+        gm_tree_delete(tree);
+        tree = next;
+        gm_analyzer_note_edit(an, &e);
+        got = gm_analyzer_run(an, tree, d.text, d.len, NULL);
+        gm_analyzer_stats stats;
+        gm_analyzer_last_stats(an, &stats);
+        CHECK(!stats.recomputed_all);
+        /* all but the statements around the error (the broken one, and what recovery made of it) */
+        CHECK(stats.reused + 2 >= stats.statements && stats.reused >= 3);
+        CHECK(held(got));
+        if (step == 0) {
+            CHECK(ts_node_has_error(ts_tree_root_node(tree)));
+            CHECK(!kept_facts || stats.kept_last_good);
+        } else {
+            gm_finding_list want = at_analyze(d.text);
+            CHECK(strcmp(d.text, good) == 0);
+            CHECK(lists_equal(got, &want));
+            gm_finding_list_free(&want);
+        }
+    }
+    gm_analyzer_free(an);
+    gm_tree_delete(tree);
+    ts_parser_delete(parser);
+    free(d.text);
+}
+
+/* B's and C's prints, broken text or not. */
+static bool prints_of_b_and_c(const gm_finding_list *got) {
+    return count_on_line(got, "GM401", 11) + count_on_line(got, "GM401", 16) == 2;
+}
+
+/* The statements the error does not touch keep their results (C stays a Module subclass of the
+ * broken A), and deleting it analyses again only the statement it was in. */
 static void broken_text_keeps_last_good(void) {
     static const char good[] = "import torch\n"
                                "import torch.nn as nn\n"
@@ -718,52 +769,18 @@ static void broken_text_keeps_last_good(void) {
                                "    def forward(self, x):\n"
                                "        print(x)\n"
                                "        return x\n";
-    doc d = {strdup(good), (uint32_t)strlen(good)};
-    TSParser *parser = gm_python_parser_new(0);
-    TSTree *tree = gm_python_parse(parser, NULL, d.text, d.len);
-    gm_analyzer *an = gm_analyzer_new();
-    const gm_finding_list *got = gm_analyzer_run(an, tree, d.text, d.len, NULL);
-    CHECK_EQ_INT(count_on_line(got, "GM401", 11) + count_on_line(got, "GM401", 16), 2);
-    uint32_t at = (uint32_t)(strstr(d.text, "relu(x)") - d.text) + 6; /* before the ')' */
-    for (int step = 0; step < 2; step++) {
-        TSInputEdit e;
-        if (step == 0)
-            doc_edit(&d, at, at, "#", &e);
-        else
-            doc_edit(&d, at, at + 1, "", &e);
-        gm_tree_edit(tree, &e);
-        TSTree *next = gm_python_parse(parser, tree, d.text, d.len);
-        gm_tree_delete(tree);
-        tree = next;
-        gm_analyzer_note_edit(an, &e);
-        got = gm_analyzer_run(an, tree, d.text, d.len, NULL);
-        gm_analyzer_stats stats;
-        gm_analyzer_last_stats(an, &stats);
-        CHECK(!stats.recomputed_all);
-        /* all but the statements around the error (A, and what recovery made of it) */
-        CHECK(stats.reused + 2 >= stats.statements && stats.reused >= 3);
-        /* B's and C's prints, broken text or not. */
-        CHECK_EQ_INT(count_on_line(got, "GM401", 11) + count_on_line(got, "GM401", 16), 2);
-        if (step == 0) {
-            CHECK(ts_node_has_error(ts_tree_root_node(tree)));
-            CHECK(stats.kept_last_good);
-        } else {
-            gm_finding_list want = at_analyze(d.text);
-            CHECK(strcmp(d.text, good) == 0);
-            CHECK(lists_equal(got, &want));
-            gm_finding_list_free(&want);
-        }
-    }
-    gm_analyzer_free(an);
-    gm_tree_delete(tree);
-    ts_parser_delete(parser);
-    free(d.text);
+    break_and_restore(good, prints_of_b_and_c, true);
 }
 
-/* The same when the statement the error breaks is a function whose return annotation declares a
- * tensor: the table of known functions would lose it while the text does not parse, and every
- * statement would be analysed again with the smaller table. The table stays the last good one,
- * so the caller's `d` stays a tensor and only the statements around the error are analysed. */
+/* B's branch on what scale returns (a tensor by its annotation), and C's print. */
+static bool branch_of_b_and_print_of_c(const gm_finding_list *got) {
+    return count_on_line(got, "GM101", 14) == 1 && count_on_line(got, "GM401", 20) == 1;
+}
+
+/* The same when error recovery swallows a function whose return annotation declares a tensor: the
+ * table of known functions would lose it while the text does not parse, and every statement would
+ * be analysed again with the smaller table. The table stays the last good one, so the caller's `d`
+ * stays a tensor and only the statements around the error are analysed. */
 static void broken_annotated_function_keeps_last_good(void) {
     static const char good[] = "import torch\n"
                                "import torch.nn as nn\n"
@@ -786,45 +803,7 @@ static void broken_annotated_function_keeps_last_good(void) {
                                "    def forward(self, x):\n"
                                "        print(x)\n"
                                "        return x\n";
-    doc d = {strdup(good), (uint32_t)strlen(good)};
-    TSParser *parser = gm_python_parser_new(0);
-    TSTree *tree = gm_python_parse(parser, NULL, d.text, d.len);
-    gm_analyzer *an = gm_analyzer_new();
-    const gm_finding_list *got = gm_analyzer_run(an, tree, d.text, d.len, NULL);
-    CHECK_EQ_INT(count_on_line(got, "GM101", 14), 1);
-    CHECK_EQ_INT(count_on_line(got, "GM401", 20), 1);
-    uint32_t at = (uint32_t)(strstr(d.text, "relu(x)") - d.text) + 6; /* before the ')' */
-    for (int step = 0; step < 2; step++) {
-        TSInputEdit e;
-        if (step == 0)
-            doc_edit(&d, at, at, "#", &e);
-        else
-            doc_edit(&d, at, at + 1, "", &e);
-        gm_tree_edit(tree, &e);
-        TSTree *next = gm_python_parse(parser, tree, d.text, d.len);
-        gm_tree_delete(tree);
-        tree = next;
-        gm_analyzer_note_edit(an, &e);
-        got = gm_analyzer_run(an, tree, d.text, d.len, NULL);
-        gm_analyzer_stats stats;
-        gm_analyzer_last_stats(an, &stats);
-        CHECK(!stats.recomputed_all);
-        CHECK(stats.reused + 2 >= stats.statements && stats.reused >= 3);
-        CHECK_EQ_INT(count_on_line(got, "GM101", 14), 1);
-        CHECK_EQ_INT(count_on_line(got, "GM401", 20), 1);
-        if (step == 0) {
-            CHECK(ts_node_has_error(ts_tree_root_node(tree)));
-        } else {
-            gm_finding_list want = at_analyze(d.text);
-            CHECK(strcmp(d.text, good) == 0);
-            CHECK(lists_equal(got, &want));
-            gm_finding_list_free(&want);
-        }
-    }
-    gm_analyzer_free(an);
-    gm_tree_delete(tree);
-    ts_parser_delete(parser);
-    free(d.text);
+    break_and_restore(good, branch_of_b_and_print_of_c, false);
 }
 
 int main(void) {
