@@ -16,6 +16,8 @@ void gm_call_graph_free(gm_call_graph *g) {
     free(g->table);
     free(g->table_hash);
     free(g->classes);
+    free(g->subclass_head);
+    free(g->subclass_edges);
     memset(g, 0, sizeof *g);
 }
 
@@ -136,6 +138,103 @@ static void reach_inherited(gm_call_graph *g, const gm_symbols *symbols, const c
     }
 }
 
+/* The index + 1 of the first class of the table named by name[0..len) at or after slot *at,
+ * advancing *at past it; 0 when there is none. */
+static size_t next_class_named(const gm_call_graph *g, const gm_symbols *symbols, const char *name,
+                               size_t len, size_t *at) {
+    size_t mask = g->class_table_size - 1;
+    for (; g->classes[*at]; *at = (*at + 1) & mask) {
+        size_t c = g->classes[*at];
+        const char *cls = symbols->classes[c - 1].name;
+        if (strlen(cls) == len && memcmp(cls, name, len) == 0) {
+            *at = (*at + 1) & mask;
+            return c;
+        }
+    }
+    return 0;
+}
+
+static size_t class_slot(const gm_call_graph *g, const char *name, size_t len) {
+    return (size_t)gm_hash_bytes(GM_HASH_INIT, name, len) & (g->class_table_size - 1);
+}
+
+/* Links every class to the same-file classes that name it as a base. Leaves subclasses_ready
+ * false on OOM (overrides are then not followed). */
+static void build_subclass_lists(gm_call_graph *g, const gm_symbols *symbols) {
+    size_t classes = symbols->class_count, edges = 0;
+    for (size_t c = 0; c < classes; c++)
+        edges += symbols->classes[c].base_count;
+    if (classes > g->subclass_head_capacity) {
+        size_t *heads = realloc(g->subclass_head, classes * sizeof *heads);
+        if (!heads)
+            return;
+        g->subclass_head = heads;
+        g->subclass_head_capacity = classes;
+    }
+    if (2 * edges > g->subclass_edge_capacity) {
+        size_t *pairs = realloc(g->subclass_edges, 2 * edges * sizeof *pairs);
+        if (!pairs)
+            return;
+        g->subclass_edges = pairs;
+        g->subclass_edge_capacity = 2 * edges;
+    }
+    memset(g->subclass_head, 0, classes * sizeof *g->subclass_head);
+    size_t used = 0;
+    for (size_t c = 0; c < classes; c++) {
+        const gm_class_symbol *cls = &symbols->classes[c];
+        for (size_t b = 0; b < cls->base_count; b++) {
+            const char *base = cls->bases[b];
+            if (strchr(base, '.'))
+                continue; /* not a class of this file */
+            size_t len = strlen(base), at = class_slot(g, base, len), found;
+            /* a name defined twice: either definition may be the base */
+            while ((found = next_class_named(g, symbols, base, len, &at)) != 0 && used < edges) {
+                if (found - 1 == c)
+                    continue;
+                g->subclass_edges[2 * used] = c + 1;
+                g->subclass_edges[2 * used + 1] = g->subclass_head[found - 1];
+                g->subclass_head[found - 1] = ++used;
+            }
+        }
+    }
+    g->subclasses_ready = true;
+}
+
+/* `self.m(...)` in a method of cls: the instance may be of a subclass, whose m runs instead.
+ * Reaches m of every same-file subclass of cls that defines it, and of their subclasses. */
+static void reach_overrides(gm_call_graph *g, const gm_symbols *symbols, size_t cls,
+                            const char *method, uint8_t color, size_t *tail, int depth) {
+    if (depth > 12)
+        return;
+    for (size_t e = g->subclass_head[cls]; e; e = g->subclass_edges[2 * (e - 1) + 1]) {
+        size_t sub = g->subclass_edges[2 * (e - 1)] - 1;
+        char key[2 * GM_NAME_MAX];
+        int n = snprintf(key, sizeof key, "%s.%s", symbols->classes[sub].name, method);
+        if (n > 0 && (size_t)n < sizeof key)
+            reach(g, gm_call_key_hash(key), key, color, tail);
+        reach_overrides(g, symbols, sub, method, color, tail, depth + 1);
+    }
+}
+
+/* caller calls callee through `self`: the overrides of the method in subclasses. */
+static void reach_dispatched(gm_call_graph *g, const gm_symbols *symbols, const char *caller,
+                             const char *callee, uint8_t color, size_t *tail) {
+    const char *method = gm_call_self_dispatch(caller, callee);
+    if (!method || symbols->class_count < 2)
+        return;
+    if (!g->classes_ready)
+        build_class_table(g, symbols);
+    if (!g->classes_ready)
+        return;
+    if (!g->subclasses_ready)
+        build_subclass_lists(g, symbols);
+    if (!g->subclasses_ready)
+        return;
+    size_t len = (size_t)(method - 1 - callee), at = class_slot(g, callee, len), found;
+    while ((found = next_class_named(g, symbols, callee, len, &at)) != 0)
+        reach_overrides(g, symbols, found - 1, method, color, tail, 0);
+}
+
 static void reach_key(gm_call_graph *g, const gm_symbols *symbols, const char *key, uint8_t color,
                       size_t *tail) {
     if (reach(g, gm_call_key_hash(key), key, color, tail) == 0)
@@ -192,6 +291,7 @@ static void propagate(gm_call_graph *g, const gm_symbols *symbols, uint8_t color
             const gm_call_key *callee = &part->callees[node->callee_start + c];
             if (reach(g, callee->hash, callee->key, color, &tail) == 0)
                 reach_inherited(g, symbols, callee->key, color, &tail, 0);
+            reach_dispatched(g, symbols, node->key.key, callee->key, color, &tail);
         }
     }
 }
@@ -237,6 +337,7 @@ int gm_call_graph_run(gm_call_graph *g, const gm_call_part *const *parts, size_t
     for (size_t i = 0; i < part_count; i++)
         total += parts[i]->node_count;
     g->classes_ready = false;
+    g->subclasses_ready = false;
     /* Most edits change no call: then what is reached is what the last run found. */
     uint64_t digest = inputs_digest(parts, part_count, part_digests, fingerprint, external_keys,
                                     external_count);

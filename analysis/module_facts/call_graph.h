@@ -2,8 +2,9 @@
  * compiled code runs. Roots are functions compiled on their own (decorators, forward of
  * modules), the targets of torch.compile(...) / x.compile() calls in the file, and the functions
  * that compiled code of other modules calls (external roots); from them, calls by name are
- * followed transitively, including methods inherited from same-file base classes. Code reached
- * only from fullgraph=True compilations is marked so. */
+ * followed transitively, including methods inherited from same-file base classes and, for
+ * `self.m(...)`, the overrides of m in same-file subclasses (the compiled instance may be one of
+ * them). Code reached only from fullgraph=True compilations is marked so. */
 #ifndef GM_ANALYSIS_MODULE_FACTS_CALL_GRAPH_H
 #define GM_ANALYSIS_MODULE_FACTS_CALL_GRAPH_H
 
@@ -25,6 +26,12 @@ typedef struct {
     size_t *classes; /* the symbols' classes by name, built when first needed in a run */
     size_t class_capacity, class_table_size;
     bool classes_ready;
+    /* the same-file subclasses of each class (index + 1 into the symbols' classes, 0 ends a
+     * list): subclass_head[c] starts c's list in subclass_edges, pairs of (subclass, next);
+     * built with the class table */
+    size_t *subclass_head, *subclass_edges;
+    size_t subclass_head_capacity, subclass_edge_capacity;
+    bool subclasses_ready;
     uint64_t digest; /* of the inputs whose reachability `flags` holds */
     bool have_digest;
 } gm_call_graph;

@@ -135,6 +135,16 @@ static struct pending_body *push_pending_body(call_collect *c) {
     return b;
 }
 
+const char *gm_call_self_dispatch(const char *caller, const char *callee) {
+    const char *dot = strchr(callee, '.');
+    if (!dot || dot == callee || strchr(dot + 1, '.') || strchr(callee, '<') || dot[1] == '\0')
+        return NULL;
+    size_t class_len = (size_t)(dot - callee);
+    if (strncmp(caller, callee, class_len + 1) != 0)
+        return NULL;
+    return dot + 1;
+}
+
 static void add_callee(call_collect *c, const char *prefix, gm_slice name, gm_slice guard) {
     size_t plen = prefix ? strlen(prefix) : 0;
     size_t need = plen + (prefix ? 1 : 0) + name.len + 1;

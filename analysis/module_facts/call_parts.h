@@ -104,6 +104,11 @@ typedef struct gm_call_part_s {
 void gm_call_part_free(gm_call_part *part);
 uint64_t gm_call_key_hash(const char *key);
 
+/* Whether the function keyed caller calls callee through its `self` (`self.m(...)` or a property
+ * read, keyed "C.m" in a method of C or a def nested in one): the instance may be of a subclass
+ * of C, whose override runs. Returns m inside callee, or NULL. */
+const char *gm_call_self_dispatch(const char *caller, const char *callee);
+
 /* Builds top's part of the call graph into part (zero-initialised by the caller). Compile
  * targets and the instance bindings they read are looked for only with with_targets: a file
  * whose text never names compile or optimize (gm_text_may_name_compile) has none, and its walk

@@ -18,7 +18,17 @@ typedef struct {
     uint64_t roots_digest;
 } module;
 
+/* A class of the workspace naming another as a base (resolved through the imports): the base
+ * and the subclass, both by their class in their module's summary. */
+typedef struct {
+    const gm_summary_class *base;
+    const gm_summary_class *sub;
+    size_t sub_module;
+} subclass_edge;
+
 struct gm_workspace_graph {
+    subclass_edge *subclasses; /* per solve, sorted by base */
+    size_t subclass_count, subclass_capacity;
     module *modules;
     size_t count, capacity;
     size_t *table; /* module index + 1 by name hash, built per solve */
@@ -59,6 +69,7 @@ void gm_workspace_graph_free(gm_workspace_graph *g) {
     free(g->modules);
     free(g->table);
     free(g->queue);
+    free(g->subclasses);
     free(g);
 }
 
@@ -352,6 +363,86 @@ static int reach_method(gm_workspace_graph *g, size_t *tail, module *m, const ch
     cls[dot - key] = '\0';
     bool found = false;
     return reach_inherited(g, tail, m, cls, dot + 1, from, 0, &found);
+}
+
+static int subclass_edge_order(const void *a, const void *b) {
+    uintptr_t x = (uintptr_t)((const subclass_edge *)a)->base;
+    uintptr_t y = (uintptr_t)((const subclass_edge *)b)->base;
+    return x < y ? -1 : x > y;
+}
+
+/* Every (base, subclass) pair of the workspace's classes, sorted by base. */
+static int build_subclasses(gm_workspace_graph *g) {
+    g->subclass_count = 0;
+    for (size_t i = 0; i < g->count; i++) {
+        module *m = &g->modules[i];
+        for (size_t c = 0; c < m->summary.class_count; c++) {
+            const gm_summary_class *cls = &m->summary.classes[c];
+            for (size_t b = 0; b < cls->base_count; b++) {
+                char key[2 * GM_NAME_MAX];
+                module *bm = base_class(g, m, cls->bases[b], key, sizeof key);
+                const gm_summary_class *base = bm ? gm_module_summary_class(&bm->summary, key) : NULL;
+                if (!base || base == cls)
+                    continue;
+                if (g->subclass_count == g->subclass_capacity) {
+                    size_t cap = g->subclass_capacity ? 2 * g->subclass_capacity : 64;
+                    subclass_edge *items = realloc(g->subclasses, cap * sizeof *items);
+                    if (!items)
+                        return -1;
+                    g->subclasses = items;
+                    g->subclass_capacity = cap;
+                }
+                g->subclasses[g->subclass_count++] = (subclass_edge){base, cls, i};
+            }
+        }
+    }
+    if (g->subclass_count > 1)
+        qsort(g->subclasses, g->subclass_count, sizeof *g->subclasses, subclass_edge_order);
+    return 0;
+}
+
+/* `self.method(...)` in a method of cls: the instance may be of a subclass, whose override runs.
+ * Reaches method of every subclass of cls in the workspace that defines it, and of their
+ * subclasses; nodes of a module other than from are entered from outside. */
+static int reach_overrides(gm_workspace_graph *g, size_t *tail, const gm_summary_class *cls,
+                           const char *method, const module *from, int depth) {
+    if (depth > GM_MRO_DEPTH)
+        return 0;
+    size_t lo = 0, hi = g->subclass_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if ((uintptr_t)g->subclasses[mid].base < (uintptr_t)cls)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t e = lo; e < g->subclass_count && g->subclasses[e].base == cls; e++) {
+        module *sm = &g->modules[g->subclasses[e].sub_module];
+        const gm_summary_class *sub = g->subclasses[e].sub;
+        char key[2 * GM_NAME_MAX];
+        int n = snprintf(key, sizeof key, "%s.%s", sub->name, method);
+        if (n > 0 && (size_t)n < sizeof key && reach(g, tail, sm, key, sm != from) != 0)
+            return -1;
+        if (reach_overrides(g, tail, sub, method, from, depth + 1) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The call of callee by the function keyed caller of m, when it goes through `self`. */
+static int reach_dispatched(gm_workspace_graph *g, size_t *tail, module *m, const char *caller,
+                            const char *callee) {
+    const char *method = gm_call_self_dispatch(caller, callee);
+    if (!method || g->subclass_count == 0)
+        return 0;
+    char cls[2 * GM_NAME_MAX];
+    size_t len = (size_t)(method - 1 - callee);
+    if (len >= sizeof cls)
+        return 0;
+    memcpy(cls, callee, len);
+    cls[len] = '\0';
+    const gm_summary_class *c = gm_module_summary_class(&m->summary, cls);
+    return c ? reach_overrides(g, tail, c, method, m, 0) : 0;
 }
 
 /* A compiled function or class instance of another module: name, and member for a class. */
@@ -655,7 +746,7 @@ int gm_workspace_graph_solve(gm_workspace_graph *g) {
         roots_clear(&g->modules[i]);
     if (g->count == 0)
         return 0;
-    if (build_table(g) != 0)
+    if (build_table(g) != 0 || build_subclasses(g) != 0)
         return -1;
     size_t tail = 0;
     for (size_t i = 0; i < g->count; i++) {
@@ -687,10 +778,12 @@ int gm_workspace_graph_solve(gm_workspace_graph *g) {
     for (size_t head = 0; head < tail; head++) {
         module *m = &g->modules[g->queue[head].module];
         const gm_summary_node *node = &m->summary.nodes[g->queue[head].node];
-        for (uint32_t c = 0; c < node->callee_count; c++)
-            if (reach_method(g, &tail, m, m->summary.callees[node->callee_start + c], false, m) !=
-                0)
+        for (uint32_t c = 0; c < node->callee_count; c++) {
+            const char *callee = m->summary.callees[node->callee_start + c];
+            if (reach_method(g, &tail, m, callee, false, m) != 0 ||
+                reach_dispatched(g, &tail, m, node->key, callee) != 0)
                 return -1;
+        }
         for (uint32_t e = 0; e < node->external_count; e++) {
             char key[2 * GM_NAME_MAX];
             module *to =

@@ -505,7 +505,78 @@ static void model_classes(void) {
     gm_workspace_graph_free(g);
 }
 
+/* `self.m(...)` in a method of a class: the overrides of m in its subclasses run when the
+ * compiled instance is one of them (virtual dispatch), in the file and across modules. */
+static void overrides_through_self(void) {
+    /* the base's forward calls apply, which a grandchild overrides; the sibling's other method,
+     * the explicit Base.apply(self, x) of an unrelated class and a plain object's call are not
+     * dispatched */
+    const char *same_file = "import torch\n"
+                            "from torch import nn\n"
+                            "class Base(nn.Module):\n"
+                            "    def forward(self, x):\n        return self.apply(x)\n"
+                            "    def apply(self, x):\n        raise NotImplementedError\n"
+                            "class Mid(Base):\n"
+                            "    def other(self, x):\n        print(x)\n"
+                            "class Leaf(Mid):\n"
+                            "    def apply(self, x):\n        print(x)\n        return x\n"
+                            "class Tool:\n"
+                            "    def run(self, x):\n        return Base.apply(self, x)\n"
+                            "    def apply(self, x):\n        print(x)\n";
+    CHECK_EQ_INT(prints_with_roots(same_file, NULL, 0), 1);
+    /* without the subclass relation (Leaf derives from nothing here) the override is no region */
+    CHECK_EQ_INT(prints_with_roots("import torch\n"
+                                   "from torch import nn\n"
+                                   "class Base(nn.Module):\n"
+                                   "    def forward(self, x):\n        return self.apply(x)\n"
+                                   "    def apply(self, x):\n        return x\n"
+                                   "class Leaf:\n"
+                                   "    def apply(self, x):\n        print(x)\n",
+                                   NULL, 0),
+                 0);
+    /* a call through an explicit class, not self: no dispatch */
+    CHECK_EQ_INT(prints_with_roots("import torch\n"
+                                   "from torch import nn\n"
+                                   "class Base(nn.Module):\n"
+                                   "    def forward(self, x):\n        return Base.apply(self, x)\n"
+                                   "    def apply(self, x):\n        return x\n"
+                                   "class Leaf(Base):\n"
+                                   "    def apply(self, x):\n        print(x)\n",
+                                   NULL, 0),
+                 0);
+
+    gm_workspace_graph *g = gm_workspace_graph_new();
+    CHECK(g != NULL);
+    st_add(g, "/p", "aug", true, "from .base import AugmentBase\n");
+    st_add(g, "/p", "aug.base", false,
+           "from torch import nn\n"
+           "class AugmentBase(nn.Module):\n"
+           "    def forward(self, x):\n        return self.apply_transform(self.params(x))\n"
+           "    def params(self, x):\n        return x\n"
+           "    def apply_transform(self, x):\n        raise NotImplementedError\n");
+    st_add(g, "/p", "aug.intensity", false,
+           "from .base import AugmentBase\n"
+           "class IntensityBase(AugmentBase):\n"
+           "    def params(self, x):\n        return x\n");
+    st_add(g, "/p", "aug.jitter", false,
+           "from aug.intensity import IntensityBase\n"
+           "class Jitter(IntensityBase):\n"
+           "    def apply_transform(self, x):\n        return x\n"
+           "    def unused(self, x):\n        return x\n");
+    st_add(g, "/p", "other", false,
+           "class Jitter:\n"
+           "    def apply_transform(self, x):\n        return x\n");
+    CHECK_EQ_INT(gm_workspace_graph_solve(g), 0);
+    CHECK(st_has_fact(g, "/p", "aug.intensity", "IntensityBase.params"));
+    CHECK(st_has_fact(g, "/p", "aug.jitter", "Jitter.apply_transform"));
+    CHECK(!st_has_fact(g, "/p", "aug.jitter", "Jitter.unused"));
+    CHECK_EQ_INT(root_count(g, "/p", "other"), 0);
+    CHECK_EQ_INT(root_count(g, "/p", "aug.base"), 0); /* its own analysis reaches them */
+    gm_workspace_graph_free(g);
+}
+
 int main(void) {
+    overrides_through_self();
     model_classes();
     factories_and_instance_attributes();
     compile_targets_in_the_file();
