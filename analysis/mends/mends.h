@@ -50,6 +50,10 @@ int gm_mend_cached_property(gm_region *region, TSNode decorated, TSNode decorato
  * own (Python < 3.12): the loop Python 3.12+ runs in the function's frame. */
 int gm_mend_comprehension_loop(gm_region *region, TSNode comprehension, gm_fix *out);
 
+/* GM611 (iterator_to_list.c): the iterator `max(...)`/`min(...)` takes with a keyword (a
+ * generator expression, or a call of map, filter, zip or enumerate): a list. */
+int gm_mend_iterator_to_list(gm_region *region, TSNode iterator, gm_fix *out);
+
 /* GM201, GM202 (scalar.c): `.item()`, `.tolist()`, int()/float()/bool() of a tensor. */
 int gm_mend_tensor_to_python(gm_region *region, TSNode call, gm_fix *out);
 

@@ -28,6 +28,10 @@ void gm_rule_class_in_region(gm_region *region, TSNode class_definition);
  * .throw() on a generator passed in as a parameter): every call in the region. */
 void gm_rule_python_construct_call(gm_region *region, TSNode call);
 
+/* GM611 (max(...)/min(...) with default= or key= over a generator expression or a call of
+ * map, filter, zip or enumerate): every call in the region. */
+void gm_rule_min_max_call(gm_region *region, TSNode call);
+
 /* GM606: after the walk of a region's body, the comprehensions dynamo compiles as frames of
  * their own because it runs the function eagerly (before Python 3.12). */
 void gm_rule_comprehension_frames(gm_region *region, TSNode body);

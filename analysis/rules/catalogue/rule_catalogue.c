@@ -534,6 +534,23 @@ static const gm_rule rules[] = {
         .severity = GM_SEVERITY_WARNING,
     },
     {
+        .id = "GM611",
+        .name = "min-max-iterator-keyword",
+        .registry_id = "GB0193",
+        .gb_type = "invalid call to builtin op handler",
+        .url = GM_GB_URL("0193"),
+        .summary = "max()/min() with default= or key= over an iterator",
+        .explanation =
+            "TorchDynamo's handler of the builtins max and min takes no keyword argument "
+            "(`default=`, `key=`) when the one positional argument is an iterator: a generator "
+            "expression, or what map, filter, zip or enumerate return. It ends the graph, runs "
+            "the call in Python and traces what follows as a new graph. Over a list, tuple, "
+            "range or set the same call is traced.",
+        .hint = "Pass a list: a list comprehension instead of the generator expression, or "
+                "list(map(...)). The builtin consumes the whole iterator anyway.",
+        .severity = GM_SEVERITY_WARNING,
+    },
+    {
         .id = "GM701",
         .name = "backward-call",
         .registry_id = "GB0123",
