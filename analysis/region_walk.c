@@ -13,6 +13,8 @@ static void walk_block(gm_region *r, TSNode block, int depth);
 static void walk_statement_kind(gm_region *r, TSNode n, int depth);
 static void scan_expr(gm_region *r, TSNode n, int depth);
 static void scan_test(gm_region *r, TSNode n, int depth);
+typedef void (*branch_walker)(gm_region *r, TSNode n, int depth);
+static void walk_guarded(gm_region *r, TSNode test, TSNode node, int depth, branch_walker walk);
 static void scan_comprehension(gm_region *r, TSNode n, int depth);
 
 static const gm_syntax *syn_of(const gm_region *r) {
@@ -242,7 +244,7 @@ static void scan_expr(gm_region *r, TSNode n, int depth) {
         gm_rule_data_dependent_branch(r, cond, v, "conditional expression");
         note_breaks(r, before);
         if (v.constant != 0)
-            scan_expr(r, ts_node_named_child(n, 0), depth + 1);
+            walk_guarded(r, cond, ts_node_named_child(n, 0), depth + 1, scan_expr);
         if (v.constant != 1)
             scan_expr(r, ts_node_named_child(n, 2), depth + 1);
         return;
@@ -276,6 +278,64 @@ static void scan_expr(gm_region *r, TSNode n, int depth) {
         check_operation(r, n, t);
         note_breaks(r, before);
     }
+}
+
+/* Whether class (an isinstance() class argument) names torch.Tensor or nn.Parameter, or is a
+ * tuple of only such classes. */
+static bool names_tensor_class(gm_region *r, TSNode cls, int depth) {
+    const gm_syntax *syn = syn_of(r);
+    cls = gm_unparen(syn, cls);
+    if (gm_is(cls, syn->sym.tuple) && depth == 0) {
+        uint32_t count = ts_node_named_child_count(cls);
+        for (uint32_t i = 0; i < count; i++)
+            if (!names_tensor_class(r, ts_node_named_child(cls, i), depth + 1))
+                return false;
+        return count > 0;
+    }
+    char name[GM_NAME_MAX];
+    if (!gm_symbols_resolve(r->stmt->symbols, syn, r->stmt->text, cls, name, sizeof name))
+        return false;
+    return strcmp(name, "torch.Tensor") == 0 || strcmp(name, "torch.nn.Parameter") == 0 ||
+           strcmp(name, "torch.nn.parameter.Parameter") == 0;
+}
+
+/* The `isinstance(x, torch.Tensor)` that test (or one of its top-level `and` operands)
+ * consists of, when the analysis does not know x for a tensor: the branch it guards runs only
+ * for a tensor. Writes it as shown into out. */
+static bool tensor_type_guard(gm_region *r, TSNode test, char *out, size_t cap, int depth) {
+    const gm_syntax *syn = syn_of(r);
+    TSNode u = gm_unparen(syn, test);
+    if (ts_node_is_null(u) || depth > 8)
+        return false;
+    if (gm_is(u, syn->sym.boolean_operator))
+        return is_and(r, u) && (tensor_type_guard(r, gm_child(u, syn->field.left), out, cap,
+                                                  depth + 1) ||
+                                tensor_type_guard(r, gm_child(u, syn->field.right), out, cap,
+                                                  depth + 1));
+    if (!gm_is(u, syn->sym.call))
+        return false;
+    TSNode fn = gm_child(u, syn->field.function);
+    TSNode args = gm_child(u, syn->field.arguments);
+    if (!gm_node_text_is(fn, r->stmt->text, "isinstance") || ts_node_is_null(args) ||
+        ts_node_named_child_count(args) != 2 || gm_region_binds(r, "isinstance"))
+        return false;
+    TSNode value = ts_node_named_child(args, 0), cls = ts_node_named_child(args, 1);
+    if (!names_tensor_class(r, cls, 0) || gm_value_of(r, value).kind == GM_KIND_TENSOR)
+        return false;
+    gm_node_shown(u, r->stmt->text, out, cap);
+    return true;
+}
+
+/* Walks (with walk) node in the branch test guards: findings there get the type guard's
+ * condition (see gm_region.type_guard). */
+static void walk_guarded(gm_region *r, TSNode test, TSNode node, int depth, branch_walker walk) {
+    char saved[sizeof r->type_guard];
+    memcpy(saved, r->type_guard, sizeof saved);
+    char guard[sizeof r->type_guard];
+    if (!r->type_guard[0] && tensor_type_guard(r, test, guard, sizeof guard, 0))
+        memcpy(r->type_guard, guard, sizeof guard);
+    walk(r, node, depth);
+    memcpy(r->type_guard, saved, sizeof saved);
 }
 
 /* A condition of if/elif/while: the branch rule (the guard rule when guard), then the calls
@@ -369,7 +429,7 @@ static void walk_if(gm_region *r, TSNode n, int depth) {
     gm_kind_branches kinds;
     gm_kinds_branches_begin(r, &kinds);
     if (v.constant != 0 && !always_is(r, test, 0, 0)) {
-        walk_block(r, gm_child(n, syn->field.consequence), depth + 1);
+        walk_guarded(r, test, gm_child(n, syn->field.consequence), depth + 1, walk_block);
         every_branch_skips = r->frame_skipped;
         r->frame_skipped = false;
     }
@@ -396,7 +456,8 @@ static void walk_if(gm_region *r, TSNode n, int depth) {
                     break;
                 }
                 if (ev.constant != 0 && !always_is(r, elif_test, 0, 0))
-                    walk_block(r, gm_child(alt, syn->field.consequence), depth + 1);
+                    walk_guarded(r, elif_test, gm_child(alt, syn->field.consequence), depth + 1,
+                                 walk_block);
                 gm_kinds_branch_next(r, &kinds);
                 every_branch_skips = every_branch_skips && r->frame_skipped;
                 r->frame_skipped = false;

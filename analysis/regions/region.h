@@ -195,6 +195,12 @@ typedef struct {
      * not fold: the Python test Python evaluates it under ("`a`", "not `a`", joined with ", and "
      * when nested), which gm_emit_finding gives each finding as its condition. Empty outside. */
     char short_circuit[200];
+    /* While the walk is in the branch an `isinstance(x, torch.Tensor)` test guards, where the
+     * analysis does not know x for a tensor (`isinstance(self.ratio, torch.Tensor)`, ratio a
+     * tuple unless the caller passes a tensor): the test as written, which gm_emit_finding gives
+     * each finding as its condition. Dynamo knows the type while tracing and follows the branch
+     * only for a tensor. Empty outside. */
+    char type_guard[160];
 } gm_region;
 
 /* Frees the name sets the rules built on region (not its kind environment). */

@@ -85,7 +85,7 @@ void gm_emit_finding(gm_region *region, const gm_rule *rule, TSNode node, const 
     region->only_when_condition = NULL;
     /* a tensor only when a method of the file's classes returns one on the call's path: the
      * finding says so, beside any Python test that guards it */
-    char returns[160], joined[800], note[600] = "", guarded[480];
+    char returns[160], joined[1024], note[800] = "", guarded[480];
     /* in the right operand of `and`/`or`: only when the left one lets Python get there */
     if (region->short_circuit[0]) {
         if (condition)
@@ -97,6 +97,20 @@ void gm_emit_finding(gm_region *region, const gm_rule *rule, TSNode node, const 
                  " (only when `%s` holds: otherwise Python's `and`/`or` stops before it and "
                  "nothing breaks)",
                  region->short_circuit);
+    }
+    /* in the branch of an `isinstance(x, torch.Tensor)` test, x not known for a tensor */
+    char typed[sizeof region->type_guard + 8 + 480];
+    if (region->type_guard[0]) {
+        if (condition)
+            snprintf(typed, sizeof typed, "%s, and %s", region->type_guard, condition);
+        else
+            snprintf(typed, sizeof typed, "%s", region->type_guard);
+        condition = typed;
+        size_t at = strlen(note);
+        snprintf(note + at, sizeof note - at,
+                 " (only when `%s` holds: dynamo knows the type while it traces and takes this "
+                 "branch only for a tensor)",
+                 region->type_guard);
     }
     if (region->conditional_calls > 0 &&
         gm_kinds_conditional_tensor(region, node, returns, sizeof returns)) {

@@ -396,6 +396,60 @@ static void python_guards(void) {
     expect_condition("        if (x == 3).any():\n            x = x + 1\n        return x\n", NULL);
 }
 
+/* The condition of a finding in a branch an `isinstance(v, torch.Tensor)` test guards, for a v
+ * the analysis does not know for a tensor (verified on torch 2.13: corpus
+ * control_flow/isinstance_guarded_tensor_read.py). */
+static void expect_type_guard(const char *body, const char *condition) {
+    char src[4096];
+    snprintf(src, sizeof src, "%s%s", HEAD, body);
+    gm_finding_list l = at_analyze(src);
+    const gm_finding *f = at_find(&l, "GM101", 0);
+    CHECK(f != NULL && at_count(&l, "GM101") == 1);
+    if (f && condition) {
+        CHECK(f->only_when_condition != NULL);
+        if (f->only_when_condition)
+            CHECK_EQ_STR(f->only_when_condition, condition);
+        CHECK(strstr(f->message, "dynamo knows the type while it traces") != NULL);
+    } else if (f) {
+        CHECK(f->only_when_condition == NULL);
+    }
+    gm_finding_list_free(&l);
+}
+
+static void type_guards(void) {
+    expect_type_guard("        if isinstance(self.scale, torch.Tensor):\n"
+                      "            if self.scale.max() > 1:\n                x = x + 1\n"
+                      "        return x\n",
+                      "isinstance(self.scale, torch.Tensor)");
+    /* a tuple of tensor classes, an `and` chain, elif, a conditional expression */
+    expect_type_guard("        if n > 2 and isinstance(y, (torch.Tensor, nn.Parameter)):\n"
+                      "            if y.any():\n                x = x + 1\n"
+                      "        return x\n",
+                      "isinstance(y, (torch.Tensor, nn.Parameter))");
+    expect_type_guard("        if y is None:\n            pass\n"
+                      "        elif isinstance(y, torch.Tensor):\n"
+                      "            if y.any():\n                x = x + 1\n"
+                      "        return x\n",
+                      "isinstance(y, torch.Tensor)");
+    expect_type_guard("        z = 1 if not isinstance(y, torch.Tensor) else (2 if y.any() else 3)\n"
+                      "        return x * z\n",
+                      NULL); /* `not isinstance`: the else branch is not guarded here */
+    expect_type_guard("        z = (2 if y.any() else 3) if isinstance(y, torch.Tensor) else 1\n"
+                      "        return x * z\n",
+                      "isinstance(y, torch.Tensor)");
+    /* a value the analysis knows for a tensor: the test always holds */
+    expect_type_guard("        h = x.abs()\n"
+                      "        if isinstance(h, torch.Tensor):\n"
+                      "            if h.any():\n                x = x + 1\n"
+                      "        return x\n",
+                      NULL);
+    /* other classes, and the else branch, add nothing */
+    expect_type_guard("        if isinstance(y, (list, tuple)):\n            pass\n"
+                      "        elif (x > 0).any():\n            x = x + 1\n"
+                      "        return x\n",
+                      NULL);
+}
+
 /* Each branch of an if starts from the kinds before it: a rebinding in one branch does not reach
  * the other; after the if a name has the kind the last branch binding it gave. */
 static void branch_kinds(void) {
@@ -416,6 +470,7 @@ int main(void) {
     branch_kinds();
     dtype_guards();
     python_guards();
+    type_guards();
     tensor_not_skips_frame();
     positives();
     random_values();
