@@ -141,18 +141,27 @@ static void any_all(gm_region *region, TSNode call, TSNode fn) {
     if (!which)
         return;
     TSNode args = gm_child(call, syn->field.arguments);
-    if (!gm_is(args, syn->sym.argument_list) || ts_node_named_child_count(args) != 1)
+    TSNode arg;
+    if (gm_is(args, syn->sym.generator_expression)) /* `any(t > 0 for t in ts)` */
+        arg = args;
+    else if (gm_is(args, syn->sym.argument_list) && ts_node_named_child_count(args) == 1)
+        arg = gm_unparen(syn, ts_node_named_child(args, 0));
+    else
         return;
-    TSNode arg = gm_unparen(syn, ts_node_named_child(args, 0));
     if (gm_is(arg, syn->sym.keyword_argument) ||
         gm_symbols_is_imported(st->symbols, gm_node_slice(fn, st->text)) ||
         gm_region_binds_node(region, fn))
         return;
-    bool tensor;
+    bool tensor, generator = gm_is(arg, syn->sym.generator_expression);
     if (gm_is(arg, syn->sym.list) || gm_is(arg, syn->sym.tuple)) {
         /* the first element is tested first: a tensor there breaks */
         tensor =
             ts_node_named_child_count(arg) > 0 && is_tensor(region, ts_node_named_child(arg, 0));
+    } else if (generator) {
+        /* `any(t.isnan().any() for t in hs)`: the element, with the loop's names bound by the
+         * walk of the generator (operands go first) */
+        tensor = ts_node_named_child_count(arg) > 0 &&
+                 is_tensor(region, ts_node_named_child(arg, 0));
     } else {
         tensor = is_tensor(region, arg) || elementwise_comparison(region, arg);
     }
@@ -167,6 +176,9 @@ static void any_all(gm_region *region, TSNode call, TSNode fn) {
     emit(region, "GM101", call, message,
          "the rewrite to torch.any/torch.all is left to you: the branch that tests it still "
          "needs a tensor-valued rewrite");
+    /* dynamo cannot rebuild the half-consumed generator to resume after the break */
+    if (generator)
+        gm_region_skip_frame(region, "GM101");
 }
 
 void gm_rule_tensor_data_call(gm_region *region, TSNode call, TSNode fn) {

@@ -198,6 +198,27 @@ static bool is_builtin_call(gm_region *r, TSNode n, const char *name) {
 static gm_kind element_kind(gm_region *r, TSNode iterable) {
     if (is_builtin_call(r, iterable, "range"))
         return GM_KIND_STATIC;
+    const gm_syntax *syn = syn_of(r);
+    TSNode literal = gm_unparen(syn, iterable);
+    if (gm_is(literal, syn->sym.list) || gm_is(literal, syn->sym.tuple)) {
+        /* `for t in (x, y)`: the elements' kind when they all have the same one */
+        uint32_t count = ts_node_named_child_count(literal);
+        gm_kind common = GM_KIND_UNKNOWN;
+        for (uint32_t i = 0; i < count; i++) {
+            TSNode e = ts_node_named_child(literal, i);
+            if (!ts_node_is_named(e) || gm_is(e, syn->sym.comment))
+                continue;
+            if (gm_is(e, syn->sym.list_splat))
+                return GM_KIND_UNKNOWN;
+            gm_kind k = gm_value_of(r, e).kind;
+            if (k != GM_KIND_TENSOR && k != GM_KIND_STATIC)
+                return GM_KIND_UNKNOWN;
+            if (common != GM_KIND_UNKNOWN && k != common)
+                return GM_KIND_UNKNOWN;
+            common = k;
+        }
+        return common;
+    }
     gm_kind k = gm_value_of(r, iterable).kind;
     return k == GM_KIND_TENSOR || k == GM_KIND_STATIC ? k : GM_KIND_UNKNOWN;
 }
