@@ -21,6 +21,7 @@
 #include "analysis/module_facts/symbols.h"
 #include "analysis/regions/binding_lookup.h"
 #include "analysis/rules/emit.h"
+#include "analysis/rules/int_parameter_table.h"
 #include "analysis/rules/rules.h"
 #include "analysis/rules/tensor_rank.h"
 #include "analysis/value_kinds/value_kinds.h"
@@ -152,6 +153,23 @@ static bool is_int_literal(const gm_region *r, TSNode n) {
     return !ts_node_is_null(n) && strcmp(ts_node_type(n), "integer") == 0;
 }
 
+/* `t.long()`, `t.int()`, `t.to(torch.int64)`: the same tensor in another dtype. Returns its
+ * receiver, or a null node. */
+static TSNode converted(gm_region *r, TSNode n) {
+    const gm_syntax *syn = syn_of(r);
+    if (!gm_is(n, syn->sym.call))
+        return (TSNode){0};
+    TSNode fn = gm_unparen(syn, gm_child(n, syn->field.function));
+    if (!gm_is(fn, syn->sym.attribute))
+        return (TSNode){0};
+    static const char *const conversions[] = {"long", "int", "short", "float", "double",
+                                              "to",   NULL};
+    TSNode attr = gm_child(fn, syn->field.attribute);
+    if (ts_node_is_null(attr) || !in_words(conversions, gm_node_slice(attr, text_of(r))))
+        return (TSNode){0};
+    return gm_child(fn, syn->field.object);
+}
+
 /* A 0-d tensor made in the graph: a full reduction, an element of a 1-d tensor
  * (`self.timesteps[0]`), or arithmetic of one with numbers. */
 static bool is_zero_dim_made(gm_region *r, TSNode n, int depth) {
@@ -163,6 +181,9 @@ static bool is_zero_dim_made(gm_region *r, TSNode n, int depth) {
         return local_made(r, n, depth, is_zero_dim_made);
     if (is_full_reduction(r, n))
         return true;
+    TSNode source = converted(r, n);
+    if (!ts_node_is_null(source))
+        return is_zero_dim_made(r, source, depth + 1);
     if (gm_is(n, syn->sym.subscript) && ts_node_named_child_count(n) == 2 &&
         is_int_literal(r, ts_node_named_child(n, 1)))
         return gm_is_one_dim_tensor(r, gm_child(n, syn->field.value));
@@ -195,6 +216,9 @@ static bool is_made_in_graph(gm_region *r, TSNode n, int depth) {
     if (gm_is(n, syn->sym.subscript))
         return ts_node_named_child_count(n) >= 2 && is_tensor(r, gm_child(n, syn->field.value)) &&
                strcmp(ts_node_type(gm_unparen(syn, ts_node_named_child(n, 1))), "slice") != 0;
+    TSNode source = converted(r, n);
+    if (!ts_node_is_null(source))
+        return is_made_in_graph(r, source, depth + 1);
     return is_full_reduction(r, n);
 }
 
@@ -210,7 +234,7 @@ static const int_site torch_sites[] = {
     {"torch.arange", 0, 2, {"start", "end", "step"}}, {"torch.zeros", 0, -1, {"size", NULL, NULL}},
     {"torch.ones", 0, -1, {"size", NULL, NULL}},      {"torch.empty", 0, -1, {"size", NULL, NULL}},
     {"torch.randn", 0, -1, {"size", NULL, NULL}},     {"torch.full", 0, 0, {"size", NULL, NULL}},
-    {"torch.linspace", 2, 2, {"steps", NULL, NULL}},
+    {"torch.linspace", 2, 2, {"steps", NULL, NULL}},   {"torch.narrow", 2, 3, {"start", "length", NULL}},
 };
 
 /* Whether a torch site's last name part is method (a cheap test before resolving imports). */
@@ -272,6 +296,69 @@ static bool site_hit(gm_region *r, TSNode call, const int_site *site) {
             return false;
         int p = position++;
         if (p >= site->from && (site->to < 0 || p <= site->to) && int_argument_made(r, a))
+            return true;
+    }
+    return false;
+}
+
+/* The generated table's operator named name[0..len) (binary search), or NULL. */
+static const gm_int_parameter_op *int_parameter_op(gm_slice name) {
+    size_t lo = 0, hi = gm_int_parameter_op_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const char *candidate = gm_int_parameter_ops[mid].name;
+        int c = strncmp(candidate, name.ptr, name.len);
+        if (c == 0 && candidate[name.len] != '\0')
+            c = 1;
+        if (c == 0)
+            return &gm_int_parameter_ops[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+/* Whether word is one of the comma-separated words of list. */
+static bool listed(const char *list, gm_slice word) {
+    for (const char *at = list; *at;) {
+        const char *end = strchr(at, ',');
+        size_t len = end ? (size_t)(end - at) : strlen(at);
+        if (len == word.len && memcmp(at, word.ptr, len) == 0)
+            return true;
+        if (!end)
+            break;
+        at = end + 1;
+    }
+    return false;
+}
+
+/* Whether call passes a tensor made in the graph where op takes ints: positional arguments by
+ * the schema's index (shifted by one for a method, whose self is the receiver) and keywords. */
+static bool op_hit(gm_region *r, TSNode call, const gm_int_parameter_op *op, bool method) {
+    const gm_syntax *syn = syn_of(r);
+    TSNode args = gm_child(call, syn->field.arguments);
+    if (!gm_is(args, syn->sym.argument_list))
+        return false;
+    uint32_t count = ts_node_named_child_count(args);
+    int position = method ? 1 : 0;
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (gm_is(a, syn->sym.keyword_argument)) {
+            TSNode name = gm_child(a, syn->field.name);
+            if (!ts_node_is_null(name) && listed(op->keywords, gm_node_slice(name, text_of(r))) &&
+                int_argument_made(r, gm_child(a, syn->field.value)))
+                return true;
+            continue;
+        }
+        const char *type = ts_node_type(a);
+        if (strcmp(type, "list_splat") == 0 || strcmp(type, "dictionary_splat") == 0)
+            return false;
+        if (gm_is(a, syn->sym.comment))
+            continue;
+        int p = position++;
+        if (p < 32 && (op->positions >> p & 1u) && int_argument_made(r, a))
             return true;
     }
     return false;
@@ -440,11 +527,69 @@ static void sequence_call(gm_region *r, TSNode call) {
 
 /* ---- calls and subscripts -------------------------------------------------------------- */
 
+/* `range(n)` with a tensor n: range takes an index (Tensor.__index__, Tensor.item()), which
+ * dynamo reads even of a tensor that is an input of the graph. */
+static void range_call(gm_region *region, TSNode call) {
+    const gm_syntax *syn = syn_of(region);
+    TSNode args = gm_child(call, syn->field.arguments);
+    if (!gm_is(args, syn->sym.argument_list) || in_dead_operand(region, call))
+        return;
+    uint32_t count = ts_node_named_child_count(args);
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (gm_is(a, syn->sym.keyword_argument) || !is_firm_tensor(region, a, 0))
+            continue;
+        char shown[GM_SHOWN_SIZE], because[160], message[560];
+        gm_node_shown(call, text_of(region), shown, sizeof shown);
+        gm_tensor_operand_note(region, a, because, sizeof because);
+        snprintf(message, sizeof message,
+                 "`%s` is passed a tensor where an int is needed%s: torch.compile reads its "
+                 "value (Tensor.item(), data-dependent) and breaks the graph here",
+                 shown, because);
+        emit(region, "GM202", call, message, no_int_rewrite);
+        return;
+    }
+}
+
+/* A call of an operator of the generated table (tensor.topk(k), torch.roll(x, s),
+ * F.pad(x, p)) that passes a tensor made in the graph where the operator takes ints; sets
+ * *receiver for a method. */
+static bool generated_site(gm_region *region, TSNode call, TSNode fn, bool bare,
+                           bool module_call, gm_slice method, TSNode *receiver) {
+    const gm_stmt_ctx *st = region->stmt;
+    const gm_syntax *syn = st->syntax;
+    const gm_int_parameter_op *op = int_parameter_op(method);
+    if (!op)
+        return false;
+    if (!module_call) {
+        /* tensor.NAME(...): the receiver must be a tensor (checked last by the caller) */
+        if (bare || !(op->forms & GM_INT_METHOD) || !op_hit(region, call, op, true))
+            return false;
+        *receiver = gm_child(fn, syn->field.object);
+        return true;
+    }
+    char name[GM_NAME_MAX];
+    if (!gm_symbols_resolve(st->symbols, syn, st->text, fn, name, sizeof name))
+        return false;
+    size_t full = strlen(name);
+    if (full < method.len)
+        return false;
+    size_t len = full - method.len;
+    bool function = (op->forms & GM_INT_FUNCTION) && len == 6 && strncmp(name, "torch.", 6) == 0;
+    bool functional = (op->forms & GM_INT_FUNCTIONAL) && len == 20 &&
+                      strncmp(name, "torch.nn.functional.", 20) == 0;
+    return (function || functional) && op_hit(region, call, op, false);
+}
+
 void gm_rule_tensor_as_int_call(gm_region *region, TSNode call) {
     const gm_stmt_ctx *st = region->stmt;
     const gm_syntax *syn = st->syntax;
     TSNode fn = gm_unparen(syn, gm_child(call, syn->field.function));
     bool bare = gm_is(fn, syn->sym.identifier); /* `from torch import arange` */
+    if (bare && is_builtin_named(region, fn, "range")) {
+        range_call(region, call);
+        return;
+    }
     if (bare && !torch_site_named(gm_node_slice(fn, st->text))) {
         sequence_call(region, call);
         return;
@@ -455,24 +600,29 @@ void gm_rule_tensor_as_int_call(gm_region *region, TSNode call) {
     if (ts_node_is_null(attr))
         return;
     gm_slice method = gm_node_slice(attr, st->text);
-    const int_site *site = NULL;
-    for (size_t i = 0; i < sizeof method_sites / sizeof method_sites[0] && !site && !bare; i++)
-        if (gm_slice_is(method, method_sites[i].name))
-            site = &method_sites[i];
     char name[GM_NAME_MAX];
     TSNode head = gm_chain_head(syn, fn);
+    /* `torch.narrow(...)`, `F.pad(...)`: a function of an imported module, not a method */
+    bool module_call = !ts_node_is_null(head) &&
+                       gm_symbols_is_imported(st->symbols, gm_node_slice(head, st->text)) &&
+                       !gm_region_binds_node(region, head);
+    const int_site *site = NULL;
+    for (size_t i = 0;
+         i < sizeof method_sites / sizeof method_sites[0] && !site && !bare && !module_call; i++)
+        if (gm_slice_is(method, method_sites[i].name))
+            site = &method_sites[i];
     TSNode receiver = {0};
     if (site) {
         receiver = gm_child(fn, syn->field.object);
-    } else if (torch_site_named(method) && !ts_node_is_null(head) &&
-               gm_symbols_is_imported(st->symbols, gm_node_slice(head, st->text)) &&
-               !gm_region_binds_node(region, head) &&
+    } else if (torch_site_named(method) && module_call &&
                gm_symbols_resolve(st->symbols, syn, st->text, fn, name, sizeof name)) {
         for (size_t i = 0; i < sizeof torch_sites / sizeof torch_sites[0] && !site; i++)
             if (strcmp(name, torch_sites[i].name) == 0)
                 site = &torch_sites[i];
     }
-    if (!site || !site_hit(region, call, site) || in_dead_operand(region, call))
+    if (!site && !generated_site(region, call, fn, bare, module_call, method, &receiver))
+        return;
+    if ((site && !site_hit(region, call, site)) || in_dead_operand(region, call))
         return;
     /* the receiver of a method last: it may take a look at the callers */
     if (!ts_node_is_null(receiver) && !is_tensor(region, receiver))
@@ -485,7 +635,7 @@ void gm_rule_tensor_as_int_call(gm_region *region, TSNode call) {
              "torch.compile reads its value (Tensor.item(), data-dependent) and breaks the graph "
              "here",
              shown, because);
-    if (site_takes_symbolic_size(site))
+    if (site && site_takes_symbolic_size(site))
         emit_capturable(region, call, message);
     else
         emit(region, "GM202", call, message, no_int_rewrite);

@@ -8,6 +8,7 @@
 
 #include "check.h"
 
+#include "analysis/rules/int_parameter_table.h"
 #include "analysis_test.h"
 
 #define HEAD                                                                                       \
@@ -284,7 +285,55 @@ static void capture_mend(void) {
     }
 }
 
+/* The operators of the generated table (tools/gen-int-parameters): a tensor made in the graph
+ * where the schema takes an int, by position (a method's receiver is the schema's self) or
+ * keyword; a graph input, a Tensor-taking argument and a module that is not torch add nothing. */
+static void schema_int_parameters(void) {
+    const char *positives[] = {
+        "    a = x.topk(t.argmax() + 1)\n",
+        "    a = x.topk(k=t.sum().long())\n",
+        "    a = torch.topk(x, t.argmax())\n",
+        "    a = torch.chunk(x, t.max().int() + 1)\n",
+        "    a = x.roll(t.argmin())\n",
+        "    a = torch.randint(0, t.argmax() + 2, (2,))\n",
+        "    a = torch.nn.functional.pad(x, (0, t.argmax()))\n",
+        "    a = x.tril(diagonal=t.argmax())\n",
+        "    a = torch.narrow(x, 0, t.argmax(), 1)\n",
+        "    for i in range(t.argmax()):\n        pass\n",
+    };
+    for (size_t i = 0; i < sizeof positives / sizeof positives[0]; i++)
+        expect_body(positives[i], "GM202", 1);
+    const char *negatives[] = {
+        "    a = x.topk(t)\n",                            /* a graph input: a symbolic int */
+        "    a = x.index_select(0, t.argmax().view(1))\n", /* the index is a Tensor there */
+        "    a = x.topk(3)\n",
+        "    a = torch.roll(x, 2)\n",
+        "    a = b.roll(t.argmax())\n", /* b is no tensor */
+        "    a = x.add(t.sum())\n",
+    };
+    for (size_t i = 0; i < sizeof negatives / sizeof negatives[0]; i++)
+        expect_body(negatives[i], "GM202", 0);
+    AT_EXPECT("import torch\nimport mylib\n@torch.compile\ndef f(x: torch.Tensor):\n"
+              "    return mylib.roll(x, x.argmax())\n",
+              "GM202", 0); /* mylib.roll is no torch operator */
+    /* the table is sorted (its lookup is a binary search) and holds what the schemas say */
+    for (size_t i = 1; i < gm_int_parameter_op_count; i++)
+        CHECK(strcmp(gm_int_parameter_ops[i - 1].name, gm_int_parameter_ops[i].name) < 0);
+    bool found = false;
+    for (size_t i = 0; i < gm_int_parameter_op_count; i++) {
+        const gm_int_parameter_op *op = &gm_int_parameter_ops[i];
+        if (strcmp(op->name, "topk") != 0)
+            continue;
+        found = true;
+        CHECK(op->positions & 2u); /* topk(Tensor self, SymInt k, ...) */
+        CHECK(!(op->positions & 1u));
+        CHECK(op->forms & GM_INT_METHOD && op->forms & GM_INT_FUNCTION);
+    }
+    CHECK(found);
+}
+
 int main(void) {
+    schema_int_parameters();
     torch_sizes();
     method_sizes();
     loop_elements();

@@ -1,0 +1,24 @@
+/* The torch operators whose arguments take ints, generated from torch's operator schemas by
+ * tools/gen-int-parameters (int_parameter_table.c): a tensor made in the graph passed there is
+ * read with Tensor.__index__, a data-dependent graph break (tensor_as_int.c). */
+#ifndef GM_ANALYSIS_RULES_INT_PARAMETER_TABLE_H
+#define GM_ANALYSIS_RULES_INT_PARAMETER_TABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* How Python calls an operator: torch.NAME, tensor.NAME, torch.nn.functional.NAME. */
+enum { GM_INT_FUNCTION = 1u, GM_INT_METHOD = 2u, GM_INT_FUNCTIONAL = 4u };
+
+typedef struct {
+    const char *name;
+    unsigned forms;
+    /* bit i: the schema's argument i (self first) takes ints in every overload */
+    uint32_t positions;
+    const char *keywords; /* comma-separated, sorted: the keywords that take ints */
+} gm_int_parameter_op;
+
+extern const gm_int_parameter_op gm_int_parameter_ops[]; /* sorted by name */
+extern const size_t gm_int_parameter_op_count;
+
+#endif
