@@ -100,7 +100,7 @@ struct gm_analyzer {
     /* how pass 2 analyses many statements at once (gm_analyzer_set_parallel; NULL: in turn) */
     gm_each_runner *run_each;
     void *runner_context;
-    size_t parallel_min_bytes;
+    size_t parallel_min_bytes; /* SIZE_MAX: the two thresholds of analyzer.h */
     statement_job *jobs; /* per run */
     size_t job_capacity;
     entry_list entries;
@@ -420,7 +420,7 @@ gm_analyzer *gm_analyzer_new(void) {
         free(a);
         return NULL;
     }
-    a->parallel_min_bytes = GM_ANALYZER_PARALLEL_MIN_BYTES;
+    a->parallel_min_bytes = SIZE_MAX;
     gm_symbols_init(&a->symbols);
     gm_finding_list_init(&a->result);
     gm_finding_list_init(&a->unused_suppressions);
@@ -1123,11 +1123,19 @@ static void analyze_job(void *context, size_t index) {
     memset(&info->calls, 0, sizeof info->calls);
 }
 
-/* Analyses the job_count statements of a->jobs: through the runner when there are enough of
- * them, after building what they share (gm_stmt_prepare_shared), else in turn, stopping at the
+/* Analyses the job_count statements of a->jobs: through the runner when they are worth it
+ * (analyzer.h), after building what they share (gm_stmt_prepare_shared), else in turn, stopping at the
  * first failure. Returns 0, or -1 when one ran out of memory. */
+static bool worth_threads(const gm_analyzer *a, size_t job_count, size_t bytes, uint32_t len) {
+    if (!a->run_each || job_count < 2)
+        return false;
+    if (a->parallel_min_bytes != SIZE_MAX)
+        return bytes >= a->parallel_min_bytes;
+    return bytes >= GM_ANALYZER_PARALLEL_MIN_BYTES && bytes >= len / GM_ANALYZER_PARALLEL_FILE_SHARE;
+}
+
 static int analyze_jobs(gm_analyzer *a, job_batch *batch, size_t job_count, size_t bytes) {
-    if (a->run_each && job_count >= 2 && bytes >= a->parallel_min_bytes) {
+    if (worth_threads(a, job_count, bytes, batch->len)) {
         gm_finding_list none;
         gm_finding_list_init(&none);
         gm_stmt_ctx st = statement_context(a, &a->file_options, batch->text, batch->len,

@@ -34,18 +34,20 @@ int gm_analyzer_set_external_roots(gm_analyzer *analyzer, const char *const *key
 typedef void gm_each_runner(void *runner_context, size_t count,
                             void (*work)(void *work_context, size_t index), void *work_context);
 
-/* A run analyses the statements it does not reuse through run_each when at least two of them,
- * of GM_ANALYZER_PARALLEL_MIN_BYTES bytes together, need analysing (an import edit, a file
- * opened): below that, starting threads costs more than it saves, and a keystroke analyses
- * one statement. Each statement's analysis reads only what the run built before it and writes
- * only its own results, so the findings are the same as one after the other. NULL (the
- * default): one after the other. The threads and their number are the caller's business. */
+/* A run analyses the statements it does not reuse through run_each when at least two of them
+ * need analysing and their text is at least GM_ANALYZER_PARALLEL_MIN_BYTES and a sixteenth of
+ * the file (an import edit, a file opened): below that, starting the threads and building
+ * before them what the statements share (the module's word index: about 3 ns a byte of the
+ * file) costs more than the second core saves, and a keystroke analyses one statement. Each
+ * statement's analysis reads only what the run built before it and writes only its own
+ * results, so the findings are the same as one after the other. NULL (the default): one after
+ * the other. The threads and their number are the caller's business. */
 void gm_analyzer_set_parallel(gm_analyzer *analyzer, gm_each_runner *run_each,
                               void *runner_context);
-/* Measured with tools/bench-lsp and bench_analyzer on 2 cores: see README, issue 17. */
 #define GM_ANALYZER_PARALLEL_MIN_BYTES (16u * 1024u)
-/* Another threshold than GM_ANALYZER_PARALLEL_MIN_BYTES (0: every run with two statements to
- * analyse goes through the runner; tests and the equivalence check use it). */
+#define GM_ANALYZER_PARALLEL_FILE_SHARE 16u
+/* One threshold in bytes instead of those two (0: every run with two statements to analyse
+ * goes through the runner; tests and the equivalence check use it). */
 void gm_analyzer_set_parallel_min_bytes(gm_analyzer *analyzer, size_t min_bytes);
 
 /* Forgets every cached result, so that the next run analyses everything: for a change of the

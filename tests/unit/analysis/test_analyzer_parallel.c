@@ -169,7 +169,7 @@ static void parallel_equals_sequential(unsigned threads, bool reversed, size_t m
     gm_analyzer *sequential = gm_analyzer_new(), *parallel = gm_analyzer_new();
     tr_runner runner = {.threads = threads, .reversed = reversed};
     gm_analyzer_set_parallel(parallel, tr_run_each, &runner);
-    if (min_bytes != GM_ANALYZER_PARALLEL_MIN_BYTES)
+    if (min_bytes != SIZE_MAX) /* else the analyzer's own thresholds */
         gm_analyzer_set_parallel_min_bytes(parallel, min_bytes);
     gm_analyzer *both[] = {sequential, parallel};
 
@@ -219,6 +219,18 @@ static void parallel_equals_sequential(unsigned threads, bool reversed, size_t m
     gm_analyzer_last_stats(parallel, &stats);
     CHECK_EQ_INT(stats.statements - stats.reused, 1);
 
+    /* Two small statements edited together (the blank lines between them replaced): below
+     * the analyzer's thresholds (16 KiB, a sixteenth of the file) they stay on this thread;
+     * with a threshold of 0 they go through the runner. */
+    uint32_t gap = offset_of(&d, "    return x + 6\n") + (uint32_t)strlen("    return x + 6");
+    doc_edit(&d, gap, gap + 3, "\n\n\n", both, 2);
+    calls_before = runner.calls;
+    compare_runs("two statements", &d, sequential, parallel, &options);
+    gm_analyzer_last_stats(parallel, &stats);
+    CHECK_EQ_INT(stats.statements - stats.reused, 2);
+    check_stats("two statements", parallel, min_bytes == 0);
+    CHECK_EQ_INT(runner.calls - calls_before, min_bytes == 0 ? 1 : 0);
+
     /* A reset (a whole-document replacement) analyses everything again. */
     gm_analyzer_reset(sequential);
     gm_analyzer_reset(parallel);
@@ -251,7 +263,7 @@ static void small_files_stay_sequential(void) {
 }
 
 int main(void) {
-    parallel_equals_sequential(3, true, GM_ANALYZER_PARALLEL_MIN_BYTES);
+    parallel_equals_sequential(3, true, SIZE_MAX);
     parallel_equals_sequential(2, false, 0);
     small_files_stay_sequential();
     return check_exit_code("analyzer_parallel");
