@@ -21,6 +21,7 @@ import os
 import pathlib
 import subprocess
 import sys
+import tempfile
 
 
 def send(proc: subprocess.Popen, message: dict) -> None:
@@ -57,11 +58,14 @@ def edits_of(text: str) -> list[tuple[int, int, str, bool]]:
     return edits
 
 
-def publications(graphmend: str, jobs: int, path: pathlib.Path) -> list[str]:
+def publications(graphmend: str, jobs: int, path: pathlib.Path) -> tuple[list[str], int]:
+    """The publications (serialised params), and how many analyser runs the server's timing
+    trace says went through the threads ("on every core")."""
     text = path.read_text()
-    env = dict(os.environ, GRAPHMEND_JOBS=str(jobs))
+    env = dict(os.environ, GRAPHMEND_JOBS=str(jobs), GRAPHMEND_TRACE_TIMING="1")
+    trace = tempfile.TemporaryFile()
     proc = subprocess.Popen([graphmend, "serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, env=env)
+                            stderr=trace, env=env)
     published = []
     try:
         send(proc, {"jsonrpc": "2.0", "id": 1, "method": "initialize",
@@ -103,7 +107,10 @@ def publications(graphmend: str, jobs: int, path: pathlib.Path) -> list[str]:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    return published
+    trace.seek(0)
+    threaded = trace.read().decode(errors="replace").count("on every core")
+    trace.close()
+    return published, threaded
 
 
 def main() -> int:
@@ -115,8 +122,8 @@ def main() -> int:
     failed = False
     for path in args.files:
         try:
-            one = publications(args.graphmend, 1, path)
-            many = publications(args.graphmend, args.jobs, path)
+            one, _ = publications(args.graphmend, 1, path)
+            many, threaded = publications(args.graphmend, args.jobs, path)
         except (RuntimeError, OSError, subprocess.TimeoutExpired, ValueError) as error:
             print(f"{path}: the server broke: {error}")
             failed = True
@@ -129,7 +136,7 @@ def main() -> int:
                   f"(first: number {differing[0] if differing else min(len(one), len(many))})")
         else:
             print(f"{path}: {len(one)} publications ({diagnostics} diagnostics) equal with "
-                  f"GRAPHMEND_JOBS=1 and {args.jobs}")
+                  f"GRAPHMEND_JOBS=1 and {args.jobs} ({threaded} analyser runs on threads)")
     return 1 if failed else 0
 
 
