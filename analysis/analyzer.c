@@ -1123,17 +1123,20 @@ static void analyze_job(void *context, size_t index) {
     memset(&info->calls, 0, sizeof info->calls);
 }
 
-/* Analyses the job_count statements of a->jobs: through the runner when they are worth it
- * (analyzer.h), after building what they share (gm_stmt_prepare_shared), else in turn, stopping at the
- * first failure. Returns 0, or -1 when one ran out of memory. */
+/* Whether job_count statements of bytes bytes, in a file of len bytes, are worth the runner's
+ * threads (analyzer.h's thresholds). */
 static bool worth_threads(const gm_analyzer *a, size_t job_count, size_t bytes, uint32_t len) {
     if (!a->run_each || job_count < 2)
         return false;
     if (a->parallel_min_bytes != SIZE_MAX)
         return bytes >= a->parallel_min_bytes;
-    return bytes >= GM_ANALYZER_PARALLEL_MIN_BYTES && bytes >= len / GM_ANALYZER_PARALLEL_FILE_SHARE;
+    return bytes >= GM_ANALYZER_PARALLEL_MIN_BYTES &&
+           bytes >= len / GM_ANALYZER_PARALLEL_FILE_SHARE;
 }
 
+/* Analyses the job_count statements of a->jobs: through the runner when they are worth it,
+ * after building what they share (gm_stmt_prepare_shared), else in turn, stopping at the first
+ * failure. Returns 0, or -1 when one ran out of memory. */
 static int analyze_jobs(gm_analyzer *a, job_batch *batch, size_t job_count, size_t bytes) {
     if (worth_threads(a, job_count, bytes, batch->len)) {
         gm_finding_list none;

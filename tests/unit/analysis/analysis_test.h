@@ -89,7 +89,8 @@ static inline bool at_same_text(const char *a, const char *b) {
 static inline bool at_findings_equal(const gm_finding *x, const gm_finding *y) {
     if (x->rule != y->rule || memcmp(&x->span, &y->span, sizeof x->span) != 0 ||
         x->severity != y->severity || x->suppressed != y->suppressed ||
-        !at_same_text(x->message, y->message) || !at_same_text(x->mend_declined, y->mend_declined) ||
+        !at_same_text(x->message, y->message) ||
+        !at_same_text(x->mend_declined, y->mend_declined) ||
         !at_same_text(x->only_when_dtypes, y->only_when_dtypes) ||
         !at_same_text(x->only_when_condition, y->only_when_condition) ||
         x->fix_count != y->fix_count)

@@ -133,8 +133,9 @@ static size_t compare_runs(const char *step, doc *d, gm_analyzer *sequential, gm
     long at = at_lists_differ_at(want, got);
     CHECK(at < 0);
     if (at >= 0) {
-        fprintf(stderr, "%s: the findings differ from number %ld (%zu sequential, %zu on threads)\n",
-                step, at, want->count, got->count);
+        fprintf(stderr,
+                "%s: the findings differ from number %ld (%zu sequential, %zu on threads)\n", step,
+                at, want->count, got->count);
         fprintf(stderr, "---- sequential:\n");
         at_dump(d->text, want);
         fprintf(stderr, "---- on threads:\n");
