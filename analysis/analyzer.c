@@ -88,8 +88,21 @@ typedef struct {
     uint64_t membership;
 } child_info;
 
+/* A statement pass 2 analyses: its module child, its slot in the new entries, and how its
+ * analysis went (each job writes only its own job and slot, so jobs may run at the same time). */
+typedef struct {
+    size_t child, slot;
+    int rc;
+} statement_job;
+
 struct gm_analyzer {
     gm_syntax syntax;
+    /* how pass 2 analyses many statements at once (gm_analyzer_set_parallel; NULL: in turn) */
+    gm_each_runner *run_each;
+    void *runner_context;
+    size_t parallel_min_bytes; /* SIZE_MAX: the two thresholds of analyzer.h */
+    statement_job *jobs; /* per run */
+    size_t job_capacity;
     entry_list entries;
     entry_list spare; /* the next run builds its entries here, then the two swap */
     bool have_state;  /* fingerprint, options and symbols describe the cached entries */
@@ -407,6 +420,7 @@ gm_analyzer *gm_analyzer_new(void) {
         free(a);
         return NULL;
     }
+    a->parallel_min_bytes = SIZE_MAX;
     gm_symbols_init(&a->symbols);
     gm_finding_list_init(&a->result);
     gm_finding_list_init(&a->unused_suppressions);
@@ -424,6 +438,7 @@ void gm_analyzer_free(gm_analyzer *analyzer) {
     gm_finding_free(&analyzer->syntax_finding);
     gm_finding_list_free(&analyzer->unused_suppressions);
     free(analyzer->hits);
+    free(analyzer->jobs);
     free(analyzer->children);
     free(analyzer->info);
     free(analyzer->child_facts);
@@ -439,6 +454,16 @@ void gm_analyzer_free(gm_analyzer *analyzer) {
     free(analyzer->getter_breaks);
     gm_compile_site_list_free(&analyzer->sites);
     free(analyzer);
+}
+
+void gm_analyzer_set_parallel(gm_analyzer *analyzer, gm_each_runner *run_each,
+                              void *runner_context) {
+    analyzer->run_each = run_each;
+    analyzer->runner_context = runner_context;
+}
+
+void gm_analyzer_set_parallel_min_bytes(gm_analyzer *analyzer, size_t min_bytes) {
+    analyzer->parallel_min_bytes = min_bytes;
 }
 
 void gm_analyzer_reset(gm_analyzer *analyzer) {
@@ -1067,6 +1092,73 @@ static uint64_t part_sites_digest(const gm_call_part *part, uint64_t *instance_b
     return digest;
 }
 
+/* What the jobs of one run's pass 2 share. */
+typedef struct {
+    gm_analyzer *analyzer;
+    entry_list *fresh;
+    const char *text;
+    uint32_t len;
+    size_t nchildren;
+} job_batch;
+
+/* Analyses the statement of job number index into its slot, and moves its call part there. */
+static void analyze_job(void *context, size_t index) {
+    job_batch *batch = context;
+    gm_analyzer *a = batch->analyzer;
+    statement_job *job = &a->jobs[index];
+    size_t i = job->child;
+    child_info *info = &a->info[i];
+    cache_entry *slot = &batch->fresh->items[job->slot];
+    TSNode next = i + 1 < batch->nchildren ? a->children[i + 1] : (TSNode){0};
+    const uint8_t *reach = info->calls.node_count ? &a->graph.flags[info->node_offset] : NULL;
+    job->rc = analyze_statement(a, a->children[i], next, batch->text, batch->len, reach,
+                                &info->calls, slot);
+    slot->defines = defined_bits(&info->calls);
+    slot->contribution = info->contribution;
+    slot->calls = info->calls;
+    slot->membership = info->membership;
+    slot->part_digest = info->part_digest;
+    slot->sites_digest = info->sites_digest;
+    slot->instance_bits = info->instance_bits;
+    memset(&info->calls, 0, sizeof info->calls);
+}
+
+/* Whether job_count statements of bytes bytes, in a file of len bytes, are worth the runner's
+ * threads (analyzer.h's thresholds). */
+static bool worth_threads(const gm_analyzer *a, size_t job_count, size_t bytes, uint32_t len) {
+    if (!a->run_each || job_count < 2)
+        return false;
+    if (a->parallel_min_bytes != SIZE_MAX)
+        return bytes >= a->parallel_min_bytes;
+    return bytes >= GM_ANALYZER_PARALLEL_MIN_BYTES &&
+           bytes >= len / GM_ANALYZER_PARALLEL_FILE_SHARE;
+}
+
+/* Analyses the job_count statements of a->jobs: through the runner when they are worth it,
+ * after building what they share (gm_stmt_prepare_shared), else in turn, stopping at the first
+ * failure. Returns 0, or -1 when one ran out of memory. */
+static int analyze_jobs(gm_analyzer *a, job_batch *batch, size_t job_count, size_t bytes) {
+    if (worth_threads(a, job_count, bytes, batch->len)) {
+        gm_finding_list none;
+        gm_finding_list_init(&none);
+        gm_stmt_ctx st = statement_context(a, &a->file_options, batch->text, batch->len,
+                                           a->children[a->jobs[0].child], (TSNode){0}, &none);
+        gm_stmt_prepare_shared(&st);
+        a->stats.parallel = true;
+        a->run_each(a->runner_context, job_count, analyze_job, batch);
+        for (size_t k = 0; k < job_count; k++)
+            if (a->jobs[k].rc != 0)
+                return -1;
+        return 0;
+    }
+    for (size_t k = 0; k < job_count; k++) {
+        analyze_job(batch, k);
+        if (a->jobs[k].rc != 0)
+            return -1;
+    }
+    return 0;
+}
+
 static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
                const gm_analysis_options *options) {
     const gm_syntax *syn = &a->syntax;
@@ -1271,14 +1363,28 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
         free_child_calls(a, nchildren);
         return -1;
     }
-    int rc = 0;
-    for (size_t i = 0; i < nchildren && rc == 0; i++) {
+    if (a->stats.statements > a->job_capacity) {
+        statement_job *jobs = realloc(a->jobs, a->stats.statements * sizeof *jobs);
+        if (!jobs) {
+            free_child_calls(a, nchildren);
+            return -1;
+        }
+        a->jobs = jobs;
+        a->job_capacity = a->stats.statements;
+    }
+    size_t job_count = 0, job_bytes = 0;
+    for (size_t i = 0; i < nchildren; i++) {
         TSNode c = a->children[i];
         if (!a->info[i].statement)
             continue;
         cache_entry *slot = &fresh->items[fresh->count++];
         child_info *info = &a->info[i];
-        if (info->match >= 0) {
+        if (info->match < 0) {
+            /* analysed below; empty until then, so that a failure leaves entries to free */
+            memset(slot, 0, sizeof *slot);
+            a->jobs[job_count++] = (statement_job){i, fresh->count - 1, 0};
+            job_bytes += ts_node_end_byte(c) - ts_node_start_byte(c);
+        } else {
             cache_entry *e = &old->items[a->info[i].match];
             if (e->pending_bytes || e->pending_rows) {
                 for (size_t k = 0; k < e->count; k++)
@@ -1293,20 +1399,10 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
             slot->calls = info->calls;
             memset(&info->calls, 0, sizeof info->calls);
             a->stats.reused++;
-            continue;
         }
-        TSNode next = i + 1 < nchildren ? a->children[i + 1] : (TSNode){0};
-        const uint8_t *reach = info->calls.node_count ? &a->graph.flags[info->node_offset] : NULL;
-        rc = analyze_statement(a, c, next, text, len, reach, &info->calls, slot);
-        slot->defines = defined_bits(&info->calls);
-        slot->contribution = info->contribution;
-        slot->calls = info->calls;
-        slot->membership = info->membership;
-        slot->part_digest = info->part_digest;
-        slot->sites_digest = info->sites_digest;
-        slot->instance_bits = info->instance_bits;
-        memset(&info->calls, 0, sizeof info->calls);
     }
+    job_batch batch = {a, fresh, text, len, nchildren};
+    int rc = analyze_jobs(a, &batch, job_count, job_bytes);
     /* The module index read the children's facts until now: they move into the entries. */
     gm_module_index_use_facts(&a->module_index, NULL, NULL, 0);
     for (size_t i = 0, k = 0; i < nchildren && k < fresh->count; i++) {

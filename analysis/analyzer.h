@@ -29,6 +29,27 @@ void gm_analyzer_note_edit(gm_analyzer *analyzer, const TSInputEdit *edit);
  * the next run uses them. Returns 0, or -1 on OOM (the previous ones stay). */
 int gm_analyzer_set_external_roots(gm_analyzer *analyzer, const char *const *keys, size_t count);
 
+/* Calls work(work_context, i) once for each i in [0, count), possibly on several threads at the
+ * same time, and returns when every call has returned (their writes visible to the caller). */
+typedef void gm_each_runner(void *runner_context, size_t count,
+                            void (*work)(void *work_context, size_t index), void *work_context);
+
+/* A run analyses the statements it does not reuse through run_each when at least two of them
+ * need analysing and their text is at least GM_ANALYZER_PARALLEL_MIN_BYTES and a sixteenth of
+ * the file (an import edit, a file opened): below that, starting the threads and building
+ * before them what the statements share (the module's word index: about 3 ns a byte of the
+ * file) costs more than the second core saves, and a keystroke analyses one statement. Each
+ * statement's analysis reads only what the run built before it and writes only its own
+ * results, so the findings are the same as one after the other. NULL (the default): one after
+ * the other. The threads and their number are the caller's business. */
+void gm_analyzer_set_parallel(gm_analyzer *analyzer, gm_each_runner *run_each,
+                              void *runner_context);
+#define GM_ANALYZER_PARALLEL_MIN_BYTES (16u * 1024u)
+#define GM_ANALYZER_PARALLEL_FILE_SHARE 16u
+/* One threshold in bytes instead of those two (0: every run with two statements to analyse
+ * goes through the runner; tests and the equivalence check use it). */
+void gm_analyzer_set_parallel_min_bytes(gm_analyzer *analyzer, size_t min_bytes);
+
 /* Forgets every cached result, so that the next run analyses everything: for a change of the
  * text that was not described with gm_analyzer_note_edit (a whole-document replacement). */
 void gm_analyzer_reset(gm_analyzer *analyzer);
@@ -64,6 +85,8 @@ typedef struct {
     /* the tree has a syntax error and the file-wide facts changed: those of the last run kept
      * (the last text that parsed), and only the statements the edit touched analysed */
     bool kept_last_good;
+    /* the statements analysed (not reused) went through the runner of gm_analyzer_set_parallel */
+    bool parallel;
 } gm_analyzer_stats;
 
 void gm_analyzer_last_stats(const gm_analyzer *analyzer, gm_analyzer_stats *stats);

@@ -565,6 +565,13 @@ static int build_mentions(gm_module_index *index) {
     return 0;
 }
 
+void gm_module_index_build_all(gm_module_index *index) {
+    if (!index->built)
+        build(index);
+    const TSNode *unused;
+    gm_module_index_mentions(index, (gm_slice){"", 0}, &unused);
+}
+
 uint32_t gm_module_index_mentions(gm_module_index *index, gm_slice name, const TSNode **first) {
     *first = NULL;
     if (!index->mentions_built && build_mentions(index) != 0) {

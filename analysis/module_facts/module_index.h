@@ -101,6 +101,11 @@ void gm_module_index_use_facts(gm_module_index *index, const TSNode *nodes,
  * index is freed; a reset keeps it). */
 void gm_module_index_use_orders(gm_module_index *index, gm_index_orders *orders);
 
+/* Builds every table and the words now instead of on first use, so that analyses on several
+ * threads only read the index afterwards. Sets index->oom when that failed (the lookups then
+ * find nothing, as after a failed build on first use). */
+void gm_module_index_build_all(gm_module_index *index);
+
 /* The top-level classes named name, in file order: *first and the count (0 when none, or when
  * the index could not be built: check index->oom). */
 uint32_t gm_module_index_classes(gm_module_index *index, gm_slice name,

@@ -120,12 +120,11 @@ static void scan_statement(const gm_stmt_ctx *st, gm_module_scan *r, TSNode s) {
                  gm_node_slice(left, st->text));
 }
 
-const gm_module_scan *gm_region_scan_module(gm_region *region) {
-    gm_module_scan *r = region->stmt->module_scan;
+static const gm_module_scan *scan_module(const gm_stmt_ctx *st) {
+    gm_module_scan *r = st->module_scan;
     if (r->scanned)
         return r;
     r->scanned = true;
-    const gm_stmt_ctx *st = region->stmt;
     /* The analyzer's array of the module's children when it lent one to the module index: a
      * walk of the tree takes a cursor through every level of the module's repetition nodes,
      * a cost that grows with the file on every keystroke. */
@@ -145,6 +144,15 @@ const gm_module_scan *gm_region_scan_module(gm_region *region) {
         scan_statement(st, r, ts_tree_cursor_current_node(&cursor));
     ts_tree_cursor_delete(&cursor);
     return r;
+}
+
+const gm_module_scan *gm_region_scan_module(gm_region *region) {
+    return scan_module(region->stmt);
+}
+
+void gm_stmt_prepare_shared(gm_stmt_ctx *st) {
+    gm_module_index_build_all(st->module_index);
+    scan_module(st);
 }
 
 static const char *instance_class_name(gm_instance_class cls) {

@@ -26,15 +26,21 @@ typedef struct {
     gm_slice disabled[16];
     gm_slice generators[8];
     gm_slice random_instances[8];
-    /* What methods of the module's classes return (value_kinds/method_returns.c), remembered
-     * per run: class_start is the class's first byte, result a gm_vk_returns. */
+} gm_module_scan;
+
+/* What methods of the module's classes return (value_kinds/method_returns.c), remembered for
+ * one statement's analysis: class_start is the class's first byte, result a gm_vk_returns.
+ * Not per run: an answer depends on how deep the walk that first asked was, so a memo shared
+ * by the statements would make each one's findings depend on which were analysed before it
+ * (in what order, on which thread, or whether they were reused from the last run). */
+typedef struct {
     struct {
         uint32_t class_start;
         gm_slice method;
         uint8_t result;
-    } method_returns[64];
-    unsigned method_return_count;
-} gm_module_scan;
+    } items[64];
+    unsigned count;
+} gm_method_memo;
 
 /* One top-level statement under analysis. */
 typedef struct {
@@ -50,9 +56,11 @@ typedef struct {
      * (compile_constants.h), sorted by the name a call of them resolves to */
     const gm_function_fact *constants;
     size_t constant_count;
-    /* shared by the run's statements, filled on first use */
+    /* shared by the run's statements, filled on first use (or before the statements are
+     * analysed on several threads: gm_stmt_prepare_shared) */
     gm_module_index *module_index; /* the module's classes, functions and words */
     gm_module_scan *module_scan;
+    gm_method_memo method_returns; /* this statement's own */
     /* the module's @property getters that break (module_facts/breaking_properties.h), from the
      * run before; NULL or empty when none */
     const struct gm_breaking_properties *breaking_properties;
@@ -221,6 +229,11 @@ bool gm_region_binds_node(gm_region *region, TSNode identifier);
  * per run: functions decorated with (or `g = ...(f)` results of) torch.compiler.disable /
  * torch._dynamo.disable, and `G = torch.Generator(...)` / `R = random.Random(...)` names. */
 const gm_module_scan *gm_region_scan_module(gm_region *region);
+
+/* Builds now what the statements of a run share and would otherwise fill on first use (the
+ * module index's tables and words, the module scan), so that statements analysed at the same
+ * time on several threads only read them. st is any statement of the run. */
+void gm_stmt_prepare_shared(gm_stmt_ctx *st);
 
 /* Objects the analysis tells by the class that made them. */
 typedef enum {

@@ -258,12 +258,12 @@ static void tally_return(gm_region *fr, TSNode ret, void *context) {
 static gm_vk_returns method_returns(gm_region *r, TSNode class_node, gm_slice method) {
     gm_slice class_name = gm_node_slice(gm_child(class_node, syn_of(r)->field.name), text_of(r));
     r->stmt->class_deps |= gm_dependency_bit(class_name.ptr, class_name.len);
-    gm_module_scan *memo = r->stmt->module_scan;
+    gm_method_memo *memo = &r->stmt->method_returns;
     uint32_t class_start = ts_node_start_byte(class_node);
-    for (unsigned i = 0; memo && i < memo->method_return_count; i++)
-        if (memo->method_returns[i].class_start == class_start &&
-            gm_slice_eq(memo->method_returns[i].method, method))
-            return (gm_vk_returns)memo->method_returns[i].result;
+    for (unsigned i = 0; i < memo->count; i++)
+        if (memo->items[i].class_start == class_start &&
+            gm_slice_eq(memo->items[i].method, method))
+            return (gm_vk_returns)memo->items[i].result;
     TSNode def = class_method(r, class_node, method);
     return_tally t = {.class_node = class_node};
     if (ts_node_is_null(def) ||
@@ -273,12 +273,11 @@ static gm_vk_returns method_returns(gm_region *r, TSNode class_node, gm_slice me
                                                                           : GM_RETURNS_UNKNOWN)
                            : t.other == 0 && t.unknown == 0 ? GM_RETURNS_TENSOR
                                                             : GM_RETURNS_SOMETIMES;
-    if (memo && memo->method_return_count < sizeof memo->method_returns /
-                                                sizeof memo->method_returns[0]) {
-        memo->method_returns[memo->method_return_count].class_start = class_start;
-        memo->method_returns[memo->method_return_count].method = method;
-        memo->method_returns[memo->method_return_count].result = (uint8_t)result;
-        memo->method_return_count++;
+    if (memo->count < sizeof memo->items / sizeof memo->items[0]) {
+        memo->items[memo->count].class_start = class_start;
+        memo->items[memo->count].method = method;
+        memo->items[memo->count].result = (uint8_t)result;
+        memo->count++;
     }
     return result;
 }

@@ -55,10 +55,10 @@ const gm_finding_list *gm_server_findings(gm_server *server, gm_document *doc) {
                 gm_analyzer_last_stats(doc->analyzer, &stats);
                 fprintf(stderr,
                         "timing: pass %d: workspace before %.0f us, analyser %.0f us (%zu of %zu "
-                        "statements reused%s), workspace after %.0f us\n",
+                        "statements reused%s%s), workspace after %.0f us\n",
                         pass + 1, analysed - started, after - analysed, stats.reused,
                         stats.statements, stats.recomputed_all ? ", all recomputed" : "",
-                        gm_server_now_us() - after);
+                        stats.parallel ? ", on every core" : "", gm_server_now_us() - after);
             }
             if (!again)
                 break;

@@ -7,6 +7,7 @@
 #include "analysis/syntax/python_parser.h"
 #include "server/lsp/confirm_verdicts.h"
 #include "server/lsp/diagnostic_fragments.h"
+#include "server/workspace/parallel_each.h"
 
 int gm_document_store_init(gm_document_store *store) {
     memset(store, 0, sizeof *store);
@@ -161,6 +162,10 @@ gm_document *gm_document_store_open(gm_document_store *store, const char *uri, c
         document_free(doc);
         return NULL;
     }
+    /* Opening a file, or an edit of its imports, analyses every statement: on every core
+     * (GRAPHMEND_JOBS), as `check` does with files. A keystroke stays on this thread. */
+    if (gm_parallel_threads() > 1)
+        gm_analyzer_set_parallel(doc->analyzer, gm_parallel_each_on_every_core, NULL);
     doc->version = version;
     doc->diagnostics_dirty = true;
     reparse(store, doc);

@@ -55,3 +55,9 @@ void gm_parallel_each(size_t count, unsigned threads, void (*work)(void *context
     for (unsigned t = 0; t < started; t++)
         uv_thread_join(&helpers[t]);
 }
+
+void gm_parallel_each_on_every_core(void *unused, size_t count,
+                                    void (*work)(void *context, size_t index), void *context) {
+    (void)unused;
+    gm_parallel_each(count, gm_parallel_threads(), work, context);
+}

@@ -15,4 +15,10 @@ unsigned gm_parallel_threads(void);
 void gm_parallel_each(size_t count, unsigned threads, void (*work)(void *context, size_t index),
                       void *context);
 
+/* gm_parallel_each on gm_parallel_threads() threads, in the shape of the analyzer's
+ * gm_each_runner (gm_analyzer_set_parallel; unused is ignored): one file's statements on every
+ * core. Not for an analyzer that already runs on one of several file workers. */
+void gm_parallel_each_on_every_core(void *unused, size_t count,
+                                    void (*work)(void *context, size_t index), void *context);
+
 #endif

@@ -81,6 +81,45 @@ static inline void at_dump(const char *src, const gm_finding_list *l) {
                 at_span_text(src, &l->items[i]), l->items[i].message);
 }
 
+static inline bool at_same_text(const char *a, const char *b) {
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* Whether two findings say the same: rule, span, severity, message, conditions, mends. */
+static inline bool at_findings_equal(const gm_finding *x, const gm_finding *y) {
+    if (x->rule != y->rule || memcmp(&x->span, &y->span, sizeof x->span) != 0 ||
+        x->severity != y->severity || x->suppressed != y->suppressed ||
+        !at_same_text(x->message, y->message) ||
+        !at_same_text(x->mend_declined, y->mend_declined) ||
+        !at_same_text(x->only_when_dtypes, y->only_when_dtypes) ||
+        !at_same_text(x->only_when_condition, y->only_when_condition) ||
+        x->fix_count != y->fix_count)
+        return false;
+    for (size_t j = 0; j < x->fix_count; j++) {
+        const gm_fix *a = &x->fixes[j], *b = &y->fixes[j];
+        if (a->kind != b->kind || a->applicability != b->applicability ||
+            !at_same_text(a->title, b->title) || !at_same_text(a->label, b->label) ||
+            a->edit_count != b->edit_count)
+            return false;
+        for (size_t k = 0; k < a->edit_count; k++)
+            if (a->edits[k].start_byte != b->edits[k].start_byte ||
+                a->edits[k].end_byte != b->edits[k].end_byte ||
+                a->edits[k].after_imports != b->edits[k].after_imports ||
+                !at_same_text(a->edits[k].replacement, b->edits[k].replacement))
+                return false;
+    }
+    return true;
+}
+
+/* The index of the first finding where two lists differ, or -1 when they are equal. */
+static inline long at_lists_differ_at(const gm_finding_list *a, const gm_finding_list *b) {
+    size_t n = a->count < b->count ? a->count : b->count;
+    for (size_t i = 0; i < n; i++)
+        if (!at_findings_equal(&a->items[i], &b->items[i]))
+            return (long)i;
+    return a->count == b->count ? -1 : (long)n;
+}
+
 /* Checks that src has exactly n findings of rule; dumps the findings when not. */
 #define AT_EXPECT(src, rule, n)                                                                    \
     do {                                                                                           \

@@ -1,5 +1,8 @@
 /* Benchmark (not a test): analysis of a large generated model file, cold and after one-character
- * edits inside one function. Prints a table. Usage: bench_analyzer [LINES] [EDITS] */
+ * edits inside one function, and after `import torch` is renamed and back (every statement
+ * analysed again). Prints a table. With THREADS above 1, the analyzer analyses many statements
+ * on that many threads (gm_analyzer_set_parallel, thread_runner.h).
+ * Usage: bench_analyzer [LINES] [EDITS] [THREADS] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +10,7 @@
 
 #include "analysis/analyzer.h"
 #include "analysis/syntax/python_parser.h"
+#include "thread_runner.h"
 
 static double now_us(void) {
     struct timespec ts;
@@ -64,6 +68,7 @@ static TSPoint point_at(const char *text, uint32_t byte) {
 int main(int argc, char **argv) {
     int lines = argc > 1 ? atoi(argv[1]) : 50000;
     int edits = argc > 2 ? atoi(argv[2]) : 200;
+    int threads = argc > 3 ? atoi(argv[3]) : 1;
     int blocks = lines / 24;
     size_t cap = sizeof header + (size_t)blocks * (sizeof block + 32);
     char *text = malloc(cap);
@@ -79,6 +84,9 @@ int main(int argc, char **argv) {
     TSTree *tree = gm_python_parse(parser, NULL, text, len);
     double parse_us = now_us() - t0;
     gm_analyzer *an = gm_analyzer_new();
+    tr_runner runner = {.threads = threads > 1 ? (unsigned)threads : 1};
+    if (threads > 1)
+        gm_analyzer_set_parallel(an, tr_run_each, &runner);
     t0 = now_us();
     const gm_finding_list *l = gm_analyzer_run(an, tree, text, len, NULL);
     double cold_us = now_us() - t0;
@@ -91,6 +99,51 @@ int main(int argc, char **argv) {
     }
     qsort(warm, 51, sizeof warm[0], cmp_double);
     double warm_us = warm[25];
+
+    /* Everything again (as after a whole-document replacement), five times. */
+    double again[5];
+    for (int i = 0; i < 5; i++) {
+        gm_analyzer_reset(an);
+        t0 = now_us();
+        gm_analyzer_run(an, tree, text, len, NULL);
+        again[i] = now_us() - t0;
+    }
+    qsort(again, 5, sizeof again[0], cmp_double);
+
+    /* `import torch` -> `import torchx` and back, five times: what torch names changes. */
+    double renamed[10];
+    uint32_t import_end = (uint32_t)(strstr(text, "import torch\n") - text) + 12;
+    char *grown = malloc(len + 2);
+    for (int i = 0; i < 10; i++) {
+        bool insert = i % 2 == 0;
+        memcpy(grown, text, import_end);
+        if (insert) {
+            grown[import_end] = 'x';
+            memcpy(grown + import_end + 1, text + import_end, len - import_end);
+            len++;
+        } else {
+            memcpy(grown + import_end, text + import_end + 1, len - import_end - 1);
+            len--;
+        }
+        grown[len] = '\0';
+        char *old_text = text;
+        text = grown;
+        grown = realloc(old_text, len + 2);
+        TSPoint p = point_at(text, import_end);
+        TSPoint p1 = {p.row, p.column + 1};
+        TSInputEdit e = insert ? (TSInputEdit){import_end, import_end, import_end + 1, p, p, p1}
+                               : (TSInputEdit){import_end, import_end + 1, import_end, p, p1, p};
+        gm_tree_edit(tree, &e);
+        TSTree *next = gm_python_parse(parser, tree, text, len);
+        gm_tree_delete(tree);
+        tree = next;
+        t0 = now_us();
+        gm_analyzer_note_edit(an, &e);
+        gm_analyzer_run(an, tree, text, len, NULL);
+        renamed[i] = now_us() - t0;
+    }
+    free(grown);
+    qsort(renamed, 10, sizeof renamed[0], cmp_double);
 
     /* One-character edits in the middle block's forward: "1.0" <-> "2.0". */
     char needle[32];
@@ -130,6 +183,10 @@ int main(int argc, char **argv) {
     printf("| full parse | %.1f ms |\n| cold gm_analyzer_run | %.1f ms |\n", parse_us / 1e3,
            cold_us / 1e3);
     printf("| gm_analyzer_run without an edit, median | %.1f us |\n", warm_us);
+    printf("| run after gm_analyzer_reset, median of 5 | %.1f ms |\n", again[2] / 1e3);
+    printf("| note_edit + run after `import torch` renamed or back, median of 10 | %.1f ms |\n",
+           (renamed[4] + renamed[5]) / 2e3);
+    printf("| threads (gm_analyzer_set_parallel) | %d |\n", threads > 1 ? threads : 1);
     printf("| note_edit + run after 1-char edit, median | %.1f us |\n", run_us[edits / 2]);
     printf("| note_edit + run after 1-char edit, p95 | %.1f us |\n", run_us[edits * 95 / 100]);
     printf("| statements reused per run | %zu of %zu |\n", stats.reused, stats.statements);
