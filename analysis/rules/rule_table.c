@@ -7,6 +7,7 @@ const gm_node_rule gm_call_rules[] = {
     gm_rule_dynamic_shape_call, gm_rule_untraceable_call, gm_rule_python_construct_call,
     gm_rule_disabled_call,      gm_rule_rng_state_call,   gm_rule_autograd_call,
     gm_rule_tensor_text_call,   gm_rule_property_state_call, gm_rule_min_max_call,
+    gm_rule_untraceable_tensor_method,
 };
 const size_t gm_call_rule_count = sizeof gm_call_rules / sizeof gm_call_rules[0];
 

@@ -32,6 +32,10 @@ void gm_rule_python_construct_call(gm_region *region, TSNode call);
  * map, filter, zip or enumerate): every call in the region. */
 void gm_rule_min_max_call(gm_region *region, TSNode call);
 
+/* GM612 (storage(), storage_offset(), is_pinned(), resize_() on a tensor): every call in the
+ * region. */
+void gm_rule_untraceable_tensor_method(gm_region *region, TSNode call);
+
 /* GM606: after the walk of a region's body, the comprehensions dynamo compiles as frames of
  * their own because it runs the function eagerly (before Python 3.12). */
 void gm_rule_comprehension_frames(gm_region *region, TSNode body);

@@ -21,7 +21,7 @@
 #include "analysis/module_facts/symbols.h"
 #include "analysis/regions/binding_lookup.h"
 #include "analysis/rules/emit.h"
-#include "analysis/rules/int_parameter_table.h"
+#include "analysis/value_kinds/int_parameter_table.h"
 #include "analysis/rules/rules.h"
 #include "analysis/rules/tensor_rank.h"
 #include "analysis/value_kinds/value_kinds.h"

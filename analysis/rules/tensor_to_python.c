@@ -110,6 +110,24 @@ static void emit(gm_region *region, const char *rule, TSNode call, TSNode operan
     gm_emit_finding(region, gm_rule_by_id(rule), call, message, mends, (size_t)count);
 }
 
+/* `t.is_nonzero()` on a tensor: the truth value of its one element, read into a Python bool
+ * (GB0033 "Data dependent operator" on torch 2.13). */
+static void is_nonzero_call(gm_region *region, TSNode call, TSNode object) {
+    if (gm_value_of(region, object).kind != GM_KIND_TENSOR ||
+        gm_in_disabled_logging_guard(region, call))
+        return;
+    char shown[GM_SHOWN_SIZE], because[160], message[480];
+    gm_node_shown(call, region->stmt->text, shown, sizeof shown);
+    gm_tensor_operand_note(region, object, because, sizeof because);
+    snprintf(message, sizeof message,
+             "`%s` on a tensor%s: torch.compile reads the tensor's value into a Python bool "
+             "(Tensor.item(), capture_scalar_outputs is off) and breaks the graph here",
+             shown, because);
+    region->mend_declined = "the rewrite keeps the test a tensor: `t != 0` (and torch.where or "
+                            "torch.cond where it is branched on)";
+    gm_emit_finding(region, gm_rule_by_id("GM202"), call, message, NULL, 0);
+}
+
 void gm_rule_tensor_to_python(gm_region *region, TSNode call) {
     const gm_syntax *syn = region->stmt->syntax;
     TSNode fn = gm_unparen(syn, gm_child(call, syn->field.function));
@@ -120,8 +138,11 @@ void gm_rule_tensor_to_python(gm_region *region, TSNode call) {
             return;
         bool item = gm_node_text_is(attr, region->stmt->text, "item");
         bool tolist = !item && gm_node_text_is(attr, region->stmt->text, "tolist");
-        if (!item && !tolist)
+        if (!item && !tolist) {
+            if (gm_node_text_is(attr, region->stmt->text, "is_nonzero"))
+                is_nonzero_call(region, call, gm_child(fn, syn->field.object));
             return;
+        }
         gm_kind receiver = gm_value_of(region, gm_child(fn, syn->field.object)).kind;
         if (receiver == GM_KIND_UNKNOWN && !bound_in_function(region, gm_child(fn, syn->field.object)) &&
             !gm_file_defines_method(region->stmt, item ? "item" : "tolist") &&

@@ -1,6 +1,6 @@
-"""The table of torch operators that take ints (analysis/rules/int_parameter_table.c) is what
-tools/gen-int-parameters makes from the operator schemas of the torch the oracle runs: a torch
-upgrade that changes a schema fails here until the table is made again."""
+"""The table of torch operators that take ints (analysis/value_kinds/int_parameter_table.c) is
+what tools/gen-int-parameters makes from the operator schemas of the torch the oracle runs: a
+torch upgrade that changes a schema fails here until the table is made again."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent.parent
-TABLE = REPO / "analysis" / "rules" / "int_parameter_table.c"
+TABLE = REPO / "analysis" / "value_kinds" / "int_parameter_table.c"
 
 
 def test_table_matches_installed_torch(tmp_path):
@@ -20,5 +20,5 @@ def test_table_matches_installed_torch(tmp_path):
     subprocess.run([sys.executable, str(REPO / "tools" / "gen-int-parameters"), str(fresh)],
                    check=True, capture_output=True, text=True)
     assert fresh.read_text(encoding="utf-8") == TABLE.read_text(encoding="utf-8"), (
-        f"analysis/rules/int_parameter_table.c is not what torch {torch.__version__} gives: run "
+        f"analysis/value_kinds/int_parameter_table.c is not what torch {torch.__version__} gives: run "
         "`.venv/bin/python tools/gen-int-parameters`")

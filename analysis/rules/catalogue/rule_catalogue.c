@@ -551,6 +551,22 @@ static const gm_rule rules[] = {
         .severity = GM_SEVERITY_WARNING,
     },
     {
+        .id = "GM612",
+        .name = "untraceable-tensor-method",
+        .registry_id = "GB0208",
+        .gb_type = "torch.* op returned non-Tensor",
+        .url = GM_GB_URL("0208"),
+        .summary = "A Tensor method about the tensor's memory inside a compiled region",
+        .explanation =
+            "TorchDynamo traces tensors as fake tensors, which have no storage: "
+            "`storage()`, `storage_offset()` and `is_pinned()` return values it cannot put in "
+            "the graph (GB0208), and it does not trace `resize_()` (GB0126). Each ends the "
+            "graph, runs in Python, and what follows is traced as a new graph.",
+        .hint = "Read such properties outside the compiled code and pass the result in, or "
+                "make a new tensor instead of resizing one in place.",
+        .severity = GM_SEVERITY_WARNING,
+    },
+    {
         .id = "GM701",
         .name = "backward-call",
         .registry_id = "GB0123",

@@ -8,7 +8,7 @@
 
 #include "check.h"
 
-#include "analysis/rules/int_parameter_table.h"
+#include "analysis/value_kinds/int_parameter_table.h"
 #include "analysis_test.h"
 
 #define HEAD                                                                                       \

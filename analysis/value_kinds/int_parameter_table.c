@@ -2,7 +2,7 @@
  * do not edit. Per operator, sorted by name: the forms Python calls it by, the
  * positional arguments (bit i: argument i of the schema, self first) and the keywords
  * that take ints in every overload and a Tensor in none. */
-#include "analysis/rules/int_parameter_table.h"
+#include "analysis/value_kinds/int_parameter_table.h"
 
 const gm_int_parameter_op gm_int_parameter_ops[] = {
     {"adaptive_avg_pool1d", GM_INT_FUNCTION | GM_INT_FUNCTIONAL, 0x2u, "output_size"},

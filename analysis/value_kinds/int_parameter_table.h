@@ -1,8 +1,8 @@
 /* The torch operators whose arguments take ints, generated from torch's operator schemas by
  * tools/gen-int-parameters (int_parameter_table.c): a tensor made in the graph passed there is
  * read with Tensor.__index__, a data-dependent graph break (tensor_as_int.c). */
-#ifndef GM_ANALYSIS_RULES_INT_PARAMETER_TABLE_H
-#define GM_ANALYSIS_RULES_INT_PARAMETER_TABLE_H
+#ifndef GM_ANALYSIS_VALUE_KINDS_INT_PARAMETER_TABLE_H
+#define GM_ANALYSIS_VALUE_KINDS_INT_PARAMETER_TABLE_H
 
 #include <stddef.h>
 #include <stdint.h>
