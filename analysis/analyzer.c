@@ -70,6 +70,9 @@ typedef struct {
     struct getter_finding *getters;
     size_t getter_count;
     gm_index_facts index_facts; /* owned: what it gives the module index's tables */
+    /* owned: gm_stmt_ctx.passes of its analysis, for the module summary */
+    char **passes;
+    size_t pass_count;
 } cache_entry;
 
 typedef struct {
@@ -163,6 +166,10 @@ struct gm_analyzer {
      * tensors, of classes other modules define and this one imports */
     char **external_property_facts;
     size_t external_property_fact_count;
+    /* owned "args:" facts, prefix cut ("name:MASK", sorted): the parameters of this module's
+     * functions that compiled code of other modules passes tensors to */
+    char **external_args;
+    size_t external_arg_count;
     /* per run: the getter findings of the result, in its order (keys borrowed from entries) */
     gm_getter_break *getter_breaks;
     size_t getter_break_count, getter_break_capacity;
@@ -171,6 +178,8 @@ struct gm_analyzer {
     gm_compile_site_list sites;
     uint64_t sites_digest;
 };
+
+static void strings_free(char **items, size_t count);
 
 static void entry_free(cache_entry *e) {
     for (size_t i = 0; i < e->count; i++)
@@ -181,6 +190,9 @@ static void entry_free(cache_entry *e) {
     free(e->getters);
     e->getters = NULL;
     e->getter_count = 0;
+    strings_free(e->passes, e->pass_count);
+    e->passes = NULL;
+    e->pass_count = 0;
     gm_index_facts_free(&e->index_facts);
     gm_call_part_free(&e->calls);
 }
@@ -217,6 +229,7 @@ static void external_keys_clear(gm_analyzer *a) {
 
 static const char module_fact_prefix[] = "module:";
 static const char returns_fact_prefix[] = "returns:";
+static const char args_fact_prefix[] = "args:";
 
 static bool is_property_fact(const char *fact) {
     return strncmp(fact, "property:", 9) == 0 || strncmp(fact, "stores:", 7) == 0;
@@ -231,7 +244,65 @@ static bool same_strings(char *const *a, size_t na, char *const *b, size_t nb) {
     return true;
 }
 
-int gm_analyzer_set_external_roots(gm_analyzer *analyzer, const char *const *keys, size_t count) {
+/* Takes the "args:" facts out of keys (count of them) into *out (prefix cut, in their sorted
+ * order, *out_count of them), moving the other keys up: returns how many keys are left, or -1
+ * on OOM. */
+static ptrdiff_t take_args_facts(const char **keys, size_t count, char ***out, size_t *out_count) {
+    const size_t prefix = sizeof args_fact_prefix - 1;
+    size_t args = 0;
+    for (size_t i = 0; i < count; i++)
+        args += strncmp(keys[i], args_fact_prefix, prefix) == 0;
+    char **facts = args ? calloc(args, sizeof *facts) : NULL;
+    if (args && !facts)
+        return -1;
+    size_t kept = 0, n = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (strncmp(keys[i], args_fact_prefix, prefix) != 0) {
+            keys[kept++] = keys[i];
+            continue;
+        }
+        if (!(facts[n] = strdup(keys[i] + prefix))) {
+            strings_free(facts, n);
+            return -1;
+        }
+        n++;
+    }
+    *out = facts;
+    *out_count = n;
+    return (ptrdiff_t)kept;
+}
+
+static int set_external_keys(gm_analyzer *analyzer, const char *const *keys, size_t count);
+
+int gm_analyzer_set_external_roots(gm_analyzer *analyzer, const char *const *all_keys,
+                                   size_t all_count) {
+    const char **keys = all_count ? malloc(all_count * sizeof *keys) : NULL;
+    if (all_count && !keys)
+        return -1;
+    if (all_count)
+        memcpy(keys, all_keys, all_count * sizeof *keys);
+    char **args = NULL;
+    size_t arg_count = 0;
+    ptrdiff_t left = take_args_facts(keys, all_count, &args, &arg_count);
+    /* which parameters take tensors is read by every statement: a change analyses all again */
+    bool args_changed =
+        left >= 0 && !same_strings(args, arg_count, analyzer->external_args,
+                                   analyzer->external_arg_count);
+    int rc = left < 0 ? -1 : set_external_keys(analyzer, keys, (size_t)left);
+    free(keys);
+    if (rc != 0) {
+        strings_free(args, arg_count);
+        return -1;
+    }
+    if (args_changed)
+        analyzer->have_state = false;
+    strings_free(analyzer->external_args, analyzer->external_arg_count);
+    analyzer->external_args = args;
+    analyzer->external_arg_count = arg_count;
+    return 0;
+}
+
+static int set_external_keys(gm_analyzer *analyzer, const char *const *keys, size_t count) {
     const size_t prefix = sizeof module_fact_prefix - 1;
     const size_t returns_prefix = sizeof returns_fact_prefix - 1;
     size_t constants = 0, bases = 0, properties = 0, returns = 0;
@@ -446,6 +517,7 @@ void gm_analyzer_free(gm_analyzer *analyzer) {
     free(analyzer->parts);
     free(analyzer->part_digests);
     external_keys_clear(analyzer);
+    strings_free(analyzer->external_args, analyzer->external_arg_count);
     free(analyzer->constants);
     good_facts_free(analyzer);
     gm_module_index_free(&analyzer->module_index);
@@ -577,6 +649,8 @@ static gm_stmt_ctx statement_context(gm_analyzer *a, const gm_analysis_options *
         .module_index = &a->module_index,
         .module_scan = &a->module_scan,
         .breaking_properties = &a->breaking_properties,
+        .passed_args = (const char *const *)a->external_args,
+        .passed_arg_count = a->external_arg_count,
     };
 }
 
@@ -623,6 +697,8 @@ static int analyze_statement(gm_analyzer *a, TSNode top, TSNode next, const char
     entry->symbol = ts_node_symbol(top);
     entry->findings = out.items;
     entry->count = out.count;
+    entry->passes = st.passes;
+    entry->pass_count = st.pass_count;
     if (st.oom)
         return -1;
     return note_getter_findings(a, entry, top, text);
@@ -1396,6 +1472,8 @@ static int run(gm_analyzer *a, TSNode root, const char *text, uint32_t len,
             e->count = 0;
             e->getters = NULL;
             e->getter_count = 0;
+            e->passes = NULL;
+            e->pass_count = 0;
             slot->calls = info->calls;
             memset(&info->calls, 0, sizeof info->calls);
             a->stats.reused++;
@@ -1522,23 +1600,40 @@ const gm_finding_list *gm_analyzer_run(gm_analyzer *analyzer, const TSTree *tree
 }
 
 /* The facts other modules learn of this one's getters (module_summary.h's property_facts). */
-static int set_property_facts(const gm_analyzer *a, gm_module_summary *summary) {
+/* The summary's facts from the analysis: the breaking getters of this module's classes
+ * (property:, stores:) and the calls its compiled code makes of other modules' functions with
+ * tensor arguments (passes:, each once). */
+static int set_analysis_facts(const gm_analyzer *a, gm_module_summary *summary) {
     const gm_breaking_properties *set = &a->breaking_properties;
-    size_t own = 0;
+    size_t own = 0, passes = 0;
     for (size_t i = 0; i < set->count; i++)
         own += set->items[i].module[0] == '\0';
-    if (own == 0)
+    for (size_t i = 0; i < a->entries.count; i++)
+        if (!a->entries.items[i].dead)
+            passes += a->entries.items[i].pass_count;
+    if (own + passes == 0)
         return 0;
-    char **facts = calloc(own, sizeof *facts);
-    char(*texts)[300] = malloc(own * sizeof *texts);
+    char **facts = calloc(own + passes, sizeof *facts);
+    char(*texts)[300] = own ? malloc(own * sizeof *texts) : NULL;
     size_t n = 0;
-    int rc = facts && texts ? 0 : -1;
+    int rc = facts && (texts || !own) ? 0 : -1;
     for (size_t i = 0; rc == 0 && i < set->count; i++)
         if (set->items[i].module[0] == '\0' &&
             gm_breaking_property_fact(&set->items[i], texts[n], sizeof texts[n])) {
             facts[n] = texts[n];
             n++;
         }
+    size_t getters = n;
+    for (size_t i = 0; rc == 0 && i < a->entries.count; i++) {
+        const cache_entry *e = &a->entries.items[i];
+        for (size_t k = 0; !e->dead && k < e->pass_count; k++) {
+            bool seen = false;
+            for (size_t m = getters; m < n && !seen; m++)
+                seen = strcmp(facts[m], e->passes[k]) == 0;
+            if (!seen)
+                facts[n++] = e->passes[k];
+        }
+    }
     if (rc == 0)
         rc = gm_module_summary_set_property_facts(summary, (const char *const *)facts, n);
     free(facts);
@@ -1576,7 +1671,7 @@ int gm_analyzer_module_summary(gm_analyzer *analyzer, struct gm_module_summary *
     gm_compile_site_list_free(&analyzer->sites);
     analyzer->sites = sites;
     analyzer->sites_digest = gm_analyzer_compile_sites_digest(analyzer);
-    if (set_property_facts(analyzer, summary) != 0) {
+    if (set_analysis_facts(analyzer, summary) != 0) {
         gm_module_summary_free(summary);
         return -1;
     }

@@ -170,6 +170,7 @@ static void check_operation(gm_region *r, TSNode n, TSSymbol t) {
     const gm_syntax *syn = syn_of(r);
     if (t == syn->sym.call) {
         gm_kinds_note_call(r, n);
+        gm_kinds_note_passed_tensors(r, n);
         for (size_t i = 0; i < gm_call_rule_count; i++)
             gm_call_rules[i](r, n);
     } else if (t == syn->sym.subscript) {

@@ -15,6 +15,10 @@ typedef struct {
     bool *entered; /* per summary node: compiled code of another module calls it */
     char **roots;  /* owned strings (the keys of entered nodes), sorted */
     size_t root_count;
+    /* per solve, owned: "args:KEY:MASK" for its functions that other modules' compiled code
+     * passes tensors to (collect_roots moves them into roots) */
+    char **passed;
+    size_t passed_count, passed_capacity;
     uint64_t roots_digest;
 } module;
 
@@ -43,6 +47,14 @@ gm_workspace_graph *gm_workspace_graph_new(void) {
     return calloc(1, sizeof(gm_workspace_graph));
 }
 
+static void passed_clear(module *m) {
+    for (size_t i = 0; i < m->passed_count; i++)
+        free(m->passed[i]);
+    free(m->passed);
+    m->passed = NULL;
+    m->passed_count = m->passed_capacity = 0;
+}
+
 static void roots_clear(module *m) {
     for (size_t i = 0; i < m->root_count; i++)
         free(m->roots[i]);
@@ -59,6 +71,7 @@ static void module_free(module *m) {
     free(m->reached);
     free(m->entered);
     roots_clear(m);
+    passed_clear(m);
 }
 
 void gm_workspace_graph_free(gm_workspace_graph *g) {
@@ -701,6 +714,47 @@ static int collect_property_facts(const gm_workspace_graph *g, module *m, string
     return 0;
 }
 
+/* The "passes:NAME:MASK" facts of every module (its compiled code calls NAME, a function of
+ * another module, with tensors at the positional arguments of MASK), handed to the module
+ * that defines NAME as "args:KEY:MASK": one pass over the facts, each resolved once. */
+static int distribute_passed_args(gm_workspace_graph *g) {
+    static const char prefix[] = "passes:";
+    for (size_t i = 0; i < g->count; i++) {
+        module *from = &g->modules[i];
+        for (size_t f = 0; f < from->summary.property_fact_count; f++) {
+            const char *fact = from->summary.property_facts[f];
+            if (strncmp(fact, prefix, sizeof prefix - 1) != 0)
+                continue;
+            const char *name = fact + sizeof prefix - 1, *colon = strrchr(name, ':');
+            if (!colon || colon == name || (size_t)(colon - name) >= 2 * GM_NAME_MAX)
+                continue;
+            char canonical[2 * GM_NAME_MAX], key[2 * GM_NAME_MAX];
+            memcpy(canonical, name, (size_t)(colon - name));
+            canonical[colon - name] = '\0';
+            module *to = resolve(g, from, canonical, key, sizeof key, 0);
+            if (!to || to == from || !gm_module_summary_find(&to->summary, key))
+                continue;
+            size_t n = sizeof "args:" + strlen(key) + strlen(colon);
+            char *arg = malloc(n);
+            if (!arg)
+                return -1;
+            snprintf(arg, n, "args:%s%s", key, colon);
+            if (to->passed_count == to->passed_capacity) {
+                size_t cap = to->passed_capacity ? 2 * to->passed_capacity : 4;
+                char **items = realloc(to->passed, cap * sizeof *items);
+                if (!items) {
+                    free(arg);
+                    return -1;
+                }
+                to->passed = items;
+                to->passed_capacity = cap;
+            }
+            to->passed[to->passed_count++] = arg;
+        }
+    }
+    return 0;
+}
+
 static int collect_roots(const gm_workspace_graph *g, module *m) {
     roots_clear(m);
     string_list facts = {0};
@@ -717,6 +771,17 @@ static int collect_roots(const gm_workspace_graph *g, module *m) {
         each_imported_function(g, m, visit_declared_returns, &facts) != 0 ||
         collect_module_bases(g, m, &facts) != 0 || collect_property_facts(g, m, &facts) != 0)
         goto oom;
+    for (size_t i = 0; i < m->passed_count; i++) {
+        if (string_list_push(&facts, m->passed[i]) != 0) {
+            m->passed[i] = NULL;
+            for (size_t k = i + 1; k < m->passed_count; k++)
+                free(m->passed[k]);
+            m->passed_count = 0;
+            goto oom;
+        }
+        m->passed[i] = NULL;
+    }
+    m->passed_count = 0;
     if (facts.count > 1)
         qsort(facts.items, facts.count, sizeof *facts.items, node_key_order);
     size_t kept = 0; /* two classes with the same base give the same fact */
@@ -742,8 +807,10 @@ oom:
 }
 
 int gm_workspace_graph_solve(gm_workspace_graph *g) {
-    for (size_t i = 0; i < g->count; i++)
+    for (size_t i = 0; i < g->count; i++) {
         roots_clear(&g->modules[i]);
+        passed_clear(&g->modules[i]);
+    }
     if (g->count == 0)
         return 0;
     if (build_table(g) != 0 || build_subclasses(g) != 0)
@@ -792,6 +859,8 @@ int gm_workspace_graph_solve(gm_workspace_graph *g) {
                 return -1;
         }
     }
+    if (distribute_passed_args(g) != 0)
+        return -1;
     for (size_t i = 0; i < g->count; i++)
         if (collect_roots(g, &g->modules[i]) != 0)
             return -1;

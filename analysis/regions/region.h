@@ -69,6 +69,16 @@ typedef struct {
      * method_returns.c), as gm_dependency_bit bits: the statement is analysed again when a
      * statement defining one of them changes. */
     uint64_t class_deps;
+    /* "key:MASK" facts the workspace gave (sorted): the positional parameters (bit i:
+     * parameter i) of this module's functions that compiled code of another module passes
+     * tensors to */
+    const char *const *passed_args;
+    size_t passed_arg_count;
+    /* out, owned: "passes:NAME:MASK" for each call of another module's function (NAME as the
+     * imports resolve it) that this statement's compiled code makes with tensors at the
+     * positional arguments of MASK (hex) */
+    char **passes;
+    size_t pass_count, pass_capacity;
     bool oom;
 } gm_stmt_ctx;
 
@@ -98,6 +108,7 @@ typedef enum {
     GM_BECAUSE_RETURNED,      /* an element of a tuple a function of the file returns: the call */
     GM_BECAUSE_ITERATED,      /* an element of a `for` over a tensor: the iterable */
     GM_BECAUSE_CALLERS_PASS,  /* a parameter every caller in the file passes a tensor */
+    GM_BECAUSE_MODULES_PASS,  /* a parameter compiled code of another module passes a tensor */
 } gm_tensor_because;
 
 typedef struct {

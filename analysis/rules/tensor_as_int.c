@@ -227,14 +227,21 @@ typedef struct {
     const char *name;
     int from, to;
     const char *keywords[3];
+    bool fill; /* a fill value: a Python number, not an int size */
 } int_site;
 
 /* torch functions (verified: each breaks with a tensor made in the graph there). */
 static const int_site torch_sites[] = {
-    {"torch.arange", 0, 2, {"start", "end", "step"}}, {"torch.zeros", 0, -1, {"size", NULL, NULL}},
-    {"torch.ones", 0, -1, {"size", NULL, NULL}},      {"torch.empty", 0, -1, {"size", NULL, NULL}},
-    {"torch.randn", 0, -1, {"size", NULL, NULL}},     {"torch.full", 0, 0, {"size", NULL, NULL}},
-    {"torch.linspace", 2, 2, {"steps", NULL, NULL}},   {"torch.narrow", 2, 3, {"start", "length", NULL}},
+    {"torch.arange", 0, 2, {"start", "end", "step"}, false},
+    {"torch.zeros", 0, -1, {"size", NULL, NULL}, false},
+    {"torch.ones", 0, -1, {"size", NULL, NULL}, false},
+    {"torch.empty", 0, -1, {"size", NULL, NULL}, false},
+    {"torch.randn", 0, -1, {"size", NULL, NULL}, false},
+    {"torch.full", 0, 0, {"size", NULL, NULL}, false},
+    {"torch.linspace", 2, 2, {"steps", NULL, NULL}, false},
+    {"torch.narrow", 2, 3, {"start", "length", NULL}, false},
+    /* the fill value is read with Tensor.item() too (torch.full takes a 0-d tensor: traced) */
+    {"torch.full_like", 1, 1, {"fill_value", NULL, NULL}, true},
 };
 
 /* Whether a torch site's last name part is method (a cheap test before resolving imports). */
@@ -247,16 +254,17 @@ static bool torch_site_named(gm_slice method) {
 
 /* Tensor methods. */
 static const int_site method_sites[] = {
-    {"new_zeros", 0, -1, {"size", NULL, NULL}},
-    {"new_ones", 0, -1, {"size", NULL, NULL}},
-    {"new_empty", 0, -1, {"size", NULL, NULL}},
-    {"new_full", 0, 0, {"size", NULL, NULL}},
-    {"view", 0, -1, {NULL, NULL, NULL}},
-    {"reshape", 0, -1, {"shape", NULL, NULL}},
-    {"expand", 0, -1, {"size", NULL, NULL}},
-    {"repeat", 0, -1, {NULL, NULL, NULL}},
-    {"narrow", 1, 2, {"start", "length", NULL}},
-    {"split", 0, 0, {"split_size", "split_size_or_sections", NULL}},
+    {"new_zeros", 0, -1, {"size", NULL, NULL}, false},
+    {"new_ones", 0, -1, {"size", NULL, NULL}, false},
+    {"new_empty", 0, -1, {"size", NULL, NULL}, false},
+    {"new_full", 0, 0, {"size", NULL, NULL}, false},
+    {"new_full", 1, 1, {"fill_value", NULL, NULL}, true},
+    {"view", 0, -1, {NULL, NULL, NULL}, false},
+    {"reshape", 0, -1, {"shape", NULL, NULL}, false},
+    {"expand", 0, -1, {"size", NULL, NULL}, false},
+    {"repeat", 0, -1, {NULL, NULL, NULL}, false},
+    {"narrow", 1, 2, {"start", "length", NULL}, false},
+    {"split", 0, 0, {"split_size", "split_size_or_sections", NULL}, false},
 };
 
 /* Whether an argument needing ints is, or (a size tuple or list) holds, a tensor made in the
@@ -274,6 +282,13 @@ static bool int_argument_made(gm_region *r, TSNode a) {
     return is_made_in_graph(r, a, 0);
 }
 
+/* Whether argument a of a site breaks there: a tensor made in the graph where an int is needed
+ * (a 0-d input of the graph is a symbolic int there), or any tensor as a fill value (read with
+ * Tensor.item() whether or not the graph made it). */
+static bool site_argument_hit(gm_region *r, const int_site *site, TSNode a) {
+    return site->fill ? is_firm_tensor(r, a, 0) : int_argument_made(r, a);
+}
+
 static bool site_hit(gm_region *r, TSNode call, const int_site *site) {
     const gm_syntax *syn = syn_of(r);
     TSNode args = gm_child(call, syn->field.arguments);
@@ -287,7 +302,7 @@ static bool site_hit(gm_region *r, TSNode call, const int_site *site) {
             TSNode name = gm_child(a, syn->field.name);
             for (int k = 0; k < 3 && site->keywords[k]; k++)
                 if (gm_node_text_is(name, text_of(r), site->keywords[k]) &&
-                    int_argument_made(r, gm_child(a, syn->field.value)))
+                    site_argument_hit(r, site, gm_child(a, syn->field.value)))
                     return true;
             continue;
         }
@@ -295,7 +310,7 @@ static bool site_hit(gm_region *r, TSNode call, const int_site *site) {
         if (strcmp(type, "list_splat") == 0 || strcmp(type, "dictionary_splat") == 0)
             return false;
         int p = position++;
-        if (p >= site->from && (site->to < 0 || p <= site->to) && int_argument_made(r, a))
+        if (p >= site->from && (site->to < 0 || p <= site->to) && site_argument_hit(r, site, a))
             return true;
     }
     return false;
@@ -581,6 +596,14 @@ static bool generated_site(gm_region *region, TSNode call, TSNode fn, bool bare,
     return (function || functional) && op_hit(region, call, op, false);
 }
 
+/* A fill value read with Tensor.item(): no mend, and what to write instead. */
+static void r_fill_declined(gm_region *region, TSNode call, const char *message) {
+    emit(region, "GM202", call, message,
+         "fill with a tensor operation instead: `x.new_ones(size) * value` or "
+         "`torch.full(size, value, device=x.device)` (torch.full takes a 0-d tensor), whose "
+         "dtype you may have to give");
+}
+
 void gm_rule_tensor_as_int_call(gm_region *region, TSNode call) {
     const gm_stmt_ctx *st = region->stmt;
     const gm_syntax *syn = st->syntax;
@@ -606,35 +629,48 @@ void gm_rule_tensor_as_int_call(gm_region *region, TSNode call) {
     bool module_call = !ts_node_is_null(head) &&
                        gm_symbols_is_imported(st->symbols, gm_node_slice(head, st->text)) &&
                        !gm_region_binds_node(region, head);
+    /* a name's sites in turn (new_full's size, then its fill value): the first one hit */
     const int_site *site = NULL;
+    bool named = false;
     for (size_t i = 0;
          i < sizeof method_sites / sizeof method_sites[0] && !site && !bare && !module_call; i++)
-        if (gm_slice_is(method, method_sites[i].name))
-            site = &method_sites[i];
+        if (gm_slice_is(method, method_sites[i].name)) {
+            named = true;
+            if (site_hit(region, call, &method_sites[i]))
+                site = &method_sites[i];
+        }
     TSNode receiver = {0};
-    if (site) {
+    if (named) {
+        if (!site)
+            return;
         receiver = gm_child(fn, syn->field.object);
     } else if (torch_site_named(method) && module_call &&
                gm_symbols_resolve(st->symbols, syn, st->text, fn, name, sizeof name)) {
         for (size_t i = 0; i < sizeof torch_sites / sizeof torch_sites[0] && !site; i++)
-            if (strcmp(name, torch_sites[i].name) == 0)
+            if (strcmp(name, torch_sites[i].name) == 0 && site_hit(region, call, &torch_sites[i]))
                 site = &torch_sites[i];
     }
     if (!site && !generated_site(region, call, fn, bare, module_call, method, &receiver))
         return;
-    if ((site && !site_hit(region, call, site)) || in_dead_operand(region, call))
+    if (in_dead_operand(region, call))
         return;
-    /* the receiver of a method last: it may take a look at the callers */
-    if (!ts_node_is_null(receiver) && !is_tensor(region, receiver))
+    /* the receiver of a method last: it may take a look at the callers; `x.new_full(...)` is
+     * evidence enough, as no other common type has the new_* factories */
+    if (!ts_node_is_null(receiver) && !is_tensor(region, receiver) &&
+        !(site && strncmp(site->name, "new_", 4) == 0))
         return;
     char shown[GM_SHOWN_SIZE], because[160], message[560];
     gm_node_shown(call, st->text, shown, sizeof shown);
     gm_tensor_operand_note(region, gm_child(call, syn->field.arguments), because, sizeof because);
     snprintf(message, sizeof message,
-             "`%s` is passed a tensor computed in the graph where an int is needed%s: "
-             "torch.compile reads its value (Tensor.item(), data-dependent) and breaks the graph "
-             "here",
-             shown, because);
+             "`%s` is passed a tensor%s where %s is needed%s: torch.compile reads its value "
+             "(Tensor.item(), data-dependent) and breaks the graph here",
+             shown, site && site->fill ? "" : " computed in the graph",
+             site && site->fill ? "a Python number (the fill value)" : "an int", because);
+    if (site && site->fill) {
+        r_fill_declined(region, call, message);
+        return;
+    }
     if (site && site_takes_symbolic_size(site))
         emit_capturable(region, call, message);
     else

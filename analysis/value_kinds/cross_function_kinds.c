@@ -4,6 +4,8 @@
 #include "analysis/value_kinds/value_kinds.h"
 #include "analysis/value_kinds/value_kinds_internal.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* How deep one function's kinds look into another's (a callee's returns, a caller's
@@ -126,6 +128,11 @@ static void flow_region_init_in(gm_region *tmp, gm_region *r, TSNode function, T
     memset(tmp, 0, sizeof *tmp);
     tmp->stmt = r->stmt;
     tmp->site = r->site;
+    if (!ts_node_eq(class_node, r->site.class_node))
+        tmp->site.module_class =
+            !ts_node_is_null(class_node) &&
+            gm_symbols_bases_are_module(r->stmt->symbols, r->stmt->syntax, r->stmt->text,
+                                        gm_child(class_node, r->stmt->syntax->field.superclasses));
     tmp->site.class_node = class_node;
     tmp->site.function = function;
     tmp->site.calls = NULL;
@@ -420,6 +427,8 @@ static bool instance_attribute(gm_region *r, TSNode class_node, gm_slice cls, gm
  * the other methods of the class; for forward, `self.<attr>(...)` in the classes of the file
  * whose __init__ binds attr to an instance of the class; for a module-level function, `f(...)`
  * in every function and method of the file. Looked at once per parameter and region. */
+static bool passed_by_other_modules(const gm_region *r, gm_slice function, int index);
+
 void gm_vk_resolve_parameter(gm_region *r, TSNode identifier) {
     const gm_syntax *syn = syn_of(r);
     gm_slice name = gm_node_slice(identifier, text_of(r));
@@ -511,7 +520,96 @@ void gm_vk_resolve_parameter(gm_region *r, TSNode identifier) {
         gm_vk_env_set_because(r, name, GM_KIND_TENSOR, GM_BECAUSE_CALLERS_PASS, (TSNode){0});
         if (q.made == q.sites)
             gm_vk_mark_set(r, name, GM_MARK_PASSED_MADE);
+    } else if (!q.bad && q.sites == 0 && !method && passed_by_other_modules(r, q.method, index)) {
+        gm_vk_env_set_because(r, name, GM_KIND_TENSOR, GM_BECAUSE_MODULES_PASS, (TSNode){0});
     }
+}
+
+/* Whether the workspace says compiled code of another module passes a tensor as positional
+ * parameter index of this module's function named function ("name:MASK" facts, sorted). */
+static bool passed_by_other_modules(const gm_region *r, gm_slice function, int index) {
+    const gm_stmt_ctx *st = r->stmt;
+    if (index < 0 || index >= 32 || st->passed_arg_count == 0)
+        return false;
+    size_t lo = 0, hi = st->passed_arg_count;
+    while (lo < hi) { /* the first fact of the name */
+        size_t mid = lo + (hi - lo) / 2;
+        const char *fact = st->passed_args[mid];
+        int c = strncmp(fact, function.ptr, function.len);
+        if (c == 0 && fact[function.len] != ':')
+            c = (unsigned char)fact[function.len] < ':' ? -1 : 1;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t i = lo; i < st->passed_arg_count; i++) {
+        const char *fact = st->passed_args[i];
+        if (strncmp(fact, function.ptr, function.len) != 0 || fact[function.len] != ':')
+            break;
+        unsigned long mask = strtoul(fact + function.len + 1, NULL, 16);
+        if (mask >> index & 1ul)
+            return true;
+    }
+    return false;
+}
+
+static int push_pass(gm_stmt_ctx *st, const char *fact) {
+    for (size_t i = 0; i < st->pass_count; i++)
+        if (strcmp(st->passes[i], fact) == 0)
+            return 0;
+    if (st->pass_count == st->pass_capacity) {
+        size_t cap = st->pass_capacity ? 2 * st->pass_capacity : 4;
+        char **items = realloc(st->passes, cap * sizeof *items);
+        if (!items)
+            return -1;
+        st->passes = items;
+        st->pass_capacity = cap;
+    }
+    char *copy = strdup(fact);
+    if (!copy)
+        return -1;
+    st->passes[st->pass_count++] = copy;
+    return 0;
+}
+
+void gm_kinds_note_passed_tensors(gm_region *r, TSNode call) {
+    const gm_syntax *syn = syn_of(r);
+    gm_stmt_ctx *st = r->stmt;
+    TSNode fn = gm_unparen(syn, gm_child(call, syn->field.function));
+    TSNode args = gm_child(call, syn->field.arguments);
+    if (!gm_is(args, syn->sym.argument_list) || ts_node_named_child_count(args) == 0)
+        return;
+    TSNode head = gm_chain_head(syn, fn);
+    if (ts_node_is_null(head) || !gm_is(head, syn->sym.identifier) ||
+        !gm_symbols_is_imported(st->symbols, gm_node_slice(head, text_of(r))) ||
+        gm_region_binds_node(r, head))
+        return;
+    char name[GM_NAME_MAX];
+    if (!gm_symbols_resolve(st->symbols, syn, text_of(r), fn, name, sizeof name) ||
+        strncmp(name, "torch.", 6) == 0 || strcmp(name, "torch") == 0)
+        return;
+    unsigned long mask = 0;
+    uint32_t count = ts_node_named_child_count(args);
+    int position = 0;
+    for (uint32_t i = 0; i < count && position < 32; i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (gm_is(a, syn->sym.comment))
+            continue;
+        const char *type = ts_node_type(a);
+        if (gm_is(a, syn->sym.keyword_argument) || strcmp(type, "list_splat") == 0 ||
+            strcmp(type, "dictionary_splat") == 0)
+            break;
+        if (gm_value_of(r, a).kind == GM_KIND_TENSOR)
+            mask |= 1ul << position;
+        position++;
+    }
+    if (!mask)
+        return;
+    char fact[GM_NAME_MAX + 32];
+    snprintf(fact, sizeof fact, "passes:%s:%lx", name, mask);
+    if (push_pass(st, fact) != 0)
+        st->oom = true;
 }
 
 bool gm_kinds_is_passed_made(gm_region *region, TSNode identifier) {

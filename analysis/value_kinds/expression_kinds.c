@@ -118,8 +118,21 @@ static void note_plain_callables(gm_region *r, TSNode n, gm_slice self_name, int
 
 
 
+/* Whether name (resolved) is a torch factory: its result is a tensor whatever its arguments. */
+static bool is_torch_factory(const char *name) {
+    static const char *const factories[] = {
+        "torch.tensor", "torch.as_tensor", "torch.zeros", "torch.ones",     "torch.empty",
+        "torch.full",   "torch.arange",    "torch.linspace", "torch.rand",  "torch.randn",
+        "torch.eye",    "torch.zeros_like", "torch.ones_like", NULL};
+    for (size_t i = 0; factories[i]; i++)
+        if (strcmp(name, factories[i]) == 0)
+            return true;
+    return false;
+}
+
 /* Adds to r->buffers the names `self_name.register_buffer("name", ...)` calls below n register,
- * and those `self_name.name = nn.Parameter(...)` or `nn.Buffer(...)` assign (not in nested
+ * and those `self_name.name = nn.Parameter(...)`, `nn.Buffer(...)` or a torch factory
+ * (`self.stride = torch.zeros(n)`, a plain tensor attribute) assign (not in nested
  * definitions): tensors of the module. */
 static void note_buffers(gm_region *r, TSNode n, gm_slice self_name, int depth) {
     const gm_syntax *syn = syn_of(r);
@@ -141,7 +154,7 @@ static void note_buffers(gm_region *r, TSNode n, gm_slice self_name, int depth) 
                                gm_unparen(syn, gm_child(right, syn->field.function)), name,
                                sizeof name) &&
             (strcmp(name, "torch.nn.Parameter") == 0 || strcmp(name, "torch.nn.Buffer") == 0 ||
-             strcmp(name, "torch.nn.parameter.Parameter") == 0) &&
+             strcmp(name, "torch.nn.parameter.Parameter") == 0 || is_torch_factory(name)) &&
             gm_name_set_add(&r->buffers, gm_node_slice(gm_child(left, syn->field.attribute),
                                                        text_of(r))) != 0)
             r->stmt->oom = true;
@@ -184,7 +197,8 @@ static TSNode init_body_mentioning(gm_region *r, const char *const *words, gm_sl
 static bool is_buffer(gm_region *r, gm_slice name) {
     if (!r->buffers_scanned) {
         r->buffers_scanned = true;
-        static const char *const words[] = {"register_buffer", "Parameter(", "Buffer(", NULL};
+        static const char *const words[] = {"register_buffer", "Parameter(", "Buffer(",
+                                            "torch.", NULL};
         gm_slice self_name;
         TSNode body = init_body_mentioning(r, words, &self_name);
         if (!ts_node_is_null(body))

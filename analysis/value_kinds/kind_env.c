@@ -108,7 +108,8 @@ void gm_vk_env_set_because(gm_region *r, gm_slice name, gm_kind kind, gm_tensor_
                            TSNode evidence) {
     gm_binding binding = {name, kind, GM_BECAUSE_NONE, 0, 0};
     if (kind == GM_KIND_TENSOR && because != GM_BECAUSE_NONE &&
-        (because == GM_BECAUSE_CALLERS_PASS || !ts_node_is_null(evidence))) {
+        (because == GM_BECAUSE_CALLERS_PASS || because == GM_BECAUSE_MODULES_PASS ||
+         !ts_node_is_null(evidence))) {
         binding.because = because;
         if (!ts_node_is_null(evidence)) {
             binding.evidence_start = ts_node_start_byte(evidence);

@@ -128,6 +128,14 @@ static void assign(gm_region *r, TSNode target, TSNode rhs, int depth) {
             return;
         }
     }
+    /* `stride = strides[i]`: an element of a parameter its callers pass a tensor to */
+    TSNode element_of = gm_unparen(syn, rhs);
+    if (gm_is(element_of, syn->sym.subscript)) {
+        TSNode value = gm_unparen(syn, gm_child(element_of, syn->field.value));
+        if (gm_is(value, syn->sym.identifier) &&
+            !gm_vk_env_find(&r->env, gm_node_slice(value, text_of(r))))
+            gm_vk_resolve_parameter(r, value);
+    }
     /* Unpacking a tensor yields tensors, a shape yields ints, unknown yields unknown. */
     unsigned conditional_before = r->conditional_calls;
     gm_value v = gm_value_of(r, rhs);

@@ -83,6 +83,11 @@ bool gm_kinds_tensor_because(gm_region *region, TSNode expr, char *out, size_t c
         snprintf(out, cap, "`%s` is a tensor because every call in this file passes it one",
                  shown_name);
         break;
+    case GM_BECAUSE_MODULES_PASS:
+        snprintf(out, cap,
+                 "`%s` is a tensor because compiled code in another module passes it one",
+                 shown_name);
+        break;
     case GM_BECAUSE_NONE:
         out[0] = '\0';
         return false;

@@ -44,6 +44,11 @@ void gm_kinds_bind(gm_region *region, TSNode target, gm_kind kind);
  * there on. */
 void gm_kinds_note_call(gm_region *region, TSNode call);
 
+/* A call of another module's function (through the imports) with tensors as positional
+ * arguments: noted in the statement's passes (gm_stmt_ctx), for the workspace to tell that
+ * module which of its function's parameters take tensors. */
+void gm_kinds_note_passed_tensors(gm_region *region, TSNode call);
+
 /* Binds the target of `for target in iterable`. */
 void gm_kinds_bind_for(gm_region *region, TSNode target, TSNode iterable);
 

@@ -575,7 +575,68 @@ static void overrides_through_self(void) {
     gm_workspace_graph_free(g);
 }
 
+/* A module's analysis notes the calls its compiled code makes of other modules' functions with
+ * tensors ("passes:NAME:MASK", in the summary's analysis facts); the workspace hands each to
+ * the module that defines NAME as "args:KEY:MASK". */
+static void passed_tensor_arguments(void) {
+    gm_workspace_graph *g = gm_workspace_graph_new();
+    CHECK(g != NULL);
+    st_add(g, "/p", "pkg", true, "");
+    st_add(g, "/p", "pkg.tal", false,
+           "def make_anchors(feats, strides):\n    return feats\n"
+           "class Box:\n    def area(self, x):\n        return x\n");
+    gm_module_summary head = st_summarise("from .tal import make_anchors\n"
+                                          "import numpy as np\n"
+                                          "def forward(x):\n    return make_anchors(x, x)\n");
+    const char *facts[] = {"passes:.tal.make_anchors:2", "passes:.tal.missing:1",
+                           "passes:numpy.roll:1", "property:Head.p:GM202:3"};
+    CHECK_EQ_INT(gm_module_summary_set_property_facts(&head, facts, 4), 0);
+    CHECK_EQ_INT(gm_workspace_graph_set(g, "/p", "pkg.head", false, &head), 1);
+    /* another caller passes a tensor as the first argument */
+    gm_module_summary loss = st_summarise("from pkg.tal import make_anchors\n");
+    const char *more[] = {"passes:pkg.tal.make_anchors:1"};
+    CHECK_EQ_INT(gm_module_summary_set_property_facts(&loss, more, 1), 0);
+    CHECK_EQ_INT(gm_workspace_graph_set(g, "/p", "pkg.loss", false, &loss), 1);
+    CHECK_EQ_INT(gm_workspace_graph_solve(g), 0);
+    CHECK(st_has_fact(g, "/p", "pkg.tal", "args:make_anchors:2"));
+    CHECK(st_has_fact(g, "/p", "pkg.tal", "args:make_anchors:1"));
+    CHECK(!st_has_fact(g, "/p", "pkg.tal", "args:missing:1"));
+    CHECK(!st_has_fact(g, "/p", "pkg.head", "args:make_anchors:2"));
+    /* solved again: the same facts, once each */
+    CHECK_EQ_INT(gm_workspace_graph_solve(g), 0);
+    size_t count = 0, args = 0;
+    uint64_t digest;
+    const char *const *roots = gm_workspace_graph_roots(g, "/p", "pkg.tal", &count, &digest);
+    for (size_t i = 0; i < count; i++)
+        args += strncmp(roots[i], "args:", 5) == 0;
+    CHECK_EQ_INT(args, 2);
+    gm_workspace_graph_free(g);
+
+    /* the callee's analysis: a parameter an "args:" fact names is a tensor there */
+    const char *helper = "import torch\n"
+                         "def make_anchors(feats, strides):\n"
+                         "    s = strides[0]\n"
+                         "    return feats.new_full((2, 1), s)\n";
+    const char *with_args[] = {"args:make_anchors:2", "make_anchors"};
+    const char *other_bit[] = {"args:make_anchors:1", "make_anchors"};
+    const char *root_only[] = {"make_anchors"};
+    gm_analysis_options o;
+    gm_analysis_options_default(&o);
+    const char *const *cases[] = {with_args, other_bit, root_only};
+    size_t counts[] = {2, 2, 1}, expected[] = {1, 0, 0};
+    for (size_t c = 0; c < 3; c++) {
+        gm_finding_list list;
+        gm_finding_list_init(&list);
+        CHECK_EQ_INT(gm_analyze_source_with_roots(helper, strlen(helper), &o, cases[c], counts[c],
+                                                  &list),
+                     0);
+        CHECK_EQ_INT(at_count(&list, "GM202"), expected[c]);
+        gm_finding_list_free(&list);
+    }
+}
+
 int main(void) {
+    passed_tensor_arguments();
     overrides_through_self();
     model_classes();
     factories_and_instance_attributes();
