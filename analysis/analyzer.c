@@ -697,8 +697,11 @@ static int analyze_statement(gm_analyzer *a, TSNode top, TSNode next, const char
     entry->symbol = ts_node_symbol(top);
     entry->findings = out.items;
     entry->count = out.count;
-    entry->passes = st.passes;
+    entry->passes = st.passes; /* taken over */
     entry->pass_count = st.pass_count;
+    st.passes = NULL;
+    st.pass_count = 0;
+    gm_stmt_release(&st);
     if (st.oom)
         return -1;
     return note_getter_findings(a, entry, top, text);
@@ -1550,6 +1553,7 @@ static int note_tensor_stores(gm_analyzer *a, TSNode root, const char *text, uin
     gm_finding_list_init(&out);
     gm_stmt_ctx st = statement_context(a, &a->options, text, len, root, (TSNode){0}, &out);
     int rc = gm_rule_property_tensor_stores(&st, &a->breaking_properties);
+    gm_stmt_release(&st);
     gm_finding_list_free(&out);
     gm_module_index_free(&a->module_index);
     return rc != 0 || st.oom || a->module_index.oom ? -1 : 0;

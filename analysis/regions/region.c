@@ -228,3 +228,13 @@ bool gm_region_is_instance_of(gm_region *region, TSNode expr, gm_instance_class 
             return true;
     return false;
 }
+
+void gm_stmt_release(gm_stmt_ctx *st) {
+    for (size_t i = 0; i < st->pass_count; i++)
+        free(st->passes[i]);
+    free(st->passes);
+    st->passes = NULL;
+    st->pass_count = st->pass_capacity = 0;
+    gm_name_set_free(&st->class_buffers);
+    st->class_buffers_of = 0;
+}

@@ -79,8 +79,16 @@ typedef struct {
      * positional arguments of MASK (hex) */
     char **passes;
     size_t pass_count, pass_capacity;
+    /* the buffers and tensor attributes of the class whose __init__ was scanned last (its
+     * first byte + 1 in class_buffers_of; 0: none): the statement's methods share them */
+    gm_name_set class_buffers;
+    uint32_t class_buffers_of;
     bool oom;
 } gm_stmt_ctx;
+
+/* Frees what a statement's analysis owns that no cache entry took over (passes, class
+ * buffers). */
+void gm_stmt_release(gm_stmt_ctx *st);
 
 /* The bit of a class or method name in gm_stmt_ctx.class_deps (a 64-bit Bloom filter: a shared
  * bit only analyses a statement again for nothing). */

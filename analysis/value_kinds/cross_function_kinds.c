@@ -581,9 +581,14 @@ void gm_kinds_note_passed_tensors(gm_region *r, TSNode call) {
     if (!gm_is(args, syn->sym.argument_list) || ts_node_named_child_count(args) == 0)
         return;
     TSNode head = gm_chain_head(syn, fn);
-    if (ts_node_is_null(head) || !gm_is(head, syn->sym.identifier) ||
-        !gm_symbols_is_imported(st->symbols, gm_node_slice(head, text_of(r))) ||
-        gm_region_binds_node(r, head))
+    if (ts_node_is_null(head) || !gm_is(head, syn->sym.identifier))
+        return;
+    gm_slice head_name = gm_node_slice(head, text_of(r));
+    /* torch's own functions are no module of the workspace: the common case, told cheaply */
+    const char *alias = st->symbols->torch_alias;
+    if ((alias && strlen(alias) == head_name.len &&
+         memcmp(alias, head_name.ptr, head_name.len) == 0) ||
+        !gm_symbols_is_imported(st->symbols, head_name) || gm_region_binds_node(r, head))
         return;
     char name[GM_NAME_MAX];
     if (!gm_symbols_resolve(st->symbols, syn, text_of(r), fn, name, sizeof name) ||

@@ -193,12 +193,38 @@ static TSNode init_body_mentioning(gm_region *r, const char *const *words, gm_sl
     return (TSNode){0};
 }
 
-/* Whether self.name is a buffer or parameter the class's __init__ makes. */
+/* Whether self.name is a buffer or parameter the class's __init__ makes. The statement keeps
+ * the last class's set: its methods' regions ask for the same one. */
 static bool is_buffer(gm_region *r, gm_slice name) {
+    gm_stmt_ctx *st = r->stmt;
+    uint32_t key = ts_node_is_null(r->site.class_node) ? 0
+                                                        : ts_node_start_byte(r->site.class_node) + 1;
+    if (key && st->class_buffers_of == key)
+        return gm_name_set_has(&st->class_buffers, name);
+    if (key) { /* a miss: scanned into the statement's set, which then holds this class */
+        gm_name_set_clear(&st->class_buffers);
+        st->class_buffers_of = 0;
+        static const char *const words[] = {
+            "register_buffer", "Parameter(", "Buffer(",  "torch.tensor(", "torch.zeros(",
+            "torch.ones(",     "torch.full(", "torch.empty(", "torch.arange(", "torch.linspace(",
+            "torch.rand",      "torch.eye(",  "torch.as_tensor(", "_like(", NULL};
+        gm_slice self_name;
+        TSNode body = init_body_mentioning(r, words, &self_name);
+        gm_name_set saved = r->buffers;
+        r->buffers = st->class_buffers;
+        if (!ts_node_is_null(body))
+            note_buffers(r, body, self_name, 0);
+        st->class_buffers = r->buffers;
+        r->buffers = saved;
+        st->class_buffers_of = key;
+        return gm_name_set_has(&st->class_buffers, name);
+    }
     if (!r->buffers_scanned) {
         r->buffers_scanned = true;
-        static const char *const words[] = {"register_buffer", "Parameter(", "Buffer(",
-                                            "torch.", NULL};
+        static const char *const words[] = {
+            "register_buffer", "Parameter(", "Buffer(",  "torch.tensor(", "torch.zeros(",
+            "torch.ones(",     "torch.full(", "torch.empty(", "torch.arange(", "torch.linspace(",
+            "torch.rand",      "torch.eye(",  "torch.as_tensor(", "_like(", NULL};
         gm_slice self_name;
         TSNode body = init_body_mentioning(r, words, &self_name);
         if (!ts_node_is_null(body))

@@ -128,9 +128,15 @@ static void assign(gm_region *r, TSNode target, TSNode rhs, int depth) {
             return;
         }
     }
-    /* `stride = strides[i]`: an element of a parameter its callers pass a tensor to */
+    /* `stride = strides[i]` in a module-level function: an element of a parameter its callers
+     * (in the file, or compiled code of other modules) pass a tensor to. Not for methods: their
+     * callers are looked for only where a rule needs it (a search over the file's classes). */
     TSNode element_of = gm_unparen(syn, rhs);
-    if (gm_is(element_of, syn->sym.subscript)) {
+    if (ts_node_is_null(r->site.class_node) && gm_is(element_of, syn->sym.subscript) &&
+        ts_node_named_child_count(element_of) == 2 &&
+        (gm_is(ts_node_named_child(element_of, 1), syn->sym.identifier) ||
+         strcmp(ts_node_type(ts_node_named_child(element_of, 1)), "integer") == 0)) {
+        /* one element (`strides[i]`, `strides[0]`), not a slice of an input (`x[..., :h]`) */
         TSNode value = gm_unparen(syn, gm_child(element_of, syn->field.value));
         if (gm_is(value, syn->sym.identifier) &&
             !gm_vk_env_find(&r->env, gm_node_slice(value, text_of(r))))
