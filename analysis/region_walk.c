@@ -244,8 +244,13 @@ static void scan_expr(gm_region *r, TSNode n, int depth) {
         gm_value v = gm_value_of(r, cond);
         gm_rule_data_dependent_branch(r, cond, v, "conditional expression");
         note_breaks(r, before);
-        if (v.constant != 0)
+        if (v.constant != 0) {
+            gm_kind_narrowing narrowing;
+            bool narrowed = gm_kinds_narrow_begin(r, cond, &narrowing);
             walk_guarded(r, cond, ts_node_named_child(n, 0), depth + 1, scan_expr);
+            if (narrowed)
+                gm_kinds_narrow_end(r, &narrowing);
+        }
         if (v.constant != 1)
             scan_expr(r, ts_node_named_child(n, 2), depth + 1);
         return;
@@ -430,7 +435,11 @@ static void walk_if(gm_region *r, TSNode n, int depth) {
     gm_kind_branches kinds;
     gm_kinds_branches_begin(r, &kinds);
     if (v.constant != 0 && !always_is(r, test, 0, 0)) {
+        gm_kind_narrowing narrowing;
+        bool narrowed = gm_kinds_narrow_begin(r, test, &narrowing);
         walk_guarded(r, test, gm_child(n, syn->field.consequence), depth + 1, walk_block);
+        if (narrowed)
+            gm_kinds_narrow_end(r, &narrowing);
         every_branch_skips = r->frame_skipped;
         r->frame_skipped = false;
     }
@@ -456,9 +465,14 @@ static void walk_if(gm_region *r, TSNode n, int depth) {
                     has_else = true; /* the elif's test skips the frame on every later path */
                     break;
                 }
-                if (ev.constant != 0 && !always_is(r, elif_test, 0, 0))
+                if (ev.constant != 0 && !always_is(r, elif_test, 0, 0)) {
+                    gm_kind_narrowing narrowing;
+                    bool narrowed = gm_kinds_narrow_begin(r, elif_test, &narrowing);
                     walk_guarded(r, elif_test, gm_child(alt, syn->field.consequence), depth + 1,
                                  walk_block);
+                    if (narrowed)
+                        gm_kinds_narrow_end(r, &narrowing);
+                }
                 gm_kinds_branch_next(r, &kinds);
                 every_branch_skips = every_branch_skips && r->frame_skipped;
                 r->frame_skipped = false;

@@ -329,3 +329,57 @@ void gm_kinds_note_call(gm_region *region, TSNode call) {
         return; /* known already, or not a local (a module, an import) */
     gm_vk_env_set_because(region, name, GM_KIND_TENSOR, GM_BECAUSE_TENSOR_METHOD, attr);
 }
+
+/* Whether cls (an isinstance() class argument) names only builtin classes that no tensor is. */
+static bool names_plain_classes(gm_region *r, TSNode cls, int depth) {
+    const gm_syntax *syn = syn_of(r);
+    cls = gm_unparen(syn, cls);
+    if (gm_is(cls, syn->sym.tuple) && depth == 0) {
+        uint32_t count = ts_node_named_child_count(cls);
+        for (uint32_t i = 0; i < count; i++)
+            if (!names_plain_classes(r, ts_node_named_child(cls, i), depth + 1))
+                return false;
+        return count > 0;
+    }
+    static const char *const plain[] = {"dict", "list",      "tuple", "str",   "bytes", "int",
+                                        "float", "bool",     "set",   "frozenset", NULL};
+    if (!gm_is(cls, syn->sym.identifier))
+        return false;
+    gm_slice s = gm_node_slice(cls, text_of(r));
+    for (size_t i = 0; plain[i]; i++)
+        if (gm_slice_is(s, plain[i]))
+            return !gm_vk_env_find(&r->env, s) && !gm_symbols_is_imported(r->stmt->symbols, s);
+    return false;
+}
+
+bool gm_kinds_narrow_begin(gm_region *r, TSNode test, gm_kind_narrowing *narrowing) {
+    const gm_syntax *syn = syn_of(r);
+    TSNode call = gm_unparen(syn, test);
+    if (!is_builtin_call(r, call, "isinstance"))
+        return false;
+    TSNode args = gm_child(call, syn->field.arguments);
+    if (!gm_is(args, syn->sym.argument_list) || ts_node_named_child_count(args) != 2)
+        return false;
+    TSNode name = ts_node_named_child(args, 0);
+    if (!gm_is(name, syn->sym.identifier) || !names_plain_classes(r, ts_node_named_child(args, 1), 0))
+        return false;
+    gm_slice s = gm_node_slice(name, text_of(r));
+    const gm_binding *b = gm_vk_env_find(&r->env, s);
+    if (!b || b->kind != GM_KIND_TENSOR)
+        return false;
+    narrowing->name = s;
+    narrowing->before = *b;
+    gm_vk_env_set(r, s, GM_KIND_UNKNOWN);
+    /* marks the narrowed binding: one the branch makes anew has no such evidence */
+    gm_binding *narrowed = gm_vk_env_find(&r->env, s);
+    if (narrowed)
+        narrowed->evidence_start = narrowed->evidence_end = UINT32_MAX;
+    return true;
+}
+
+void gm_kinds_narrow_end(gm_region *r, const gm_kind_narrowing *narrowing) {
+    gm_binding *b = gm_vk_env_find(&r->env, narrowing->name);
+    if (b && b->kind == GM_KIND_UNKNOWN && b->evidence_start == UINT32_MAX &&
+        b->evidence_end == UINT32_MAX)
+        *b = narrowing->before;
+}

@@ -49,6 +49,19 @@ void gm_kinds_note_call(gm_region *region, TSNode call);
  * module which of its function's parameters take tensors. */
 void gm_kinds_note_passed_tensors(gm_region *region, TSNode call);
 
+/* A name that an `isinstance(name, dict)` test (classes no tensor is: dict, list, tuple, str,
+ * numbers, sets) narrows in the branch it guards: there the name is no tensor, whatever the
+ * analysis took it for (a method whose one return is a tensor and the other a dict). */
+typedef struct {
+    gm_slice name;
+    gm_binding before;
+} gm_kind_narrowing;
+/* Narrows the name test names, when test is such an isinstance() of a name taken for a tensor:
+ * true, with what to give back in *narrowing. */
+bool gm_kinds_narrow_begin(gm_region *region, TSNode test, gm_kind_narrowing *narrowing);
+/* After the branch: the name's kind before, unless the branch bound it anew. */
+void gm_kinds_narrow_end(gm_region *region, const gm_kind_narrowing *narrowing);
+
 /* Binds the target of `for target in iterable`. */
 void gm_kinds_bind_for(gm_region *region, TSNode target, TSNode iterable);
 

@@ -443,6 +443,30 @@ static void type_guards(void) {
                       "            if h.any():\n                x = x + 1\n"
                       "        return x\n",
                       NULL);
+    /* `isinstance(h, dict)`: in its branch h is no tensor; after it, h is what it was */
+    char src[1024];
+    snprintf(src, sizeof src, "%s%s", HEAD,
+             "        h = x.abs()\n"
+             "        if isinstance(h, (dict, list)):\n"
+             "            if \"k\" in h:\n                x = x + 1\n"
+             "        return x\n");
+    AT_EXPECT(src, "GM202", 0); /* a key test of a dict */
+    snprintf(src, sizeof src, "%s%s", HEAD,
+             "        h = x.abs()\n"
+             "        if isinstance(h, dict):\n            x = x + 1\n"
+             "        if \"k\" in h:\n            x = x + 2\n"
+             "        return x\n");
+    AT_EXPECT(src, "GM202", 1); /* after the branch h is the tensor it was */
+    expect_forward("        h = x.abs()\n"
+                   "        if isinstance(h, dict):\n            pass\n"
+                   "        if h.any():\n            x = x + 1\n"
+                   "        return x\n",
+                   1);
+    expect_forward("        h = x.abs()\n"
+                   "        z = h.keys() if isinstance(h, dict) else h\n"
+                   "        if h.any():\n            x = x + 1\n"
+                   "        return x\n",
+                   1);
     /* other classes, and the else branch, add nothing */
     expect_type_guard("        if isinstance(y, (list, tuple)):\n            pass\n"
                       "        elif (x > 0).any():\n            x = x + 1\n"
