@@ -109,35 +109,6 @@ static void build_class_table(gm_call_graph *g, const gm_symbols *symbols) {
     g->classes_ready = true;
 }
 
-/* `self.m()` in a method of C where C does not define m: the same-file base classes' m. */
-static void reach_inherited(gm_call_graph *g, const gm_symbols *symbols, const char *key,
-                            uint8_t color, size_t *tail, int depth) {
-    const char *dot = strchr(key, '.');
-    if (!dot || depth > 8 || symbols->class_count == 0)
-        return;
-    if (!g->classes_ready)
-        build_class_table(g, symbols);
-    if (!g->classes_ready)
-        return;
-    size_t class_len = (size_t)(dot - key), mask = g->class_table_size - 1;
-    for (size_t at = (size_t)gm_hash_bytes(GM_HASH_INIT, key, class_len) & mask; g->classes[at];
-         at = (at + 1) & mask) {
-        const gm_class_symbol *cls = &symbols->classes[g->classes[at] - 1];
-        if (strlen(cls->name) != class_len || memcmp(cls->name, key, class_len) != 0)
-            continue;
-        for (size_t b = 0; b < cls->base_count; b++) {
-            if (strchr(cls->bases[b], '.'))
-                continue; /* not a class of this file */
-            char base_key[2 * GM_NAME_MAX];
-            int n = snprintf(base_key, sizeof base_key, "%s%s", cls->bases[b], dot);
-            if (n < 0 || (size_t)n >= sizeof base_key)
-                continue;
-            if (reach(g, gm_call_key_hash(base_key), base_key, color, tail) == 0)
-                reach_inherited(g, symbols, base_key, color, tail, depth + 1);
-        }
-    }
-}
-
 /* The index + 1 of the first class of the table named by name[0..len) at or after slot *at,
  * advancing *at past it; 0 when there is none. */
 static size_t next_class_named(const gm_call_graph *g, const gm_symbols *symbols, const char *name,
@@ -156,6 +127,32 @@ static size_t next_class_named(const gm_call_graph *g, const gm_symbols *symbols
 
 static size_t class_slot(const gm_call_graph *g, const char *name, size_t len) {
     return (size_t)gm_hash_bytes(GM_HASH_INIT, name, len) & (g->class_table_size - 1);
+}
+
+/* `self.m()` in a method of C where C does not define m: the same-file base classes' m. */
+static void reach_inherited(gm_call_graph *g, const gm_symbols *symbols, const char *key,
+                            uint8_t color, size_t *tail, int depth) {
+    const char *dot = strchr(key, '.');
+    if (!dot || depth > 8 || symbols->class_count == 0)
+        return;
+    if (!g->classes_ready)
+        build_class_table(g, symbols);
+    if (!g->classes_ready)
+        return;
+    size_t class_len = (size_t)(dot - key), at = class_slot(g, key, class_len), found;
+    while ((found = next_class_named(g, symbols, key, class_len, &at)) != 0) {
+        const gm_class_symbol *cls = &symbols->classes[found - 1];
+        for (size_t b = 0; b < cls->base_count; b++) {
+            if (strchr(cls->bases[b], '.'))
+                continue; /* not a class of this file */
+            char base_key[2 * GM_NAME_MAX];
+            int n = snprintf(base_key, sizeof base_key, "%s%s", cls->bases[b], dot);
+            if (n < 0 || (size_t)n >= sizeof base_key)
+                continue;
+            if (reach(g, gm_call_key_hash(base_key), base_key, color, tail) == 0)
+                reach_inherited(g, symbols, base_key, color, tail, depth + 1);
+        }
+    }
 }
 
 /* Links every class to the same-file classes that name it as a base. Leaves subclasses_ready

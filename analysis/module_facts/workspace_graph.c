@@ -6,6 +6,29 @@
 
 #define GM_REEXPORT_DEPTH 4 /* __init__ re-exporting a re-export ... */
 
+/* A growing list of owned strings. */
+typedef struct {
+    char **items;
+    size_t count, capacity;
+} string_list;
+
+static int string_list_push(string_list *l, char *owned) {
+    if (!owned)
+        return -1;
+    if (l->count == l->capacity) {
+        size_t cap = l->capacity ? l->capacity * 2 : 8;
+        char **items = realloc(l->items, cap * sizeof *items);
+        if (!items) {
+            free(owned);
+            return -1;
+        }
+        l->items = items;
+        l->capacity = cap;
+    }
+    l->items[l->count++] = owned;
+    return 0;
+}
+
 typedef struct {
     char *root; /* owned: the directory its absolute imports start from */
     char *name; /* owned */
@@ -17,8 +40,7 @@ typedef struct {
     size_t root_count;
     /* per solve, owned: "args:KEY:MASK" for its functions that other modules' compiled code
      * passes tensors to (collect_roots moves them into roots) */
-    char **passed;
-    size_t passed_count, passed_capacity;
+    string_list passed;
     uint64_t roots_digest;
 } module;
 
@@ -48,11 +70,10 @@ gm_workspace_graph *gm_workspace_graph_new(void) {
 }
 
 static void passed_clear(module *m) {
-    for (size_t i = 0; i < m->passed_count; i++)
-        free(m->passed[i]);
-    free(m->passed);
-    m->passed = NULL;
-    m->passed_count = m->passed_capacity = 0;
+    for (size_t i = 0; i < m->passed.count; i++)
+        free(m->passed.items[i]);
+    free(m->passed.items);
+    memset(&m->passed, 0, sizeof m->passed);
 }
 
 static void roots_clear(module *m) {
@@ -515,28 +536,6 @@ static int node_key_order(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* A growing list of owned strings. */
-typedef struct {
-    char **items;
-    size_t count, capacity;
-} string_list;
-
-static int string_list_push(string_list *l, char *owned) {
-    if (!owned)
-        return -1;
-    if (l->count == l->capacity) {
-        size_t cap = l->capacity ? l->capacity * 2 : 8;
-        char **items = realloc(l->items, cap * sizeof *items);
-        if (!items) {
-            free(owned);
-            return -1;
-        }
-        l->items = items;
-        l->capacity = cap;
-    }
-    l->items[l->count++] = owned;
-    return 0;
-}
 
 static char *constant_fact(const char *name, const char *member, int value) {
     size_t n = strlen(name), k = member ? strlen(member) + 1 : 0;
@@ -739,17 +738,8 @@ static int distribute_passed_args(gm_workspace_graph *g) {
             if (!arg)
                 return -1;
             snprintf(arg, n, "args:%s%s", key, colon);
-            if (to->passed_count == to->passed_capacity) {
-                size_t cap = to->passed_capacity ? 2 * to->passed_capacity : 4;
-                char **items = realloc(to->passed, cap * sizeof *items);
-                if (!items) {
-                    free(arg);
-                    return -1;
-                }
-                to->passed = items;
-                to->passed_capacity = cap;
-            }
-            to->passed[to->passed_count++] = arg;
+            if (string_list_push(&to->passed, arg) != 0)
+                return -1;
         }
     }
     return 0;
@@ -771,17 +761,12 @@ static int collect_roots(const gm_workspace_graph *g, module *m) {
         each_imported_function(g, m, visit_declared_returns, &facts) != 0 ||
         collect_module_bases(g, m, &facts) != 0 || collect_property_facts(g, m, &facts) != 0)
         goto oom;
-    for (size_t i = 0; i < m->passed_count; i++) {
-        if (string_list_push(&facts, m->passed[i]) != 0) {
-            m->passed[i] = NULL;
-            for (size_t k = i + 1; k < m->passed_count; k++)
-                free(m->passed[k]);
-            m->passed_count = 0;
+    for (size_t i = 0; i < m->passed.count; i++) {
+        char *arg = m->passed.items[i];
+        m->passed.items[i] = NULL; /* moved (string_list_push frees it on failure) */
+        if (string_list_push(&facts, arg) != 0)
             goto oom;
-        }
-        m->passed[i] = NULL;
     }
-    m->passed_count = 0;
     if (facts.count > 1)
         qsort(facts.items, facts.count, sizeof *facts.items, node_key_order);
     size_t kept = 0; /* two classes with the same base give the same fact */

@@ -17,7 +17,6 @@ void gm_region_free_name_sets(gm_region *region) {
     gm_name_set_free(&region->rnn_attributes);
     gm_name_set_free(&region->rnn_subclass_attributes);
     gm_name_set_free(&region->disabled_methods);
-    gm_name_set_free(&region->buffers);
     gm_name_set_free(&region->cached_properties);
     gm_name_set_free(&region->plain_callables);
 }

@@ -197,10 +197,6 @@ typedef struct {
         int truth;
     } constants[8];
     unsigned constant_count;
-    /* Buffers the class's __init__ registers (`self.register_buffer("name", ...)`): self.name
-     * is a tensor. Found at the first self.<attribute> read (buffers_scanned). */
-    gm_name_set buffers;
-    bool buffers_scanned;
     /* Methods of the class decorated with functools.cached_property (GM607), found at the
      * first self.<attribute> read (cached_properties_scanned). */
     gm_name_set cached_properties;

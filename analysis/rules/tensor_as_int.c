@@ -289,31 +289,59 @@ static bool site_argument_hit(gm_region *r, const int_site *site, TSNode a) {
     return site->fill ? is_firm_tensor(r, a, 0) : int_argument_made(r, a);
 }
 
-static bool site_hit(gm_region *r, TSNode call, const int_site *site) {
+/* Whether an argument of call passes a tensor that breaks where a site (or a generated
+ * operator) takes it: takes(site, position, keyword) says whether it takes the positional
+ * argument at position (counted from first) or the keyword argument named keyword, and hit
+ * whether the value breaks there. A splat ends the look (what it holds is unknown). */
+typedef bool (*takes_argument)(const void *site, int position, gm_slice keyword);
+typedef bool (*breaks_there)(gm_region *r, const void *site, TSNode value);
+
+static bool argument_hit(gm_region *r, TSNode call, int first, const void *site,
+                         takes_argument takes, breaks_there hit) {
     const gm_syntax *syn = syn_of(r);
     TSNode args = gm_child(call, syn->field.arguments);
     if (!gm_is(args, syn->sym.argument_list))
         return false;
     uint32_t count = ts_node_named_child_count(args);
-    int position = 0;
+    int position = first;
     for (uint32_t i = 0; i < count; i++) {
         TSNode a = ts_node_named_child(args, i);
+        if (gm_is(a, syn->sym.comment))
+            continue;
         if (gm_is(a, syn->sym.keyword_argument)) {
             TSNode name = gm_child(a, syn->field.name);
-            for (int k = 0; k < 3 && site->keywords[k]; k++)
-                if (gm_node_text_is(name, text_of(r), site->keywords[k]) &&
-                    site_argument_hit(r, site, gm_child(a, syn->field.value)))
-                    return true;
+            if (!ts_node_is_null(name) && takes(site, -1, gm_node_slice(name, text_of(r))) &&
+                hit(r, site, gm_child(a, syn->field.value)))
+                return true;
             continue;
         }
         const char *type = ts_node_type(a);
         if (strcmp(type, "list_splat") == 0 || strcmp(type, "dictionary_splat") == 0)
             return false;
         int p = position++;
-        if (p >= site->from && (site->to < 0 || p <= site->to) && site_argument_hit(r, site, a))
+        if (takes(site, p, (gm_slice){0}) && hit(r, site, a))
             return true;
     }
     return false;
+}
+
+static bool site_takes(const void *s, int position, gm_slice keyword) {
+    const int_site *site = s;
+    if (position < 0) {
+        for (int k = 0; k < 3 && site->keywords[k]; k++)
+            if (gm_slice_is(keyword, site->keywords[k]))
+                return true;
+        return false;
+    }
+    return position >= site->from && (site->to < 0 || position <= site->to);
+}
+
+static bool site_breaks(gm_region *r, const void *site, TSNode value) {
+    return site_argument_hit(r, site, value);
+}
+
+static bool site_hit(gm_region *r, TSNode call, const int_site *site) {
+    return argument_hit(r, call, 0, site, site_takes, site_breaks);
 }
 
 /* The generated table's operator named name[0..len) (binary search), or NULL. */
@@ -349,34 +377,22 @@ static bool listed(const char *list, gm_slice word) {
     return false;
 }
 
+static bool op_takes(const void *o, int position, gm_slice keyword) {
+    const gm_int_parameter_op *op = o;
+    if (position < 0)
+        return listed(op->keywords, keyword);
+    return position < 32 && (op->positions >> position & 1u);
+}
+
+static bool op_breaks(gm_region *r, const void *op, TSNode value) {
+    (void)op;
+    return int_argument_made(r, value);
+}
+
 /* Whether call passes a tensor made in the graph where op takes ints: positional arguments by
- * the schema's index (shifted by one for a method, whose self is the receiver) and keywords. */
+ * the schema's index (from one for a method, whose self is the receiver) and keywords. */
 static bool op_hit(gm_region *r, TSNode call, const gm_int_parameter_op *op, bool method) {
-    const gm_syntax *syn = syn_of(r);
-    TSNode args = gm_child(call, syn->field.arguments);
-    if (!gm_is(args, syn->sym.argument_list))
-        return false;
-    uint32_t count = ts_node_named_child_count(args);
-    int position = method ? 1 : 0;
-    for (uint32_t i = 0; i < count; i++) {
-        TSNode a = ts_node_named_child(args, i);
-        if (gm_is(a, syn->sym.keyword_argument)) {
-            TSNode name = gm_child(a, syn->field.name);
-            if (!ts_node_is_null(name) && listed(op->keywords, gm_node_slice(name, text_of(r))) &&
-                int_argument_made(r, gm_child(a, syn->field.value)))
-                return true;
-            continue;
-        }
-        const char *type = ts_node_type(a);
-        if (strcmp(type, "list_splat") == 0 || strcmp(type, "dictionary_splat") == 0)
-            return false;
-        if (gm_is(a, syn->sym.comment))
-            continue;
-        int p = position++;
-        if (p < 32 && (op->positions >> p & 1u) && int_argument_made(r, a))
-            return true;
-    }
-    return false;
+    return argument_hit(r, call, method ? 1 : 0, op, op_takes, op_breaks);
 }
 
 /* Why no mend is offered: the int has to come from somewhere else, which only the author

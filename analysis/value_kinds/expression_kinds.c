@@ -130,11 +130,12 @@ static bool is_torch_factory(const char *name) {
     return false;
 }
 
-/* Adds to r->buffers the names `self_name.register_buffer("name", ...)` calls below n register,
+/* Adds to buffers the names `self_name.register_buffer("name", ...)` calls below n register,
  * and those `self_name.name = nn.Parameter(...)`, `nn.Buffer(...)` or a torch factory
  * (`self.stride = torch.zeros(n)`, a plain tensor attribute) assign (not in nested
  * definitions): tensors of the module. */
-static void note_buffers(gm_region *r, TSNode n, gm_slice self_name, int depth) {
+static void note_buffers(gm_region *r, gm_name_set *buffers, TSNode n, gm_slice self_name,
+                         int depth) {
     const gm_syntax *syn = syn_of(r);
     if (ts_node_is_null(n) || depth > 64 || r->stmt->oom)
         return;
@@ -155,7 +156,7 @@ static void note_buffers(gm_region *r, TSNode n, gm_slice self_name, int depth) 
                                sizeof name) &&
             (strcmp(name, "torch.nn.Parameter") == 0 || strcmp(name, "torch.nn.Buffer") == 0 ||
              strcmp(name, "torch.nn.parameter.Parameter") == 0 || is_torch_factory(name)) &&
-            gm_name_set_add(&r->buffers, gm_node_slice(gm_child(left, syn->field.attribute),
+            gm_name_set_add(buffers, gm_node_slice(gm_child(left, syn->field.attribute),
                                                        text_of(r))) != 0)
             r->stmt->oom = true;
     }
@@ -170,13 +171,13 @@ static void note_buffers(gm_region *r, TSNode n, gm_slice self_name, int depth) 
             if (gm_is(obj, syn->sym.identifier) &&
                 gm_slice_eq(gm_node_slice(obj, text_of(r)), self_name) && lit.len >= 3 &&
                 (lit.ptr[0] == '"' || lit.ptr[0] == '\'') && lit.ptr[lit.len - 1] == lit.ptr[0] &&
-                gm_name_set_add(&r->buffers, (gm_slice){lit.ptr + 1, lit.len - 2}) != 0)
+                gm_name_set_add(buffers, (gm_slice){lit.ptr + 1, lit.len - 2}) != 0)
                 r->stmt->oom = true;
         }
     }
     uint32_t count = ts_node_named_child_count(n);
     for (uint32_t i = 0; i < count; i++)
-        note_buffers(r, ts_node_named_child(n, i), self_name, depth + 1);
+        note_buffers(r, buffers, ts_node_named_child(n, i), self_name, depth + 1);
 }
 
 /* The body of the class's __init__ when its text mentions one of words (NULL-terminated), with
@@ -193,44 +194,26 @@ static TSNode init_body_mentioning(gm_region *r, const char *const *words, gm_sl
     return (TSNode){0};
 }
 
-/* Whether self.name is a buffer or parameter the class's __init__ makes. The statement keeps
- * the last class's set: its methods' regions ask for the same one. */
+/* Whether self.name is a buffer, parameter or tensor attribute the class's __init__ makes. The
+ * statement keeps the set of the last class scanned: its methods' regions ask for the same one. */
 static bool is_buffer(gm_region *r, gm_slice name) {
     gm_stmt_ctx *st = r->stmt;
-    uint32_t key = ts_node_is_null(r->site.class_node) ? 0
-                                                        : ts_node_start_byte(r->site.class_node) + 1;
-    if (key && st->class_buffers_of == key)
-        return gm_name_set_has(&st->class_buffers, name);
-    if (key) { /* a miss: scanned into the statement's set, which then holds this class */
+    if (ts_node_is_null(r->site.class_node))
+        return false;
+    uint32_t key = ts_node_start_byte(r->site.class_node) + 1;
+    if (st->class_buffers_of != key) {
         gm_name_set_clear(&st->class_buffers);
-        st->class_buffers_of = 0;
         static const char *const words[] = {
             "register_buffer", "Parameter(", "Buffer(",  "torch.tensor(", "torch.zeros(",
             "torch.ones(",     "torch.full(", "torch.empty(", "torch.arange(", "torch.linspace(",
             "torch.rand",      "torch.eye(",  "torch.as_tensor(", "_like(", NULL};
         gm_slice self_name;
         TSNode body = init_body_mentioning(r, words, &self_name);
-        gm_name_set saved = r->buffers;
-        r->buffers = st->class_buffers;
         if (!ts_node_is_null(body))
-            note_buffers(r, body, self_name, 0);
-        st->class_buffers = r->buffers;
-        r->buffers = saved;
+            note_buffers(r, &st->class_buffers, body, self_name, 0);
         st->class_buffers_of = key;
-        return gm_name_set_has(&st->class_buffers, name);
     }
-    if (!r->buffers_scanned) {
-        r->buffers_scanned = true;
-        static const char *const words[] = {
-            "register_buffer", "Parameter(", "Buffer(",  "torch.tensor(", "torch.zeros(",
-            "torch.ones(",     "torch.full(", "torch.empty(", "torch.arange(", "torch.linspace(",
-            "torch.rand",      "torch.eye(",  "torch.as_tensor(", "_like(", NULL};
-        gm_slice self_name;
-        TSNode body = init_body_mentioning(r, words, &self_name);
-        if (!ts_node_is_null(body))
-            note_buffers(r, body, self_name, 0);
-    }
-    return gm_name_set_has(&r->buffers, name);
+    return gm_name_set_has(&st->class_buffers, name);
 }
 
 /* Whether the class's __init__ makes self.name a lambda or a functools.partial. */
