@@ -20,7 +20,9 @@ that both see the same machine load:
   servers and fixed by the seed.
 
 It prints one markdown table: per file and measure, graphmend, ruff and graphmend/ruff (below 1
-is graphmend faster). Peak RSS (VmHWM) of the servers that ran the edits closes each file's rows.
+is graphmend faster). Peak RSS (VmHWM) of the servers that ran the edits closes each file's rows;
+with --parse-floor, two more rows set tree-sitter's parse alone (bench_parse_floor: the file
+whole, and cut into one part per CPU on threads) beside ruff's cold open in the same run.
 Server stderr goes to --log-dir. Stdlib only. Not a test: timings are informational, and the
 exit status is non-zero only when a server crashed, timed out or broke the protocol.
 """
@@ -326,6 +328,9 @@ def main() -> int:
     parser.add_argument("--opens", type=int, default=3)
     parser.add_argument("--seed", type=int, default=17)
     parser.add_argument("--log-dir", default=".")
+    parser.add_argument("--parse-floor", metavar="BIN",
+                        help="bench_parse_floor: adds tree-sitter's parse alone (whole, and cut "
+                             "into one part per CPU on threads) beside ruff's cold open")
     parser.add_argument("files", nargs="+")
     args = parser.parse_args()
     argvs = {"graphmend": [args.graphmend, "serve"], "ruff": [args.ruff, "server"]}
@@ -356,7 +361,27 @@ def main() -> int:
             unit_rf = f"{rf:,.0f}" if measure == "peak RSS MB" else f"{rf:,.1f}"
             shown = measure.replace("peak RSS MB", "peak RSS (MB, not ms)")
             print(f"| {label} | {shown} | {unit_gm} | {unit_rf} | {gm / rf:.2f}x |", flush=True)
+        if args.parse_floor:
+            cold = next(m for m in result["ruff"] if m.startswith("cold open"))
+            status |= print_parse_floor(args.parse_floor, path, result["ruff"][cold])
     return status
+
+
+def print_parse_floor(binary: str, path: pathlib.Path, ruff_cold_ms: float) -> int:
+    """Rows for tree-sitter's parse alone (no analysis, no protocol) against ruff's whole cold
+    open: the floor any design that parses with tree-sitter stands on."""
+    done = subprocess.run([binary, str(path)], capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        print(f"lsp_latency_vs_ruff: {binary} {path.name}: {done.stderr.strip()}", file=sys.stderr)
+        return 1
+    floor = json.loads(done.stdout)
+    rows = [("tree-sitter parse alone, whole file on 1 thread", floor["whole_ms"]),
+            (f"tree-sitter parse alone, cut in {floor['parts']} parts on {floor['parts']} threads",
+             floor["split_ms"])]
+    for label, ms in rows:
+        print(f"|  | {label} (vs ruff's cold open) | {ms:,.1f} | {ruff_cold_ms:,.1f} | "
+              f"{ms / ruff_cold_ms:.2f}x |", flush=True)
+    return 0
 
 
 if __name__ == "__main__":
