@@ -157,6 +157,22 @@ static bool uses_name(const name_search *s, TSNode n, bool nested, int depth) {
     return false;
 }
 
+/* Whether n holds a variable named name (in any scope: conservative). */
+static bool reads_variable(const gm_syntax *syn, const char *text, TSNode n, gm_slice name,
+                           int depth) {
+    if (ts_node_is_null(n))
+        return false;
+    if (depth > GM_LOOP_MAX_DEPTH)
+        return true; /* too deep to tell: say yes */
+    if (gm_is(n, syn->sym.identifier))
+        return gm_slice_eq(gm_node_slice(n, text), name) && gm_mend_identifier_is_variable(syn, n);
+    uint32_t count = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < count; i++)
+        if (reads_variable(syn, text, ts_node_named_child(n, i), name, depth + 1))
+            return true;
+    return false;
+}
+
 /* Whether the function's parameters or body use name (the def's own name binds it outside). */
 static bool function_uses(const name_search *s) {
     return uses_name(s, gm_child(s->function, s->syn->field.parameters), false, 0) ||
@@ -404,9 +420,9 @@ int gm_mend_comprehension_loop(gm_region *region, TSNode comprehension, gm_fix *
     TSNode top = st->top;
     if (shape == SHAPE_ASSIGN) {
         built = gm_node_slice(target, text);
-        /* any mention counts, even an attribute's or a string's: cheap and conservative */
-        if (gm_text_has_word(text, ts_node_start_byte(comprehension),
-                             ts_node_end_byte(comprehension), built)) {
+        /* a variable of that name anywhere inside (an attribute's member, `torch.relu` in
+         * `relu = [...]`, or a keyword's name is none) */
+        if (reads_variable(syn, text, comprehension, built, 0)) {
             region->mend_declined = "the comprehension reads the name it is assigned to, which "
                                     "the loop would rebind first; assign it to another name";
             return 0;

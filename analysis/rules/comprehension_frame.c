@@ -2,18 +2,23 @@
  * or dict comprehension runs as a nested frame (PEP 709 inlined them). While dynamo traces the
  * function the comprehension is inlined and traced; but when it cannot finish the function's
  * frame (a break in a loop or a try block, or one it cannot resume from) it runs the function
- * eagerly and compiles each nested frame apart. A comprehension frame that reads the module
- * (`self`) and iterates what dynamo cannot rebuild as an input (a list, a dict, enumerate(...);
- * not range() or a literal) breaks there: "Missing tp_iternext". Verified on torch 2.13 with
- * Python 3.11: generator expressions, comprehensions that do not read self, and functions dynamo
- * resumes do not break. The mend (mends/comprehension_loop.c) writes the comprehension as the
+ * eagerly and compiles each nested frame apart, those that hold torch (has_tensor_in_frame:
+ * the module or a tensor among the names it reads from the function, or a torch or numpy module
+ * among the globals it names; the others it skips). Such a comprehension frame that iterates
+ * what dynamo cannot rebuild as an input (a list, a dict, enumerate(...); not range() or a
+ * literal) breaks there: "Missing tp_iternext". Verified on torch 2.13 with Python 3.11:
+ * generator expressions, comprehensions that read none of those, and functions dynamo resumes
+ * do not break. The mend (mends/comprehension_loop.c) writes the comprehension as the
  * plain loop Python 3.12+ runs in the function's own frame, where nothing is compiled apart. */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "analysis/mends/mends.h"
+#include "analysis/module_facts/symbols.h"
 #include "analysis/rules/emit.h"
 #include "analysis/rules/rules.h"
+#include "analysis/value_kinds/value_kinds.h"
 
 #define GM_MAX_DEPTH 200
 
@@ -27,20 +32,158 @@ static bool is_nested_scope(const gm_syntax *syn, TSNode n) {
            gm_is(n, syn->sym.lambda) || gm_is(n, syn->sym.decorated_definition);
 }
 
-/* Whether n reads the identifier name (not as an attribute's member), skipping skip. */
-static bool reads_name(const gm_syntax *syn, const char *text, TSNode n, gm_slice name, TSNode skip,
-                       int depth) {
+/* A name the comprehension's frame reads that makes dynamo compile the frame: its
+ * has_tensor_in_frame holds when a local (a free variable read from the function: the module,
+ * a tensor) or a global the code names (a torch or numpy module) is one. A frame with none of
+ * them is skipped, and runs in Python without a break. */
+typedef struct {
+    gm_slice name;
+    const char *what; /* "the module", "a tensor", "a torch module", "numpy" */
+} frame_input;
+
+typedef struct {
+    gm_region *region;
+    gm_slice self;
+    const char *condition; /* the finding's only_when_condition, or NULL */
+    const char *why;       /* why the function runs eagerly, for the message */
+    frame_input input;     /* of the comprehension breaks_as_frame last said breaks */
+} comprehension_scan;
+
+enum { max_bound_names = 32 };
+
+typedef struct {
+    gm_slice items[max_bound_names];
+    size_t count;
+    bool overflow; /* more targets than fit: nothing is assumed about the names read */
+} bound_names;
+
+static void bind_targets(const gm_syntax *syn, const char *text, TSNode target, bound_names *bound,
+                         int depth) {
+    /* `for k, self.m in ...` stores into self.m: an attribute or subscript binds no name */
+    if (ts_node_is_null(target) || depth > GM_MAX_DEPTH || gm_is(target, syn->sym.attribute) ||
+        gm_is(target, syn->sym.subscript))
+        return;
+    if (gm_is(target, syn->sym.identifier)) {
+        if (bound->count < max_bound_names)
+            bound->items[bound->count++] = gm_node_slice(target, text);
+        else
+            bound->overflow = true;
+        return;
+    }
+    uint32_t count = ts_node_named_child_count(target);
+    for (uint32_t i = 0; i < count; i++)
+        bind_targets(syn, text, ts_node_named_child(target, i), bound, depth + 1);
+}
+
+/* The names the for clauses of a comprehension (or generator expression) bind in its scope. */
+static void bind_clauses(const gm_syntax *syn, const char *text, TSNode comprehension,
+                         bound_names *bound) {
+    uint32_t count = ts_node_named_child_count(comprehension);
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode c = ts_node_named_child(comprehension, i);
+        if (gm_is(c, syn->sym.for_in_clause))
+            bind_targets(syn, text, gm_child(c, syn->field.left), bound, 0);
+    }
+}
+
+static bool is_bound(const bound_names *bound, gm_slice name) {
+    for (size_t i = 0; i < bound->count; i++)
+        if (gm_slice_eq(bound->items[i], name))
+            return true;
+    return bound->overflow;
+}
+
+/* Whether canonical names a module whose import makes has_tensor_in_frame hold: torch or one of
+ * its submodules (`torch.nn`, `torch.nn.functional`), or numpy (dynamo traces numpy). A name
+ * of torch's that is a function or class (`torch.cat`, `torch.nn.Linear`) is no module. */
+static bool is_torch_module(const char *canonical) {
+    static const char *const submodules[] = {
+        "nn", "functional", "init", "utils", "fft", "linalg", "special", "distributed",
+        "distributions", "autograd", "cuda", "amp", "jit", "backends", "optim", "sparse",
+        "nested", "masked", "fx", "export", "onnx", "quantization", "ao", "hub", "checkpoint",
+        "data", "parametrize", "parametrizations", "rnn", "_dynamo", "compiler", "random",
+        "profiler", "func", "signal", "windows", "attention", "flex_attention", "modules",
+        "parallel", "quantized", "mps", "xpu", "cpu", "library", "overrides", "types"};
+    if (strcmp(canonical, "numpy") == 0)
+        return true;
+    if (strncmp(canonical, "torch", 5) != 0 || (canonical[5] != '\0' && canonical[5] != '.'))
+        return false;
+    for (const char *part = canonical[5] ? canonical + 6 : NULL; part;) {
+        const char *dot = strchr(part, '.');
+        size_t len = dot ? (size_t)(dot - part) : strlen(part);
+        bool known = false;
+        for (size_t i = 0; i < sizeof submodules / sizeof submodules[0] && !known; i++)
+            known = strlen(submodules[i]) == len && memcmp(submodules[i], part, len) == 0;
+        if (!known)
+            return false;
+        part = dot ? dot + 1 : NULL;
+    }
+    return true;
+}
+
+/* What an identifier the comprehension reads (and does not bind) is to has_tensor_in_frame. */
+static bool frame_input_of_name(comprehension_scan *scan, TSNode identifier, frame_input *input) {
+    gm_region *r = scan->region;
+    const gm_stmt_ctx *st = r->stmt;
+    gm_slice name = gm_node_slice(identifier, st->text);
+    if (scan->self.len > 0 && gm_slice_eq(name, scan->self)) {
+        *input = (frame_input){name, "the module"};
+        return true;
+    }
+    /* an import in the function's body binds a local: a module among the frame's locals is no
+     * tensor (only globals are asked whether they are torch modules) */
+    if (r->local_imports_from != SIZE_MAX &&
+        gm_symbols_imported_after(st->symbols, r->local_imports_from, name))
+        return false;
+    if (gm_region_binds_node(r, identifier)) {
+        /* a free variable of the comprehension: a local of the function */
+        if (gm_value_of(r, identifier).kind != GM_KIND_TENSOR)
+            return false;
+        *input = (frame_input){name, "a tensor"};
+        return true;
+    }
+    char dotted[GM_NAME_MAX], canonical[GM_NAME_MAX];
+    if (name.len >= sizeof dotted)
+        return false;
+    memcpy(dotted, name.ptr, name.len);
+    dotted[name.len] = '\0';
+    if (!gm_symbols_resolve_imported(st->symbols, dotted, canonical, sizeof canonical) ||
+        !is_torch_module(canonical))
+        return false;
+    *input = (frame_input){name, strcmp(canonical, "numpy") == 0 ? "numpy" : "a torch module"};
+    return true;
+}
+
+/* The first name below n (skipping skip: the first iterable, evaluated outside) that makes the
+ * comprehension's frame one dynamo compiles; names the comprehension and the comprehensions,
+ * generator expressions and lambdas inside it bind do not count. */
+static bool find_frame_input(comprehension_scan *scan, TSNode n, TSNode skip, bound_names *bound,
+                             frame_input *input, int depth) {
+    const gm_syntax *syn = scan->region->stmt->syntax;
+    const char *text = scan->region->stmt->text;
     if (ts_node_is_null(n) || depth > GM_MAX_DEPTH || ts_node_eq(n, skip))
         return false;
     if (gm_is(n, syn->sym.identifier))
-        return gm_slice_eq(gm_node_slice(n, text), name);
+        return !is_bound(bound, gm_node_slice(n, text)) && frame_input_of_name(scan, n, input);
     if (gm_is(n, syn->sym.attribute))
-        return reads_name(syn, text, gm_child(n, syn->field.object), name, skip, depth + 1);
+        return find_frame_input(scan, gm_child(n, syn->field.object), skip, bound, input,
+                                depth + 1);
+    if (gm_is(n, syn->sym.keyword_argument))
+        return find_frame_input(scan, gm_child(n, syn->field.value), skip, bound, input,
+                                depth + 1);
+    size_t outer = bound->count;
+    bool outer_overflow = bound->overflow;
+    if (is_frame_comprehension(syn, n) || gm_is(n, syn->sym.generator_expression))
+        bind_clauses(syn, text, n, bound);
+    else if (gm_is(n, syn->sym.lambda))
+        bind_targets(syn, text, gm_child(n, syn->field.parameters), bound, 0);
+    bool found = false;
     uint32_t count = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < count; i++)
-        if (reads_name(syn, text, ts_node_named_child(n, i), name, skip, depth + 1))
-            return true;
-    return false;
+    for (uint32_t i = 0; i < count && !found; i++)
+        found = find_frame_input(scan, ts_node_named_child(n, i), skip, bound, input, depth + 1);
+    bound->count = outer;
+    bound->overflow = outer_overflow;
+    return found;
 }
 
 /* The iterable of a comprehension's first `for` clause (evaluated in the enclosing frame and
@@ -71,12 +214,6 @@ static bool iterator_breaks_as_input(const gm_syntax *syn, const char *text, TSN
     return true;
 }
 
-typedef struct {
-    gm_region *region;
-    gm_slice self;
-    const char *condition; /* the finding's only_when_condition, or NULL */
-    const char *why;       /* why the function runs eagerly, for the message */
-} comprehension_scan;
 
 static bool breaks_as_frame(comprehension_scan *scan, TSNode comprehension);
 
@@ -99,13 +236,15 @@ static bool holds_breaking_comprehension(comprehension_scan *scan, TSNode n, int
 
 static void report(comprehension_scan *scan, TSNode comprehension) {
     gm_region *r = scan->region;
-    char message[640];
+    frame_input input = scan->input; /* before holds_breaking_comprehension asks again */
+    char message[700];
     snprintf(message, sizeof message,
-             "comprehension that reads `%.*s`, in a function dynamo runs eagerly (%s): before "
-             "Python 3.12 the comprehension is a frame of its own, which dynamo then compiles "
-             "apart and cannot start, since it cannot take the comprehension's iterator as an "
-             "input; the break is reported here and this comprehension runs in Python",
-             (int)(scan->self.len > 32 ? 32 : scan->self.len), scan->self.ptr, scan->why);
+             "comprehension that reads `%.*s` (%s), in a function dynamo runs eagerly (%s): "
+             "before Python 3.12 the comprehension is a frame of its own, which dynamo then "
+             "compiles apart and cannot start, since it cannot take the comprehension's iterator "
+             "as an input; the break is reported here and this comprehension runs in Python",
+             (int)(input.name.len > 32 ? 32 : input.name.len), input.name.ptr, input.what,
+             scan->why);
     gm_fix mends[GM_MENDS_MAX];
     int count = 0;
     /* as a loop, the comprehension inside would be the frame that breaks: nothing gained */
@@ -122,13 +261,17 @@ static void report(comprehension_scan *scan, TSNode comprehension) {
     gm_emit_finding(r, gm_rule_by_id("GM606"), comprehension, message, mends, (size_t)count);
 }
 
-/* Whether the comprehension, compiled as a frame apart, cannot start: it reads the module and
- * takes an iterator dynamo cannot rebuild. */
+/* Whether the comprehension, compiled as a frame apart, cannot start: dynamo compiles its frame
+ * (it reads the module, a tensor or a torch module: scan->input says which) and cannot take the
+ * iterator it is handed. */
 static bool breaks_as_frame(comprehension_scan *scan, TSNode comprehension) {
     const gm_stmt_ctx *st = scan->region->stmt;
     TSNode iterable = first_iterable(st->syntax, comprehension);
-    return iterator_breaks_as_input(st->syntax, st->text, iterable) &&
-           reads_name(st->syntax, st->text, comprehension, scan->self, iterable, 0);
+    if (!iterator_breaks_as_input(st->syntax, st->text, iterable))
+        return false;
+    bound_names bound = {.count = 0};
+    bind_clauses(st->syntax, st->text, comprehension, &bound);
+    return find_frame_input(scan, comprehension, iterable, &bound, &scan->input, 0);
 }
 
 /* The frame comprehensions of the function body below n (not those nested in another
@@ -209,8 +352,6 @@ void gm_rule_comprehension_frames(gm_region *region, TSNode body) {
         !gm_analysis_rule_enabled(st->options, gm_rule_by_id("GM606")))
         return;
     comprehension_scan scan = {.region = region, .self = module_name(region)};
-    if (scan.self.len == 0)
-        return;
     char condition[160];
     if (region->frame_skipped) {
         scan.why = "a break in it makes dynamo skip its frame";

@@ -1,5 +1,6 @@
 /* GM606: comprehensions compiled apart in a function dynamo runs eagerly (Python before 3.12):
- * which comprehensions, which eager causes, the wrapper's conditional finding, and 3.12. */
+ * which comprehensions, what makes dynamo compile their frames, which eager causes, the
+ * wrapper's conditional finding, and 3.12. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,43 @@ static void which_comprehensions(void) {
     expect_forward("        a = [[self.n for _ in NAMES] for _ in range(2)]\n" LOOP_BREAK, 0);
     expect_forward("        def f():\n            return [self.n for _ in NAMES]\n" LOOP_BREAK,
                    0);
+}
+
+static void expect_source(const char *src, size_t n) {
+    AT_EXPECT(src, "GM606", n);
+}
+
+/* has_tensor_in_frame: a tensor the comprehension reads from the function, or a torch or numpy
+ * module it names as a global, makes dynamo compile its frame; nothing else does. */
+static void frame_inputs(void) {
+    expect_forward("        a = [k * x for k in NAMES]\n" LOOP_BREAK, 1);
+    expect_forward("        a = [torch.zeros(1) for _ in NAMES]\n" LOOP_BREAK, 1);
+    expect_forward("        a = [nn.Identity() for _ in NAMES]\n" LOOP_BREAK, 1);
+    /* its own variable named like the tensor; a lambda's parameter; a keyword's name */
+    expect_forward("        a = [x for x in NAMES]\n" LOOP_BREAK, 0);
+    expect_forward("        a = [(lambda x: x)(k) for k in NAMES]\n" LOOP_BREAK, 0);
+    expect_forward("        a = [dict(x=k) for k in NAMES]\n" LOOP_BREAK, 0);
+    /* a module imported in the body is a local, and no tensor */
+    expect_forward("        import torch as t\n        a = [t.zeros(1) for _ in NAMES]\n" LOOP_BREAK,
+                   0);
+    /* a function from torch is no module; numpy is one; a compiled function has no self */
+    const char *loop = "    for _ in range(2):\n        print(x)\n";
+    char src[1024];
+    snprintf(src, sizeof src,
+             "import torch\nfrom torch import cat\nNAMES = ['a']\n@torch.compile\n"
+             "def f(x):\n%s    return [cat for _ in NAMES]\n",
+             loop);
+    expect_source(src, 0);
+    snprintf(src, sizeof src,
+             "import numpy as np\nimport torch\nNAMES = ['a']\n@torch.compile\n"
+             "def f(x):\n%s    return [np.ones(1) for _ in NAMES]\n",
+             loop);
+    expect_source(src, 1);
+    snprintf(src, sizeof src,
+             "import torch.nn.functional as F\nimport torch\nNAMES = ['a']\n@torch.compile\n"
+             "def f(x):\n%s    return [F.relu for _ in NAMES]\n",
+             loop);
+    expect_source(src, 1);
 }
 
 static void eager_causes(void) {
@@ -246,6 +284,7 @@ static void plain_loop_mend(void) {
 
 int main(void) {
     which_comprehensions();
+    frame_inputs();
     eager_causes();
     wrapper_condition();
     python_version();
