@@ -465,7 +465,9 @@ static int add_node(call_collect *c, TSNode fn, TSNode decorated, bool root, boo
     node->traceable = traceable;
     node->fullgraph = root && fullgraph;
     node->returns_constant =
-        !c->class_name && ts_node_is_null(decorated)
+        !c->class_name &&
+                (ts_node_is_null(decorated) ||
+                 gm_decorators_keep_function(c->symbols, syn, c->text, decorated))
             ? (int8_t)gm_function_constant_return(c->symbols, syn, c->text, fn, NULL, 0)
             : -1;
     if (!c->class_name && ts_node_is_null(decorated))

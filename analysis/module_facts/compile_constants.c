@@ -22,6 +22,26 @@ int gm_torch_compile_constant(const char *name) {
     return gm_name_last_is(name, "is_torchdynamo_compiling") ? 1 : -1;
 }
 
+bool gm_torch_compile_constant_ends(const char *last) {
+    for (size_t i = 0; i < sizeof torch_constants / sizeof torch_constants[0]; i++)
+        if (gm_name_last_is(torch_constants[i].name, last))
+            return true;
+    return strcmp(last, "is_torchdynamo_compiling") == 0;
+}
+
+/* Whether name is one of the functions gm_torch_compile_constant knows, or a module on the way
+ * to one ("torch.compiler", "torch._dynamo"): something the torch assumed here has, which a
+ * feature test (`hasattr(torch.compiler, "is_compiling")`) finds. */
+static bool torch_api_known(const char *name) {
+    size_t len = strlen(name);
+    for (size_t i = 0; i < sizeof torch_constants / sizeof torch_constants[0]; i++) {
+        const char *known = torch_constants[i].name;
+        if (strncmp(known, name, len) == 0 && (known[len] == '\0' || known[len] == '.'))
+            return true;
+    }
+    return false;
+}
+
 static int known_order(const void *key, const void *item) {
     return strcmp((const char *)key, ((const gm_function_fact *)item)->name);
 }
@@ -107,6 +127,41 @@ static void fold_bindings(const fold_ctx *c, TSNode n, name_fold *nf) {
     }
 }
 
+/* Whether the name or attribute chain n (not a local of the function) resolves to something
+ * torch_api_known knows. */
+static bool names_known_api(const fold_ctx *c, TSNode n) {
+    char name[GM_NAME_MAX];
+    return gm_symbols_resolve(c->symbols, c->syn, c->text, n, name, sizeof name) &&
+           torch_api_known(name);
+}
+
+/* `hasattr(obj, "name")` and `getattr(obj, "name"[, default])` of a name the torch assumed
+ * here has: 1 (getattr gives the function, which is truthy); else -1. */
+static int fold_feature_test(const fold_ctx *c, TSNode call) {
+    const gm_syntax *syn = c->syn;
+    TSNode fn = gm_child(call, syn->field.function);
+    bool has = gm_node_text_is(fn, c->text, "hasattr");
+    if (!has && !gm_node_text_is(fn, c->text, "getattr"))
+        return -1;
+    TSNode args = gm_child(call, syn->field.arguments);
+    uint32_t count = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+    if (count < 2 || count > (has ? 2u : 3u))
+        return -1;
+    char object[GM_NAME_MAX], attribute[64];
+    TSNode target = ts_node_named_child(args, 0);
+    if (gm_parameters_bind_name(c->syn, c->text, c->fn, gm_node_slice(target, c->text)) ||
+        !gm_symbols_resolve(c->symbols, syn, c->text, target, object, sizeof object) ||
+        !gm_string_spells_name(syn, c->text, ts_node_named_child(args, 1), attribute,
+                               sizeof attribute))
+        return -1;
+    size_t len = strlen(object);
+    if (len + 1 + strlen(attribute) + 1 > sizeof object)
+        return -1;
+    object[len] = '.';
+    memcpy(object + len + 1, attribute, strlen(attribute) + 1);
+    return torch_api_known(object) ? 1 : -1;
+}
+
 static int fold_name(const fold_ctx *c, TSNode ident, int depth) {
     gm_slice name = gm_node_slice(ident, c->text);
     if (gm_parameters_bind_name(c->syn, c->text, c->fn, name))
@@ -120,10 +175,21 @@ static int fold_name(const fold_ctx *c, TSNode ident, int depth) {
     if (ts_node_is_null(body))
         return -1;
     fold_bindings(c, body, &nf);
+    if (nf.value == -2 && !nf.spoiled)
+        return names_known_api(c, ident) ? 1 : -1; /* a function object is truthy */
     return nf.spoiled || nf.value < 0 ? -1 : nf.value;
 }
 
-static int fold_call(const fold_ctx *c, TSNode call) {
+static int fold_call(const fold_ctx *c, TSNode call, int depth) {
+    const gm_syntax *syn = c->syn;
+    TSNode fn = gm_child(call, syn->field.function);
+    TSNode args = gm_child(call, syn->field.arguments);
+    if (gm_node_text_is(fn, c->text, "bool") && !ts_node_is_null(args) &&
+        ts_node_named_child_count(args) == 1 && !gm_symbols_is_imported(c->symbols, (gm_slice){"bool", 4}))
+        return fold(c, ts_node_named_child(args, 0), depth + 1);
+    int feature = fold_feature_test(c, call);
+    if (feature >= 0)
+        return feature;
     TSNode head;
     TSNode target = gm_call_target(c->syn, call, &head);
     if (ts_node_is_null(target))
@@ -138,6 +204,32 @@ static int fold_call(const fold_ctx *c, TSNode call) {
         return v;
     const gm_function_fact *k = gm_function_fact_find(c->known, c->known_count, name);
     return k ? k->constant : -1;
+}
+
+/* `f is not None` / `f is None` where f names a function torch_api_known knows (an alias of
+ * it, resolved through the symbols): it exists, so not None. */
+static int fold_none_test(const fold_ctx *c, TSNode n) {
+    const gm_syntax *syn = c->syn;
+    if (ts_node_named_child_count(n) != 2)
+        return -1;
+    TSNode left = gm_unparen(syn, ts_node_named_child(n, 0));
+    TSNode right = ts_node_named_child(n, 1);
+    if (!gm_is(right, syn->sym.none) ||
+        !(gm_is(left, syn->sym.identifier) || gm_is(left, syn->sym.attribute)) ||
+        gm_parameters_bind_name(syn, c->text, c->fn, gm_node_slice(left, c->text)))
+        return -1;
+    /* the operator: the text between the operands, without spaces */
+    uint32_t from = ts_node_end_byte(left), to = ts_node_start_byte(right);
+    char op[16];
+    size_t len = 0;
+    for (uint32_t i = from; i < to && len + 1 < sizeof op; i++)
+        if (c->text[i] != ' ' && c->text[i] != '\t' && c->text[i] != ')')
+            op[len++] = c->text[i];
+    op[len] = '\0';
+    bool is_not = strcmp(op, "isnot") == 0;
+    if ((!is_not && strcmp(op, "is") != 0) || !names_known_api(c, left))
+        return -1;
+    return is_not ? 1 : 0;
 }
 
 static int fold(const fold_ctx *c, TSNode n, int depth) {
@@ -167,7 +259,17 @@ static int fold(const fold_ctx *c, TSNode n, int depth) {
         return left < 0 ? -1 : right;
     }
     if (s == syn->sym.call)
-        return fold_call(c, n);
+        return fold_call(c, n, depth);
+    if (s == syn->sym.conditional_expression && ts_node_named_child_count(n) == 3) {
+        /* `a if test else b` */
+        int test = fold(c, ts_node_named_child(n, 1), depth + 1);
+        if (test >= 0)
+            return fold(c, ts_node_named_child(n, test ? 0 : 2), depth + 1);
+        int a = fold(c, ts_node_named_child(n, 0), depth + 1);
+        return a >= 0 && a == fold(c, ts_node_named_child(n, 2), depth + 1) ? a : -1;
+    }
+    if (s == syn->sym.comparison_operator)
+        return fold_none_test(c, n);
     if (s == syn->sym.identifier)
         return fold_name(c, n, depth);
     return -1;
@@ -194,9 +296,46 @@ static bool may_hold_statements(const gm_syntax *syn, TSNode n) {
            (len > 7 && strcmp(type + len - 7, "_clause") == 0);
 }
 
+static bool always_leaves(const gm_syntax *syn, TSNode block, int depth);
+static void fold_returns(const fold_ctx *c, TSNode n, bool expressions, return_fold *rf);
+
+/* An if statement whose tests fold (`if hasattr(torch, "compiler"):`, a version test torch
+ * answers): only the branch that runs counts. Folds that branch's returns into rf and returns 1
+ * when it always leaves (what follows the if never runs), 0 when it may fall through (or no
+ * branch runs), -1 when which branch runs is not certain (the caller visits them all). */
+static int fold_certain_if(const fold_ctx *c, TSNode if_statement, return_fold *rf) {
+    const gm_syntax *syn = c->syn;
+    int test = fold(c, gm_child(if_statement, syn->field.condition), 0);
+    if (test < 0)
+        return -1;
+    TSNode taken = test ? gm_child(if_statement, syn->field.consequence) : (TSNode){0};
+    uint32_t count = ts_node_named_child_count(if_statement);
+    for (uint32_t i = 0; i < count && !test; i++) {
+        TSNode alt = ts_node_named_child(if_statement, i);
+        if (gm_is(alt, syn->sym.elif_clause)) {
+            test = fold(c, gm_child(alt, syn->field.condition), 0);
+            if (test < 0)
+                return -1;
+            if (test)
+                taken = gm_child(alt, syn->field.consequence);
+        } else if (gm_is(alt, syn->sym.else_clause)) {
+            taken = gm_child(alt, syn->field.body);
+            test = 1;
+        }
+    }
+    if (!test)
+        return 0;
+    if (ts_node_is_null(taken))
+        return -1;
+    fold_returns(c, taken, false, rf);
+    return always_leaves(syn, taken, 0) ? 1 : 0;
+}
+
 /* The returns of the function below n, into rf; with expressions, also its `yield` and `await`
  * (which spoil it: a generator or a coroutine returns no constant). Without (the function's
- * text names neither), only statements are visited: returns are statements. */
+ * text names neither), only statements are visited: returns are statements, and of an if
+ * statement whose tests fold only the branch that runs (and nothing after it, when that branch
+ * always leaves). */
 static void fold_returns(const fold_ctx *c, TSNode n, bool expressions, return_fold *rf) {
     const gm_syntax *syn = c->syn;
     /* one cursor along the children: taking each by index walks those before it again */
@@ -221,6 +360,13 @@ static void fold_returns(const fold_ctx *c, TSNode n, bool expressions, return_f
                 rf->spoiled = true;
             rf->value = v;
             continue;
+        }
+        if (!expressions && gm_is(child, syn->sym.if_statement)) {
+            int certain = fold_certain_if(c, child, rf);
+            if (certain == 1)
+                break;
+            if (certain == 0)
+                continue;
         }
         if (expressions || may_hold_statements(syn, child))
             fold_returns(c, child, expressions, rf);

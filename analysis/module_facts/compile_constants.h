@@ -20,6 +20,9 @@
  * library defines, often outside the files a check sees). */
 int gm_torch_compile_constant(const char *name);
 
+/* Whether some name gm_torch_compile_constant knows ends in last ("is_compiling"). */
+bool gm_torch_compile_constant_ends(const char *last);
+
 /* A function whose calls the analysis knows something of, by the name the calling module's
  * symbols resolve a call of it to ("norm" in its own module, ".utils.is_tracing" through an
  * import): the compile-time constant it returns, and the tensors its return annotation

@@ -121,3 +121,29 @@ bool gm_decorators_have_property(const gm_syntax *syn, const char *text, TSNode 
 bool gm_decorators_have_plain_property(const gm_syntax *syn, const char *text, TSNode decorated) {
     return has_property_decorator(syn, text, decorated, false);
 }
+
+bool gm_decorators_keep_function(const gm_symbols *symbols, const gm_syntax *syntax,
+                                 const char *text, TSNode decorated) {
+    static const char *const markers[] = {"torch.jit.unused", "torch.jit.ignore",
+                                          "torch.jit.export", "typing.final"};
+    uint32_t count = ts_node_named_child_count(decorated);
+    bool any = false;
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode d = ts_node_named_child(decorated, i);
+        if (!gm_is(d, syntax->sym.decorator))
+            continue;
+        if (ts_node_named_child_count(d) != 1)
+            return false;
+        char name[GM_NAME_MAX];
+        if (!gm_symbols_resolve(symbols, syntax, text, ts_node_named_child(d, 0), name,
+                                sizeof name))
+            return false;
+        bool marker = false;
+        for (size_t m = 0; m < sizeof markers / sizeof markers[0] && !marker; m++)
+            marker = strcmp(name, markers[m]) == 0;
+        if (!marker)
+            return false;
+        any = true;
+    }
+    return any;
+}

@@ -25,6 +25,12 @@ gm_decorator_kind gm_decorator_classify(const gm_symbols *symbols, const gm_synt
 gm_decorator_kind gm_decorators_kind(const gm_symbols *symbols, const gm_syntax *syntax,
                                      const char *text, TSNode decorated, bool *fullgraph);
 
+/* Whether every decorator of a decorated_definition hands back the function itself as dynamo
+ * calls it: torch.jit's markers (`@torch.jit.unused`, `ignore`, `export`) and `typing.final`
+ * set an attribute at most, so what a call returns is what the body returns. */
+bool gm_decorators_keep_function(const gm_symbols *symbols, const gm_syntax *syntax,
+                                 const char *text, TSNode decorated);
+
 /* Whether a decorated_definition has @property (or functools.cached_property): reading the
  * attribute runs the method, and dynamo inlines it into the reading frame. */
 bool gm_decorators_have_property(const gm_syntax *syn, const char *text, TSNode decorated);

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/module_facts/compile_constants.h"
+
 void gm_symbols_init(gm_symbols *symbols) {
     memset(symbols, 0, sizeof *symbols);
 }
@@ -428,6 +430,72 @@ static int scan_nested_blocks(sink *s, const gm_syntax *syn, const char *text, T
     return rc;
 }
 
+static bool resolve_string(const gm_symbols *s, const char *dotted, char *buf, size_t cap);
+
+/* The function a module-level alias names, as written: `a.b.f`, `getattr(a.b, "f", None)`, or
+ * the first of such alternatives joined by `or` (a function object is truthy, so `or` yields
+ * it). Writes it into buf; false for any other right side. */
+static bool alias_source(const gm_syntax *syn, const char *text, TSNode rhs, char *buf,
+                         size_t cap) {
+    for (int guard = 0; guard < 8; guard++) {
+        rhs = gm_unparen(syn, rhs);
+        if (!gm_is(rhs, syn->sym.boolean_operator))
+            break;
+        TSNode op = gm_child(rhs, syn->field.operator);
+        if (ts_node_is_null(op) || strcmp(ts_node_type(op), "or") != 0)
+            return false;
+        rhs = gm_child(rhs, syn->field.left);
+    }
+    size_t len = 0;
+    if (gm_is(rhs, syn->sym.identifier) || gm_is(rhs, syn->sym.attribute))
+        return gm_dotted_name_text(syn, text, rhs, buf, cap, &len);
+    if (!gm_is(rhs, syn->sym.call) ||
+        !gm_node_text_is(gm_child(rhs, syn->field.function), text, "getattr"))
+        return false;
+    TSNode args = gm_child(rhs, syn->field.arguments);
+    uint32_t count = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+    char name[64];
+    if (count < 2 || count > 3 ||
+        !gm_dotted_name_text(syn, text, ts_node_named_child(args, 0), buf, cap, &len) ||
+        !gm_string_spells_name(syn, text, ts_node_named_child(args, 1), name, sizeof name) ||
+        len + 1 + strlen(name) + 1 > cap)
+        return false;
+    buf[len++] = '.';
+    memcpy(buf + len, name, strlen(name) + 1);
+    return true;
+}
+
+/* `name = torch.compiler.is_compiling` or `name = getattr(torch.compiler, "is_compiling", None)
+ * or ...` at module level: name then stands for that function, as an import of it would (kornia
+ * calls `_torch_is_compiling()`), so that calls of it fold. Only names of the functions torch
+ * folds to a constant (compile_constants.h) are kept. */
+static int scan_constant_alias(sink *k, const gm_syntax *syn, const char *text, TSNode stmt) {
+    if (ts_node_named_child_count(stmt) != 1)
+        return 0;
+    TSNode a = ts_node_named_child(stmt, 0);
+    TSNode left = gm_child(a, syn->field.left);
+    if (!gm_is(a, syn->sym.assignment) || !gm_is(left, syn->sym.identifier))
+        return 0;
+    char dotted[GM_NAME_MAX];
+    if (!alias_source(syn, text, gm_child(a, syn->field.right), dotted, sizeof dotted))
+        return 0;
+    const char *dot = strrchr(dotted, '.');
+    if (!gm_torch_compile_constant_ends(dot ? dot + 1 : dotted))
+        return 0;
+    gm_slice local = gm_node_slice(left, text);
+    hash_field(k->hash, 'A', local.ptr, local.len);
+    hash_field(k->hash, '=', dotted, strlen(dotted));
+    char canonical[GM_NAME_MAX];
+    gm_symbols *s = k->symbols;
+    if (!s || !resolve_string(s, dotted, canonical, sizeof canonical) ||
+        gm_torch_compile_constant(canonical) < 0)
+        return 0;
+    sink quiet = *k;
+    uint64_t unused = GM_HASH_INIT;
+    quiet.hash = &unused; /* hashed above, as written: the same with or without symbols */
+    return add_import(&quiet, slice_dup(local), strdup(canonical));
+}
+
 /* `name = a.b.getLogger(...)` (possibly chained `x = name = ...`): records name with the callee
  * as written; whether the callee is logging.getLogger is decided once the imports are known. */
 static int scan_logger(sink *k, const gm_syntax *syn, const char *text, TSNode stmt) {
@@ -533,6 +601,8 @@ static int scan(sink *s, const gm_syntax *syn, const char *text, TSNode n, bool 
             if (s->symbols)
                 s->symbols->sets_capture_scalar_outputs = true;
         }
+        if (scan_constant_alias(s, syn, text, n) != 0)
+            return -1;
         return scan_logger(s, syn, text, n);
     }
     if (t == syn->sym.if_statement || t == syn->sym.try_statement || t == syn->sym.with_statement)

@@ -211,6 +211,25 @@ bool gm_is_constant_string(const gm_syntax *syntax, TSNode node) {
     return true;
 }
 
+bool gm_string_spells_name(const gm_syntax *syntax, const char *text, TSNode node, char *buf,
+                           size_t cap) {
+    node = gm_unparen(syntax, node);
+    if (!gm_is(node, syntax->sym.string))
+        return false;
+    gm_slice s = gm_node_slice(node, text);
+    if (s.len < 3 || (s.ptr[0] != '"' && s.ptr[0] != '\'') || s.ptr[s.len - 1] != s.ptr[0] ||
+        s.len - 2 >= cap)
+        return false;
+    for (uint32_t i = 1; i + 1 < s.len; i++) {
+        char c = s.ptr[i];
+        if (!(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')))
+            return false;
+    }
+    memcpy(buf, s.ptr + 1, s.len - 2);
+    buf[s.len - 2] = '\0';
+    return true;
+}
+
 TSNode gm_class_init(const gm_syntax *syntax, const char *text, TSNode class_node,
                      gm_slice *self_name) {
     TSNode found = {0};

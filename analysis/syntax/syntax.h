@@ -223,6 +223,12 @@ uint32_t gm_module_head_end(const gm_syntax *syntax, const char *text, uint32_t 
  * around it allowed): a message known before tracing. */
 bool gm_is_constant_string(const gm_syntax *syntax, TSNode node);
 
+/* The name a plain string literal spells (`"is_compiling"`, `'compiler'`: quotes around letters,
+ * digits and underscores only, no prefix), NUL-terminated into buf; false for anything else or
+ * when it does not fit. */
+bool gm_string_spells_name(const gm_syntax *syntax, const char *text, TSNode node, char *buf,
+                           size_t cap);
+
 /* The named children of node (whose symbol is t) below which a walk for what runs can meet a
  * call, a binding or any other expression: [*first, *end) of its named children. Leaves out the
  * name after the dot of an attribute, the name of a keyword argument and every part of a string

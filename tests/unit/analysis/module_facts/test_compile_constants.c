@@ -76,6 +76,63 @@ static void function_returns(void) {
 }
 
 
+/* Feature tests for the torch assumed here (it has torch.compiler.is_compiling) and the
+ * aliases and forms libraries wrap it in: timm's hasattr chain, kornia's getattr alias. */
+static void feature_tests(void) {
+    /* timm: the first test holds, so the fallbacks after it never run */
+    CHECK_EQ_INT(folds("import torch\n"
+                       "def _is_compiling() -> bool:\n"
+                       "    if hasattr(torch, 'compiler') and hasattr(torch.compiler, 'is_compiling'):\n"
+                       "        return torch.compiler.is_compiling()\n"
+                       "    if hasattr(torch, '_dynamo') and hasattr(torch._dynamo, 'is_compiling'):\n"
+                       "        return torch._dynamo.is_compiling()\n"
+                       "    return False\n",
+                       "_is_compiling"),
+                 1);
+    /* kornia: a module-level getattr alias, `is not None`, a conditional expression, bool() and
+     * torch.jit.unused, which hands back the function */
+    CHECK_EQ_INT(folds("import torch\n"
+                       "_compiling = getattr(torch.compiler, 'is_compiling', None) or "
+                       "getattr(torch._dynamo, 'is_compiling', None)\n"
+                       "@torch.jit.unused\n"
+                       "def is_compiling() -> bool:\n"
+                       "    return bool(_compiling()) if _compiling is not None else False\n",
+                       "is_compiling"),
+                 1);
+    CHECK_EQ_INT(folds("import torch\n_c = torch.compiler.is_compiling\n"
+                       "def f():\n    return not _c()\n",
+                       "f"),
+                 0);
+    /* an else taken for certain */
+    CHECK_EQ_INT(folds("import torch\ndef f():\n    if not hasattr(torch, 'compiler'):\n"
+                       "        return False\n    else:\n"
+                       "        return torch.compiler.is_compiling()\n",
+                       "f"),
+                 1);
+    /* not constant: an attribute torch is not known to have; a test that does not fold; an
+     * alias of something else; a parameter spelled like the alias; another decorator */
+    CHECK_EQ_INT(folds("import torch\ndef f():\n    if hasattr(torch, 'npu'):\n"
+                       "        return torch.compiler.is_compiling()\n    return False\n",
+                       "f"),
+                 -1);
+    CHECK_EQ_INT(folds("import torch\ndef f(x):\n    if hasattr(x, 'compiler'):\n"
+                       "        return torch.compiler.is_compiling()\n    return False\n",
+                       "f"),
+                 -1);
+    CHECK_EQ_INT(folds("import torch\n_c = getattr(torch, 'is_tensor', None)\n"
+                       "def f():\n    return bool(_c()) if _c is not None else False\n",
+                       "f"),
+                 -1);
+    CHECK_EQ_INT(folds("import torch\n_c = torch.compiler.is_compiling\n"
+                       "def f(_c):\n    return _c is not None\n",
+                       "f"),
+                 -1);
+    CHECK_EQ_INT(folds("import torch, functools\n@functools.lru_cache\n"
+                       "def f():\n    return torch.compiler.is_compiling()\n",
+                       "f"),
+                 -1);
+}
+
 /* How many GM101 findings src has given the facts. */
 static size_t branches_with_facts(const char *src, const char *const *facts, size_t count) {
     gm_analysis_options o;
@@ -138,6 +195,7 @@ static void across_modules(void) {
 int main(void) {
     torch_names();
     function_returns();
+    feature_tests();
     across_modules();
     return check_exit_code("analysis/module_facts/compile_constants");
 }
