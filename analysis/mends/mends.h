@@ -57,6 +57,10 @@ int gm_mend_iterator_to_list(gm_region *region, TSNode iterator, gm_fix *out);
 /* GM201, GM202 (scalar.c): `.item()`, `.tolist()`, int()/float()/bool() of a tensor. */
 int gm_mend_tensor_to_python(gm_region *region, TSNode call, gm_fix *out);
 
+/* GM202 (fill_value.c): a tensor fill value of `x.new_full(...)` or `torch.full_like(...)`: the
+ * empty tensor filled in place with it, `.fill_(value.detach().reshape(()))`. */
+int gm_mend_tensor_fill(gm_region *region, TSNode call, gm_fix *out);
+
 /* GM201, GM202 (capture_scalars.c): a data-dependent number no rewrite keeps a tensor, whose
  * uses dynamo traces as a symbolic int: capture_scalar_outputs switched on after the module's
  * imports (unsafe). Writes nothing when the file's options have it on already, or (saying why)

@@ -612,12 +612,16 @@ static bool generated_site(gm_region *region, TSNode call, TSNode fn, bool bare,
     return (function || functional) && op_hit(region, call, op, false);
 }
 
-/* A fill value read with Tensor.item(): no mend, and what to write instead. */
-static void r_fill_declined(gm_region *region, TSNode call, const char *message) {
-    emit(region, "GM202", call, message,
-         "fill with a tensor operation instead: `x.new_ones(size) * value` or "
-         "`torch.full(size, value, device=x.device)` (torch.full takes a 0-d tensor), whose "
-         "dtype you may have to give");
+/* A fill value read with Tensor.item(): the empty tensor filled in place with it, where the
+ * call's arguments allow (the builder says why not). */
+static void fill_value(gm_region *region, TSNode call, const char *message) {
+    gm_fix mends[GM_MENDS_MAX];
+    int count = gm_mend_tensor_fill(region, call, mends);
+    if (count < 0) {
+        region->stmt->oom = true;
+        return;
+    }
+    gm_emit_finding(region, gm_rule_by_id("GM202"), call, message, mends, (size_t)count);
 }
 
 void gm_rule_tensor_as_int_call(gm_region *region, TSNode call) {
@@ -684,7 +688,7 @@ void gm_rule_tensor_as_int_call(gm_region *region, TSNode call) {
              shown, site && site->fill ? "" : " computed in the graph",
              site && site->fill ? "a Python number (the fill value)" : "an int", because);
     if (site && site->fill) {
-        r_fill_declined(region, call, message);
+        fill_value(region, call, message);
         return;
     }
     if (site && site_takes_symbolic_size(site))
