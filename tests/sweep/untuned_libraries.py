@@ -7,11 +7,12 @@ usage: PYTHONPATH=ENV .venv/bin/python tests/sweep/untuned_libraries.py run LIBR
            tests/sweep/data/LIBRARY-VERSION.json
 
 LIBRARY is x_transformers, vector_quantize_pytorch, vit_pytorch, torchvision, torch_geometric,
-monai, kornia or ultralytics, installed (with --no-deps, beside the project's torch) into ENV: `pip install
---target ENV --no-deps x-transformers vector-quantize-pytorch vit-pytorch einops einx loguru
-packaging torch-einops-utils frozendict` (torchvision: the sweep's transformers environment,
-build-sweep/env/transformers-V, whose torchvision imports without its C++ operators; MONAI:
-`pip install --target ENV --no-deps monai einops`, all the swept networks need, e.g.
+monai, kornia, ultralytics or torchaudio, installed (with --no-deps, beside the project's torch)
+into ENV: `pip install --target ENV --no-deps x-transformers vector-quantize-pytorch vit-pytorch
+einops einx loguru packaging torch-einops-utils frozendict` (torchvision: the sweep's
+transformers environment, build-sweep/env/transformers-V, whose torchvision imports without its
+C++ operators; MONAI: `pip install --target ENV --no-deps monai einops`, all the swept networks
+need, e.g.
 `PYTHONPATH=/tmp/monaienv nice .venv/bin/python tests/sweep/untuned_libraries.py run monai
 /tmp/monai.json`, 2 to 4 minutes niced, 1.6 GB at most; a 3-D pass of the same classes went past
 24 GB and found no other break site; kornia: `pip install --target ENV --no-deps kornia
@@ -20,7 +21,10 @@ PYTHONPATH=ENV, niced; the run refuses network connections, so nothing downloads
 ultralytics: `pip install --target ENV --no-deps ultralytics==8.4.190 opencv-python-headless
 pyyaml pillow torchvision==0.28.0`, all that building its models from their yaml needs, then
 `run ultralytics /tmp/yolo.json`, about 10 minutes niced; it keeps ultralytics' settings under
-/tmp (YOLO_CONFIG_DIR) and sets YOLO_OFFLINE).
+/tmp (YOLO_CONFIG_DIR) and sets YOLO_OFFLINE; torchaudio: `pip install --target ENV --no-deps
+torchaudio==2.11.1`, then move ENV/torchaudio/lib/*.so aside: the PyPI wheel's C++ extension is
+built for CUDA torch and does not load with the CPU one, and without it torchaudio imports as pure
+Python, all its models need; `run torchaudio /tmp/audio.json`, about a minute niced).
 
 `run` builds each configuration below (tiny widths), in eval and train mode, float32, and
 records dynamo's break sites from both torch._dynamo.explain and the graph_breaks log, with the
@@ -128,6 +132,8 @@ def configurations(library: str, torch):
         return _kornia_configurations(torch)
     if library == "ultralytics":
         return _ultralytics_configurations(torch)
+    if library == "torchaudio":
+        return _torchaudio_configurations(torch)
     raise SystemExit(f"unknown library {library}")
 
 
@@ -720,6 +726,93 @@ def _ultralytics_configurations(torch):
     return configs
 
 
+# torchaudio's models (torchaudio.models; 2.11 has no torchaudio.prototype) at tiny widths, on
+# inputs of a few dozen frames. Left out: wav2vec2, HuBERT and WavLM (held out, with everything
+# built on them: SquimSubjective scores with a wav2vec2 encoder, HuBERTPretrainModel), and the
+# inference helpers that are not models (RNNTBeamSearch, the CTC decoders of
+# torchaudio.models.decoder, which need flashlight-text). Each model's forward is swept: the
+# training-time entry point (Tacotron2's and RNNT's teacher-forced forward; WaveRNN.infer,
+# Tacotron2.infer and Emformer.infer, the streaming and autoregressive paths, are not).
+def _torchaudio_configurations(torch):
+    """Conformer, Emformer, the Emformer RNN-T, ConvTasNet, HDemucs, WaveRNN, Tacotron2,
+    DeepSpeech, Wav2Letter and SquimObjective, a few with their options that change forward's
+    code path (group norm and convolution first, memory banks, padding masks, MFCC input)."""
+    import torchaudio.models as am
+
+    def lengths(t, batch=2):
+        return torch.tensor([t, t - 3][:batch])
+
+    frames = lambda: {"input": torch.randn(2, 20, 16), "lengths": lengths(20)}  # noqa: E731
+    # Emformer's input: 4 segments of 4 frames and 1 frame of right context
+    streamed = lambda: {"input": torch.randn(2, 17, 16), "lengths": lengths(17)}  # noqa: E731
+
+    def rnnt():
+        return am.emformer_rnnt_model(
+            input_dim=8, encoding_dim=16, num_symbols=12, segment_length=4, right_context_length=1,
+            time_reduction_input_dim=16, time_reduction_stride=2, transformer_num_heads=2,
+            transformer_ffn_dim=32, transformer_num_layers=2, transformer_dropout=0.1,
+            transformer_activation="gelu", transformer_left_context_length=4,
+            transformer_max_memory_size=0, transformer_weight_init_scale_strategy="depthwise",
+            transformer_tanh_on_mem=True, symbol_embedding_dim=16, num_lstm_layers=2,
+            lstm_layer_norm=True, lstm_layer_norm_epsilon=1e-5, lstm_dropout=0.1)
+
+    def tacotron2(**kw):
+        return am.Tacotron2(
+            n_mels=8, n_symbol=20, symbol_embedding_dim=16, encoder_embedding_dim=16,
+            encoder_n_convolution=2, encoder_kernel_size=3, decoder_rnn_dim=16, decoder_max_step=50,
+            attention_rnn_dim=16, attention_hidden_dim=8, attention_location_n_filter=4,
+            attention_location_kernel_size=3, prenet_dim=8, postnet_n_convolution=2,
+            postnet_kernel_size=3, postnet_embedding_dim=8, **kw)
+
+    def speech():
+        return {"tokens": torch.randint(1, 20, (2, 10)), "token_lengths": torch.tensor([10, 7]),
+                "mel_specgram": torch.randn(2, 8, 12),
+                "mel_specgram_lengths": torch.tensor([12, 9])}
+
+    def wavernn_inputs():  # n_time 10, kernel 5, hop 4: (10 - 5 + 1) * 4 samples
+        return {"waveform": torch.randn(2, 1, 24), "specgram": torch.randn(2, 1, 8, 10)}
+
+    return {
+        "Conformer": (lambda: am.Conformer(input_dim=16, num_heads=2, ffn_dim=32, num_layers=2,
+                                           depthwise_conv_kernel_size=3, dropout=0.1), frames),
+        "Conformer_groupnorm_convfirst": (lambda: am.Conformer(
+            input_dim=16, num_heads=2, ffn_dim=32, num_layers=2, depthwise_conv_kernel_size=3,
+            use_group_norm=True, convolution_first=True), frames),
+        "Emformer": (lambda: am.Emformer(16, 2, 32, 2, segment_length=4, dropout=0.1,
+                                         right_context_length=1), streamed),
+        "Emformer_memory": (lambda: am.Emformer(
+            16, 2, 32, 2, segment_length=4, activation="gelu", left_context_length=4,
+            right_context_length=1, max_memory_size=2, tanh_on_mem=True), streamed),
+        "RNNT_emformer": (rnnt, lambda: {
+            "sources": torch.randn(2, 17, 8), "source_lengths": lengths(17),
+            "targets": torch.randint(0, 12, (2, 5)), "target_lengths": torch.tensor([5, 3])}),
+        "ConvTasNet": (lambda: am.ConvTasNet(
+            num_sources=2, enc_kernel_size=8, enc_num_feats=16, msk_kernel_size=3, msk_num_feats=8,
+            msk_num_hidden_feats=16, msk_num_layers=2, msk_num_stacks=2),
+            lambda: {"input": torch.randn(2, 1, 100)}),
+        # nfft 256 over depth 4 reaches one frequency bin as hdemucs_low's 4096 over 6 does; the
+        # LSTM and attention of the DConv branches and group norm from the third layer on.
+        "HDemucs": (lambda: am.HDemucs(["drums", "bass"], channels=4, nfft=256, depth=4,
+                                       norm_starts=2, dconv_attn=2, dconv_lstm=2),
+                    lambda: {"input": torch.randn(2, 2, 1024)}),
+        "WaveRNN": (lambda: am.WaveRNN(upsample_scales=[2, 2], n_classes=16, hop_length=4,
+                                       n_res_block=2, n_rnn=16, n_fc=16, n_freq=8, n_hidden=8,
+                                       n_output=8), wavernn_inputs),
+        "Tacotron2": (tacotron2, speech),
+        "Tacotron2_mask_padding": (lambda: tacotron2(mask_padding=True), speech),
+        "DeepSpeech": (lambda: am.DeepSpeech(n_feature=16, n_hidden=16, n_class=10, dropout=0.1),
+                       lambda: {"x": torch.randn(2, 1, 20, 16)}),
+        "Wav2Letter_waveform": (lambda: am.Wav2Letter(num_classes=10),
+                                lambda: {"x": torch.randn(2, 1, 400)}),
+        "Wav2Letter_mfcc": (lambda: am.Wav2Letter(num_classes=10, input_type="mfcc",
+                                                  num_features=16),
+                            lambda: {"x": torch.randn(2, 16, 20)}),
+        "SquimObjective": (lambda: am.squim_objective_model(
+            feat_dim=16, win_len=16, d_model=16, nhead=2, hidden_dim=16, num_blocks=2,
+            rnn_type="LSTM", chunk_size=10), lambda: {"x": torch.randn(2, 400)}),
+    }
+
+
 def _constructor_arguments(cls):
     """The parameters of cls's constructor and the names of those without a default (not self,
     not *args/**kwargs); (None, []) when its signature cannot be read."""
@@ -892,7 +985,7 @@ def main(argv=None) -> int:
     run = sub.add_parser("run")
     run.add_argument("library", choices=["x_transformers", "vector_quantize_pytorch", "vit_pytorch",
                                          "torchvision", "torch_geometric", "monai", "kornia",
-                                         "ultralytics"])
+                                         "ultralytics", "torchaudio"])
     run.add_argument("out")
     score = sub.add_parser("score")
     score.add_argument("data")
