@@ -84,22 +84,6 @@ static gm_workspace_index *complete_workspace(gm_workspace_index *workspace,
     return workspace;
 }
 
-/* The modules of the paths and the workspace files they import, transitively, for calls from
- * compiled code of one file into another. NULL on OOM: each file is then analysed alone. */
-static gm_workspace_index *build_workspace(const gm_cli_options *cli, const gm_path_list *files) {
-    gm_workspace_index *workspace = gm_workspace_index_new();
-    if (!workspace) {
-        return NULL;
-    }
-    gm_analysis_options options;
-    for (size_t i = 0; i < files->count; i++) {
-        if (file_options(files->paths[i], cli, &options) == 0) {
-            gm_workspace_index_add_file(workspace, files->paths[i], &options);
-        }
-    }
-    return complete_workspace(workspace, files);
-}
-
 /* The functions of path that compiled code of other files calls. */
 static const char *const *external_roots(const gm_workspace_index *workspace, const char *path,
                                          size_t *count) {
@@ -257,6 +241,71 @@ static void print_check_output(FILE *out, const gm_cli_options *options,
     }
 }
 
+/* Analyses the loaded files (reports[0..*analysed), their sources read) as `check` does: each
+ * once on every core, whose summary indexes it in workspace (NULL: each file alone, as from
+ * stdin); then the rest of each file's project and the files they import, with calls followed
+ * across them; then each file again with the functions other files' compiled code calls (the
+ * findings left in reports), the getters those runs find spread to the files that read them.
+ * A file whose analysis fails is reported and dropped (*analysed shrinks, *error is set).
+ * Returns the completed workspace (NULL when none, or on OOM). */
+static gm_workspace_index *analyse_files(gm_file_report *reports,
+                                         gm_analysis_options *file_analysis, size_t *count,
+                                         const gm_path_list *files,
+                                         gm_workspace_index *workspace, bool *error_out) {
+    size_t analysed = *count;
+    bool error = false;
+    gm_module_summary *summaries = calloc(analysed + 1, sizeof *summaries);
+    bool *failed = calloc(analysed + 1, sizeof *failed);
+    error |= !summaries || !failed;
+    check_batch batch = {reports, file_analysis, summaries, failed, NULL};
+    unsigned threads = gm_parallel_threads();
+    if (summaries && failed) {
+        gm_parallel_each(analysed, threads, first_analysis, &batch);
+    } else {
+        analysed = 0; /* out of memory: nothing is reported */
+    }
+    size_t kept = 0;
+    for (size_t i = 0; i < analysed; i++) {
+        if (failed[i]) {
+            report_unanalysed(reports[i].path);
+            free_report(&reports[i]);
+            error = true;
+            continue;
+        }
+        if (workspace) {
+            gm_workspace_index_update(workspace, reports[i].path, &summaries[i]); /* takes it */
+        } else {
+            gm_module_summary_free(&summaries[i]);
+        }
+        reports[kept] = reports[i];
+        file_analysis[kept++] = file_analysis[i];
+    }
+    analysed = kept;
+    workspace = complete_workspace(workspace, files);
+    batch.workspace = workspace;
+    if (failed) {
+        memset(failed, 0, analysed * sizeof *failed);
+        if (summaries) {
+            memset(summaries, 0, analysed * sizeof *summaries); /* the index took them */
+        }
+        gm_parallel_each(analysed, threads, analysis_with_roots, &batch);
+        if (workspace && summaries) {
+            error |= !spread_property_facts(&batch, analysed, workspace);
+        }
+    }
+    for (size_t i = 0; failed && i < analysed; i++) {
+        if (failed[i]) {
+            report_unanalysed(reports[i].path);
+            error = true;
+        }
+    }
+    free(summaries);
+    free(failed);
+    *count = analysed;
+    *error_out |= error;
+    return workspace;
+}
+
 int gm_cli_check(int argc, char **argv) {
     gm_cli_options options;
     int status = gm_cli_parse_options(argc, argv, false, &options);
@@ -288,53 +337,7 @@ int gm_cli_check(int argc, char **argv) {
         }
         analysed++;
     }
-    gm_module_summary *summaries = calloc(analysed + 1, sizeof *summaries);
-    bool *failed = calloc(analysed + 1, sizeof *failed);
-    error |= !summaries || !failed;
-    check_batch batch = {reports, file_analysis, summaries, failed, NULL};
-    unsigned threads = gm_parallel_threads();
-    if (summaries && failed) {
-        gm_parallel_each(analysed, threads, first_analysis, &batch);
-    } else {
-        analysed = 0; /* out of memory: nothing is reported */
-    }
-    size_t kept = 0;
-    for (size_t i = 0; i < analysed; i++) {
-        if (failed[i]) {
-            report_unanalysed(reports[i].path);
-            free_report(&reports[i]);
-            error = true;
-            continue;
-        }
-        if (workspace) {
-            gm_workspace_index_update(workspace, reports[i].path, &summaries[i]); /* takes it */
-        } else {
-            gm_module_summary_free(&summaries[i]);
-        }
-        reports[kept] = reports[i];
-        file_analysis[kept++] = file_analysis[i];
-    }
-    analysed = kept;
-    workspace = complete_workspace(workspace, &files);
-    batch.workspace = workspace;
-    if (failed) {
-        memset(failed, 0, analysed * sizeof *failed);
-        if (summaries) {
-            memset(summaries, 0, analysed * sizeof *summaries); /* the index took them */
-        }
-        gm_parallel_each(analysed, threads, analysis_with_roots, &batch);
-        if (workspace && summaries) {
-            error |= !spread_property_facts(&batch, analysed, workspace);
-        }
-    }
-    for (size_t i = 0; failed && i < analysed; i++) {
-        if (failed[i]) {
-            report_unanalysed(reports[i].path);
-            error = true;
-        }
-    }
-    free(summaries);
-    free(failed);
+    workspace = analyse_files(reports, file_analysis, &analysed, &files, workspace, &error);
     if (analysed > 0) {
         gm_profile_request defaults;
         gm_profile_request_default(&defaults);
@@ -359,6 +362,48 @@ int gm_cli_check(int argc, char **argv) {
         return 2;
     }
     return counts.findings > 0 && !options.exit_zero ? 1 : 0;
+}
+
+/* The workspace `check` analyses the files with (analyse_files), for `fix`: the files' own
+ * analyses give it what an index alone lacks (the tensors compiled code passes to other
+ * modules' functions, the getters that break), so that fix mends what check reports. A file
+ * that cannot be read or configured is left out here (fix_source says why). NULL on OOM: each
+ * file is then mended alone. */
+static gm_workspace_index *analysed_workspace(const gm_cli_options *cli,
+                                              const gm_path_list *files) {
+    gm_file_report *reports = calloc(files->count + 1, sizeof *reports);
+    gm_analysis_options *file_analysis = calloc(files->count + 1, sizeof *file_analysis);
+    gm_workspace_index *workspace = reports && file_analysis ? gm_workspace_index_new() : NULL;
+    size_t loaded = 0;
+    for (size_t i = 0; workspace && i < files->count; i++) {
+        gm_file_report *report = &reports[loaded];
+        memset(report, 0, sizeof *report);
+        gm_line_index_init(&report->lines);
+        gm_finding_list_init(&report->findings);
+        size_t len = 0;
+        char *text = gm_read_file(files->paths[i], &len);
+        if (!text) {
+            continue;
+        }
+        report->path = files->paths[i];
+        report->text = text;
+        report->len = len;
+        if (file_options(files->paths[i], cli, &file_analysis[loaded]) != 0) {
+            free_report(report);
+            continue;
+        }
+        loaded++;
+    }
+    bool error = false;
+    if (workspace) {
+        workspace = analyse_files(reports, file_analysis, &loaded, files, workspace, &error);
+    }
+    for (size_t i = 0; i < loaded; i++) {
+        free_report(&reports[i]);
+    }
+    free(reports);
+    free(file_analysis);
+    return workspace;
 }
 
 /* Mends one source: writes it back (or, from stdin, prints it), or prints the diff; fills after
@@ -431,7 +476,7 @@ int gm_cli_fix(int argc, char **argv) {
     gm_file_report *before = calloc(files.count + 1, sizeof *before);
     size_t done = 0, mended = 0;
     error |= !left || !before;
-    gm_workspace_index *workspace = from_stdin ? NULL : build_workspace(&options, &files);
+    gm_workspace_index *workspace = from_stdin ? NULL : analysed_workspace(&options, &files);
     gm_progress progress;
     gm_progress_start(&progress, "Mending", files.count);
     for (size_t i = 0; left && before && i < files.count; i++) {

@@ -3,7 +3,9 @@
 import ast
 import json
 import os
+import pathlib
 import re
+import shutil
 import subprocess
 
 import pytest
@@ -504,3 +506,23 @@ def test_fix_keeps_the_files_line_endings(binary, tmp_path, text, newline):
         fixed[name] = (d / "p.py").read_bytes().decode("utf-8")
     assert fixed["lf"] != text
     assert fixed["other"] == fixed["lf"].replace("\n", newline)
+
+
+CORPUS_WORKSPACE = pathlib.Path(__file__).resolve().parents[1] / "corpus" / "workspace"
+
+
+def test_fix_mends_what_check_finds_through_other_modules(binary, tmp_path):
+    """A finding that only the workspace's analysis facts give (the helper's parameter is a
+    tensor because another module's compiled code passes one) is mended by `fix` as `check`
+    reports it: fix analyses the files as check does before it mends them."""
+    for name in ("anchors_lib.py", "case.py"):
+        shutil.copy(CORPUS_WORKSPACE / "passed_tensor_arguments" / name, tmp_path / name)
+    check = run_cli(binary, "check", "--select", "GM202", "--output-format", "concise", ".",
+                    cwd=tmp_path)
+    assert b"anchors_lib.py:17:" in check.stdout and b"[*]" in check.stdout, check.stdout
+    proc = run_cli(binary, "fix", "--select", "GM202", ".", cwd=tmp_path)
+    assert proc.returncode in (0, 1), proc
+    mended = (tmp_path / "anchors_lib.py").read_text(encoding="utf-8")
+    assert "feats[0].new_empty((h * w, 1)).fill_(stride.detach().reshape(()))" in mended
+    again = run_cli(binary, "check", "--select", "GM202", ".", cwd=tmp_path)
+    assert again.returncode == 0, again.stdout
