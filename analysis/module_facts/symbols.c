@@ -734,8 +734,48 @@ bool gm_symbols_resolve_imported(const gm_symbols *symbols, const char *dotted, 
     return find_import(symbols, dotted, head_len) && resolve_string(symbols, dotted, buf, cap);
 }
 
-bool gm_symbols_resolve(const gm_symbols *symbols, const gm_syntax *syntax, const char *text,
-                        TSNode node, char *buf, size_t cap) {
+/* Appends ".part" for each of parts[from] down to parts[0] to buf at *at. */
+static bool append_parts(const TSNode *parts, size_t from, const char *text, char *buf,
+                         size_t cap, size_t *at) {
+    for (size_t i = from + 1; i-- > 0;) {
+        if (ts_node_is_null(parts[i]))
+            return false;
+        gm_slice p = gm_node_slice(parts[i], text);
+        if (*at + 1 + p.len + 1 > cap)
+            return false;
+        buf[(*at)++] = '.';
+        memcpy(buf + *at, p.ptr, p.len);
+        *at += p.len;
+    }
+    buf[*at] = '\0';
+    return true;
+}
+
+static bool resolve_chain(const gm_symbols *symbols, const gm_syntax *syntax, const char *text,
+                          TSNode node, char *buf, size_t cap, int depth);
+
+/* `getattr(obj, "name")` (two arguments, a literal name, the builtin): obj.name, resolved into
+ * buf. With a default the value may be the default instead: not resolved. */
+static bool resolve_getattr(const gm_symbols *symbols, const gm_syntax *syntax, const char *text,
+                            TSNode call, char *buf, size_t cap, int depth) {
+    TSNode fn = gm_child(call, syntax->field.function);
+    TSNode args = gm_child(call, syntax->field.arguments);
+    char name[64];
+    if (!gm_node_text_is(fn, text, "getattr") || find_import(symbols, "getattr", 7) ||
+        ts_node_is_null(args) || ts_node_named_child_count(args) != 2 ||
+        !gm_string_spells_name(syntax, text, ts_node_named_child(args, 1), name, sizeof name) ||
+        !resolve_chain(symbols, syntax, text, ts_node_named_child(args, 0), buf, cap, depth + 1))
+        return false;
+    size_t at = strlen(buf), n = strlen(name);
+    if (at + 1 + n + 1 > cap)
+        return false;
+    buf[at++] = '.';
+    memcpy(buf + at, name, n + 1);
+    return true;
+}
+
+static bool resolve_chain(const gm_symbols *symbols, const gm_syntax *syntax, const char *text,
+                          TSNode node, char *buf, size_t cap, int depth) {
     /* Collect the chain's identifiers innermost-last: a.b.c is attribute(attribute(a, b), c). */
     TSNode parts[32];
     size_t count = 0;
@@ -745,6 +785,12 @@ bool gm_symbols_resolve(const gm_symbols *symbols, const gm_syntax *syntax, cons
             return false;
         parts[count++] = gm_child(node, syntax->field.attribute);
         node = gm_unparen(syntax, gm_child(node, syntax->field.object));
+    }
+    if (gm_is(node, syntax->sym.call) && depth < 8) {
+        if (!resolve_getattr(symbols, syntax, text, node, buf, cap, depth))
+            return false;
+        size_t at = strlen(buf);
+        return count == 0 || append_parts(parts, count - 1, text, buf, cap, &at);
     }
     if (!gm_is(node, syntax->sym.identifier) || count == 32)
         return false;
@@ -764,18 +810,13 @@ bool gm_symbols_resolve(const gm_symbols *symbols, const gm_syntax *syntax, cons
         memcpy(buf, head.ptr, head.len);
         at = head.len;
     }
-    for (size_t i = count - 1; i-- > 0;) {
-        if (ts_node_is_null(parts[i]))
-            return false;
-        gm_slice p = gm_node_slice(parts[i], text);
-        if (at + 1 + p.len + 1 > cap)
-            return false;
-        buf[at++] = '.';
-        memcpy(buf + at, p.ptr, p.len);
-        at += p.len;
-    }
     buf[at] = '\0';
-    return true;
+    return count < 2 || append_parts(parts, count - 2, text, buf, cap, &at);
+}
+
+bool gm_symbols_resolve(const gm_symbols *symbols, const gm_syntax *syntax, const char *text,
+                        TSNode node, char *buf, size_t cap) {
+    return resolve_chain(symbols, syntax, text, node, buf, cap, 0);
 }
 
 static bool canonical_is_module(const char *name) {

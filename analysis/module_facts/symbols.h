@@ -96,7 +96,8 @@ void gm_symbols_overlay_free(gm_symbols *overlay, const gm_symbols *base);
 bool gm_symbols_imported_after(const gm_symbols *symbols, size_t from, gm_slice name);
 
 /* Canonical dotted name of an identifier/attribute chain with the head resolved through the
- * imports ("th.compile" -> "torch.compile"); names that no import binds stay as written.
+ * imports ("th.compile" -> "torch.compile"); names that no import binds stay as written. A
+ * link of the chain may be `getattr(obj, "name")` (two arguments, a literal name).
  * Writes a NUL-terminated string into buf; false when node is not such a chain or too long. */
 bool gm_symbols_resolve(const gm_symbols *symbols, const gm_syntax *syntax, const char *text,
                         TSNode node, char *buf, size_t cap);

@@ -7,8 +7,8 @@
 #include "analysis_test.h"
 
 /* Parses src, scans its top level into symbols and resolves the dotted expression that forms
- * the last line of src. */
-static void expect_resolves(const char *src, const char *expected) {
+ * the last line of src into buf: whether it resolves. */
+static bool resolve_last_line(const char *src, char *buf, size_t cap) {
     gm_syntax syn;
     CHECK_EQ_INT(gm_syntax_init(&syn, gm_python_language()), 0);
     TSParser *p = gm_python_parser_new(0);
@@ -22,14 +22,19 @@ static void expect_resolves(const char *src, const char *expected) {
         CHECK_EQ_INT(gm_symbols_scan_top(&s, &syn, src, ts_node_named_child(root, i), &h), 0);
     CHECK_EQ_INT(gm_symbols_finish(&s), 0);
     TSNode last = ts_node_named_child(ts_node_named_child(root, n - 1), 0);
-    char buf[GM_NAME_MAX];
-    bool ok = gm_symbols_resolve(&s, &syn, src, last, buf, sizeof buf);
-    CHECK(ok);
-    if (ok)
-        CHECK_EQ_STR(buf, expected);
+    bool ok = gm_symbols_resolve(&s, &syn, src, last, buf, cap);
     gm_symbols_free(&s);
     gm_tree_delete(t);
     ts_parser_delete(p);
+    return ok;
+}
+
+static void expect_resolves(const char *src, const char *expected) {
+    char buf[GM_NAME_MAX];
+    bool ok = resolve_last_line(src, buf, sizeof buf);
+    CHECK(ok);
+    if (ok)
+        CHECK_EQ_STR(buf, expected);
 }
 
 static void aliases(void) {
@@ -49,6 +54,25 @@ static void aliases(void) {
     expect_resolves("try:\n    import torch as th\nexcept ImportError:\n    pass\nth.zeros\n",
                     "torch.zeros");
     expect_resolves("from . import torch as t\nt.x\n", ".torch.x");
+    /* getattr with a literal name is an attribute, inside a chain too; and module-level aliases
+     * of torch's compile-constant functions */
+    expect_resolves("import torch.nn as nn\ngetattr(nn, 'LSTM')\n", "torch.nn.LSTM");
+    expect_resolves("import torch\ngetattr(torch, \"nn\").GRU\n", "torch.nn.GRU");
+    expect_resolves("import torch\n_c = getattr(torch.compiler, 'is_compiling', None)\n_c\n",
+                    "torch.compiler.is_compiling");
+}
+
+/* Names that do not resolve through getattr: a default (the value may be it), a name that is
+ * not a literal, a shadowed getattr. */
+static void expect_unresolved(const char *src) {
+    char buf[GM_NAME_MAX];
+    CHECK(!resolve_last_line(src, buf, sizeof buf));
+}
+
+static void unresolved(void) {
+    expect_unresolved("import torch.nn as nn\ngetattr(nn, 'LSTM', None)\n");
+    expect_unresolved("import torch.nn as nn\nkind = 'LSTM'\ngetattr(nn, kind)\n");
+    expect_unresolved("from mylib import getattr\nimport torch.nn as nn\ngetattr(nn, 'LSTM')\n");
 }
 
 #define PRINT_BODY "        print(x)\n"
@@ -238,6 +262,7 @@ static void nested_regions(void) {
 
 int main(void) {
     aliases();
+    unresolved();
     regions();
     nested_regions();
     callees();
