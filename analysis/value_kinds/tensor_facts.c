@@ -47,6 +47,41 @@ static bool names_a_dtype(gm_region *r, TSNode call) {
     return false;
 }
 
+/* Whether node names torch.bool (through the file's imports). */
+static bool names_torch_bool(gm_region *r, TSNode node) {
+    char name[GM_NAME_MAX];
+    return gm_symbols_resolve(r->stmt->symbols, syn_of(r), text_of(r), gm_unparen(syn_of(r), node),
+                              name, sizeof name) &&
+           strcmp(name, "torch.bool") == 0;
+}
+
+/* Whether a call makes a boolean tensor by its dtype: a tensor factory or conversion given
+ * `dtype=torch.bool` (`torch.zeros(n, dtype=torch.bool)`, `x.new_ones(s, dtype=torch.bool)`),
+ * or `x.to(torch.bool)` / `x.type(torch.bool)`. */
+static bool makes_bool_tensor(gm_region *r, TSNode call) {
+    const gm_syntax *syn = syn_of(r);
+    TSNode args = gm_child(call, syn->field.arguments);
+    if (ts_node_is_null(args) || !gm_slice_contains(gm_node_slice(args, text_of(r)), "bool"))
+        return false;
+    uint32_t count = ts_node_named_child_count(args);
+    bool bool_dtype = false;
+    for (uint32_t i = 0; i < count && !bool_dtype; i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (gm_is(a, syn->sym.keyword_argument))
+            bool_dtype = gm_node_text_is(gm_child(a, syn->field.name), text_of(r), "dtype") &&
+                         names_torch_bool(r, gm_child(a, syn->field.value));
+    }
+    if (!bool_dtype && count > 0) {
+        TSNode fn = gm_unparen(syn, gm_child(call, syn->field.function));
+        TSNode attr = gm_is(fn, syn->sym.attribute) ? gm_child(fn, syn->field.attribute)
+                                                    : (TSNode){0};
+        bool converts = !ts_node_is_null(attr) && (gm_node_text_is(attr, text_of(r), "to") ||
+                                                   gm_node_text_is(attr, text_of(r), "type"));
+        bool_dtype = converts && names_torch_bool(r, ts_node_named_child(args, 0));
+    }
+    return bool_dtype && gm_value_of(r, call).kind == GM_KIND_TENSOR;
+}
+
 static bool is_mask(gm_region *r, TSNode n, int depth) {
     const gm_syntax *syn = syn_of(r);
     n = gm_unparen(syn, n);
@@ -85,6 +120,8 @@ static bool is_mask(gm_region *r, TSNode n, int depth) {
         return (lm && rm) || (lm && rt) || (rm && lt);
     }
     if (gm_is(n, syn->sym.call)) {
+        if (makes_bool_tensor(r, n))
+            return true;
         TSNode fn = gm_unparen(syn, gm_child(n, syn->field.function));
         if (gm_is(fn, syn->sym.attribute)) {
             TSNode attr = gm_child(fn, syn->field.attribute);
