@@ -723,6 +723,61 @@ static TSNode enclosing_for_body(const gm_region *region, TSNode node) {
     return (TSNode){0};
 }
 
+/* The statement of the region's function that holds node (the child of a block), or a null
+ * node; with_or_loop is set when a `with` or loop body lies between (their context manager or
+ * iterator stays on dynamo's stack across the body's statements). */
+static TSNode enclosing_statement(const gm_region *region, TSNode node, bool *with_or_loop) {
+    const gm_syntax *syn = syn_of(region);
+    *with_or_loop = false;
+    TSNode child = node;
+    for (TSNode n = ts_node_parent(node); !ts_node_is_null(n); n = ts_node_parent(n)) {
+        if (gm_is(n, syn->sym.block)) {
+            TSNode owner = ts_node_parent(n);
+            *with_or_loop = gm_is(owner, syn->sym.with_statement) ||
+                            gm_is(owner, syn->sym.for_statement) ||
+                            gm_is(owner, syn->sym.while_statement);
+            return child;
+        }
+        if (ts_node_eq(n, region->site.function))
+            return (TSNode){0};
+        child = n;
+    }
+    return (TSNode){0};
+}
+
+/* The node of a statement whose code runs first (dynamo's restart point when it cannot resume
+ * inside the statement is its first instruction): an assignment's value, an augmented
+ * assignment's target, a return's value, then down the operand evaluated first (a call's
+ * callee, a display's first element, a conditional expression's test). */
+static TSNode first_evaluated(const gm_syntax *syn, TSNode statement) {
+    TSNode n = statement;
+    if (gm_is(n, syn->sym.expression_statement) || gm_is(n, syn->sym.return_statement))
+        n = ts_node_named_child_count(n) ? ts_node_named_child(n, 0) : (TSNode){0};
+    if (gm_is(n, syn->sym.assignment)) {
+        TSNode right = gm_child(n, syn->field.right);
+        n = ts_node_is_null(right) ? (TSNode){0} : right;
+    } else if (gm_is(n, syn->sym.augmented_assignment)) {
+        n = gm_child(n, syn->field.left);
+    }
+    for (int guard = 0; !ts_node_is_null(n) && guard < 64; guard++) {
+        TSSymbol s = ts_node_symbol(n);
+        TSNode next = {0};
+        if (s == syn->sym.conditional_expression && ts_node_named_child_count(n) == 3)
+            next = ts_node_named_child(n, 1);
+        else if (s == syn->sym.call)
+            next = gm_child(n, syn->field.function);
+        else if (s == syn->sym.parenthesized_expression || s == syn->sym.list ||
+                 s == syn->sym.tuple || s == syn->sym.attribute || s == syn->sym.subscript ||
+                 s == syn->sym.binary_operator || s == syn->sym.comparison_operator ||
+                 s == syn->sym.boolean_operator)
+            next = ts_node_named_child_count(n) ? ts_node_named_child(n, 0) : (TSNode){0};
+        if (ts_node_is_null(next))
+            break;
+        n = next;
+    }
+    return n;
+}
+
 void gm_rule_tensor_as_int_subscript(gm_region *region, TSNode subscript) {
     const gm_syntax *syn = syn_of(region);
     uint32_t count = ts_node_named_child_count(subscript);
@@ -758,6 +813,24 @@ void gm_rule_tensor_as_int_subscript(gm_region *region, TSNode subscript) {
                                 "a tensor slice bound inside this loop breaks the graph where "
                                 "torch.compile cannot resume: it compiles the function up to "
                                 "this line");
+            /* Outside loops the restart point is the statement's first instruction: in a
+             * statement over several lines (`torch.cat([\n x[: n],\n ...])`) explain reports
+             * its line too (torchaudio's Emformer) */
+            bool with_or_loop = false;
+            TSNode statement = ts_node_is_null(loop) && region->loop_depth == 0
+                                   ? enclosing_statement(region, subscript, &with_or_loop)
+                                   : (TSNode){0};
+            TSNode first = ts_node_is_null(statement) || with_or_loop
+                               ? (TSNode){0}
+                               : first_evaluated(syn, statement);
+            if (!ts_node_is_null(first) &&
+                ts_node_start_point(first).row != ts_node_start_point(subscript).row &&
+                ts_node_start_byte(first) < ts_node_start_byte(subscript) &&
+                !may_run_in_checkpoint(region))
+                emit_capturable(region, first,
+                                "a tensor slice bound further down this statement breaks the "
+                                "graph where torch.compile cannot resume: it compiles the "
+                                "function up to the start of the statement");
             gm_region_skip_frame(region, "GM202");
             return;
         }
