@@ -175,6 +175,22 @@ static void analysis_with_roots(void *context, size_t i) {
                                                                     : NULL) != 0;
 }
 
+/* The files spread_property_facts analyses once more: changed[k] indexes batch's reports. */
+typedef struct {
+    check_batch *batch;
+    const gm_workspace_index *workspace;
+    const size_t *changed;
+    bool *failed; /* per job */
+} reanalysis_batch;
+
+static void reanalyse_changed(void *context, size_t k) {
+    reanalysis_batch *re = context;
+    gm_file_report *report = &re->batch->reports[re->changed[k]];
+    re->failed[k] = gm_cli_reanalyse_with_roots(report->path, report->text, report->len,
+                                                &re->batch->options[re->changed[k]],
+                                                re->workspace, &report->findings, NULL) != 0;
+}
+
 /* The files analysed with roots may have found getters that break only now, where other files'
  * compiled code reaches them (and the methods of their classes that store tensors): the index
  * learns them from those runs' summaries, and a file that reads them, whose facts from the
@@ -199,19 +215,31 @@ static bool spread_property_facts(check_batch *batch, size_t analysed,
         free(before);
         return false;
     }
-    bool ok = true;
-    for (size_t i = 0; learned && i < analysed; i++) {
+    /* the files whose facts changed, analysed again on every core (in transformers, hundreds
+     * whose classes other files' compiled code reaches) */
+    size_t *changed = learned ? calloc(analysed + 1, sizeof *changed) : NULL;
+    size_t again = 0;
+    for (size_t i = 0; changed && i < analysed; i++) {
         size_t count;
         uint64_t after = 0;
         gm_workspace_index_roots(workspace, batch->reports[i].path, &count, &after);
-        if (after == before[i] || batch->failed[i])
-            continue;
-        /* analysed alone: few files read another module's breaking getter */
-        ok &= gm_cli_reanalyse_with_roots(batch->reports[i].path, batch->reports[i].text,
-                                          batch->reports[i].len, &batch->options[i], workspace,
-                                          &batch->reports[i].findings, NULL) == 0;
+        if (after != before[i] && !batch->failed[i])
+            changed[again++] = i;
     }
     free(before);
+    if (learned && !changed)
+        return false;
+    reanalysis_batch re = {batch, workspace, changed, calloc(again + 1, sizeof(bool))};
+    if (!re.failed) {
+        free(changed);
+        return false;
+    }
+    gm_parallel_each(again, gm_parallel_threads(), reanalyse_changed, &re);
+    bool ok = true;
+    for (size_t k = 0; k < again; k++)
+        ok &= !re.failed[k];
+    free(re.failed);
+    free(changed);
     return ok;
 }
 
