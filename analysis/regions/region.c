@@ -16,6 +16,7 @@ void gm_region_free_name_sets(gm_region *region) {
     gm_name_set_free(&region->bound_names);
     gm_name_set_free(&region->rnn_attributes);
     gm_name_set_free(&region->rnn_subclass_attributes);
+    gm_name_set_free(&region->rnn_named_attributes);
     gm_name_set_free(&region->disabled_methods);
     gm_name_set_free(&region->cached_properties);
     gm_name_set_free(&region->plain_callables);

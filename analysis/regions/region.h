@@ -185,6 +185,10 @@ typedef struct {
      * calls `self.rnn_v(...)`, which only the subclass makes an LSTM), and that subclass. */
     gm_name_set rnn_subclass_attributes;
     gm_slice rnn_subclass;
+    /* The same made by `getattr(nn, name)(...)` with the class's name given at run time (a
+     * parameter: torchaudio's SingleRNN), and the condition under which it is an RNN. */
+    gm_name_set rnn_named_attributes;
+    char rnn_named_condition[96];
     /* Methods of the class decorated with torch.compiler.disable (GM507), found at the first
      * `self.m(...)` call (disabled_methods_scanned). */
     gm_name_set disabled_methods;

@@ -45,10 +45,42 @@ static bool is_parameter(const gm_syntax *syn, const char *text, TSNode function
     return false;
 }
 
+/* Where note_rnn_assignments puts `self.attr = getattr(nn, name)(...)` with a name given at run
+ * time: the attributes, and the condition (written once) under which they are RNNs. */
+typedef struct {
+    gm_name_set *attributes;
+    char *condition;
+    size_t cap;
+} named_rnns;
+
+/* `getattr(<torch.nn>, name)` with a name that is not a literal: writes the condition under
+ * which the call makes a recurrent module into named and returns true. */
+static bool note_named_rnn(const gm_stmt_ctx *st, TSNode callee, named_rnns *named) {
+    const gm_syntax *syn = st->syntax;
+    TSNode args = gm_child(callee, syn->field.arguments);
+    if (!named || !gm_is(callee, syn->sym.call) ||
+        !gm_node_text_is(gm_child(callee, syn->field.function), st->text, "getattr") ||
+        ts_node_is_null(args) || ts_node_named_child_count(args) != 2)
+        return false;
+    TSNode module = ts_node_named_child(args, 0), name = ts_node_named_child(args, 1);
+    char resolved[GM_NAME_MAX];
+    if (!gm_is(name, syn->sym.identifier) ||
+        !gm_symbols_resolve(st->symbols, syn, st->text, module, resolved, sizeof resolved) ||
+        (strcmp(resolved, "torch.nn") != 0 && strcmp(resolved, "torch.nn.modules.rnn") != 0))
+        return false;
+    if (named->condition[0] == '\0') {
+        gm_slice n = gm_node_slice(name, st->text);
+        snprintf(named->condition, named->cap, "%.*s in (\"LSTM\", \"GRU\", \"RNN\")",
+                 (int)(n.len > 48 ? 48 : n.len), n.ptr);
+    }
+    return true;
+}
+
 /* Adds to out the attributes that n (below an __init__ body, not in nested definitions) makes
- * recurrent modules: `self_name.attr = nn.LSTM/GRU/RNN(...)`. */
+ * recurrent modules: `self_name.attr = nn.LSTM/GRU/RNN(...)`; to named (when not NULL) those
+ * made by `getattr(nn, name)(...)`. */
 static void note_rnn_assignments(const gm_stmt_ctx *st, TSNode n, gm_slice self_name,
-                                 gm_name_set *out, bool *oom, int depth) {
+                                 gm_name_set *out, named_rnns *named, bool *oom, int depth) {
     const gm_syntax *syn = st->syntax;
     if (ts_node_is_null(n) || depth > 64 || *oom)
         return;
@@ -61,11 +93,13 @@ static void note_rnn_assignments(const gm_stmt_ctx *st, TSNode n, gm_slice self_
             TSNode obj = gm_child(left, syn->field.object);
             TSNode a = gm_child(left, syn->field.attribute);
             char name[GM_NAME_MAX];
-            if (gm_is(obj, syn->sym.identifier) && !ts_node_is_null(a) &&
-                gm_slice_eq(gm_node_slice(obj, st->text), self_name) &&
-                gm_symbols_resolve(st->symbols, syn, st->text,
-                                   gm_unparen(syn, gm_child(right, syn->field.function)), name,
-                                   sizeof name)) {
+            TSNode callee = gm_unparen(syn, gm_child(right, syn->field.function));
+            bool ours = gm_is(obj, syn->sym.identifier) && !ts_node_is_null(a) &&
+                        gm_slice_eq(gm_node_slice(obj, st->text), self_name);
+            if (ours && note_named_rnn(st, callee, named) &&
+                gm_name_set_add(named->attributes, gm_node_slice(a, st->text)) != 0)
+                *oom = true;
+            if (ours && gm_symbols_resolve(st->symbols, syn, st->text, callee, name, sizeof name)) {
                 static const char *const rnns[] = {
                     "torch.nn.LSTM",
                     "torch.nn.GRU",
@@ -86,7 +120,7 @@ static void note_rnn_assignments(const gm_stmt_ctx *st, TSNode n, gm_slice self_
         do {
             TSNode c = ts_tree_cursor_current_node(&cursor);
             if (ts_node_is_named(c))
-                note_rnn_assignments(st, c, self_name, out, oom, depth + 1);
+                note_rnn_assignments(st, c, self_name, out, named, oom, depth + 1);
         } while (!*oom && ts_tree_cursor_goto_next_sibling(&cursor));
     }
     ts_tree_cursor_delete(&cursor);
@@ -104,8 +138,8 @@ static bool text_contains(const char *text, uint32_t start, uint32_t end, const 
  * ends in LSTM/GRU/RNN as written, unless it is a bare name an import binds to one. Saves the
  * walk of __init__ bodies of the (many) classes that have none. */
 static bool may_name_rnn(const gm_stmt_ctx *st, uint32_t start, uint32_t end) {
-    static const char *const words[] = {"LSTM", "GRU", "RNN"};
-    for (size_t w = 0; w < 3; w++)
+    static const char *const words[] = {"LSTM", "GRU", "RNN", "getattr"};
+    for (size_t w = 0; w < 4; w++)
         if (text_contains(st->text, start, end, words[w]))
             return true;
     for (size_t i = 0; i < st->symbols->import_count; i++)
@@ -136,7 +170,7 @@ static void scan_subclass_rnn_attributes(gm_region *region) {
             continue;
         size_t before = region->rnn_subclass_attributes.count;
         note_rnn_assignments(st, gm_child(init, syn->field.body), self_name,
-                             &region->rnn_subclass_attributes, &oom, 0);
+                             &region->rnn_subclass_attributes, NULL, &oom, 0);
         if (region->rnn_subclass.len == 0 && region->rnn_subclass_attributes.count > before)
             region->rnn_subclass = gm_node_slice(gm_child(cls, syn->field.name), st->text);
     }
@@ -158,8 +192,10 @@ static void scan_rnn_attributes(gm_region *region) {
         !may_name_rnn(st, ts_node_start_byte(init), ts_node_end_byte(init)))
         return;
     bool oom = false;
+    named_rnns named = {&region->rnn_named_attributes, region->rnn_named_condition,
+                        sizeof region->rnn_named_condition};
     note_rnn_assignments(st, gm_child(init, syn->field.body), self_name, &region->rnn_attributes,
-                         &oom, 0);
+                         &named, &oom, 0);
     if (oom)
         st->oom = true;
 }
@@ -193,6 +229,21 @@ static void emit_subclass_rnn_call(gm_region *region, TSNode call, gm_slice attr
     gm_name_set_clear(&region->rnn_subclass_attributes);
 }
 
+/* GM604 for self.attr(...) that `getattr(nn, name)(...)` made: an RNN when the name given at
+ * run time is one, a condition (torchaudio's SquimObjective passes "LSTM"). */
+static void emit_named_rnn_call(gm_region *region, TSNode call, gm_slice attr) {
+    int self_len = (int)(region->self_name.len > 32 ? 32 : region->self_name.len);
+    int attr_len = (int)(attr.len > 64 ? 64 : attr.len);
+    char message[480];
+    snprintf(message, sizeof message,
+             "call of `%.*s.%.*s`, which __init__ makes with `getattr(nn, ...)`: when `%s` held "
+             "there it is an nn.LSTM/GRU/RNN module, which torch.compile does not trace, and it "
+             "cannot resume after this break, so the whole function runs eagerly",
+             self_len, region->self_name.ptr, attr_len, attr.ptr, region->rnn_named_condition);
+    region->only_when_condition = region->rnn_named_condition;
+    gm_emit_finding_as_written(region, gm_rule_by_id("GM604"), call, message, NULL, 0);
+}
+
 void gm_rule_python_construct_call(gm_region *region, TSNode call) {
     const gm_stmt_ctx *st = region->stmt;
     const gm_syntax *syn = st->syntax;
@@ -211,6 +262,8 @@ void gm_rule_python_construct_call(gm_region *region, TSNode call) {
             gm_region_skip_frame(region, "GM604");
         } else if (gm_name_set_has(&region->rnn_subclass_attributes, attr)) {
             emit_subclass_rnn_call(region, call, attr);
+        } else if (gm_name_set_has(&region->rnn_named_attributes, attr)) {
+            emit_named_rnn_call(region, call, attr);
         }
         /* a method call on self is nothing else this rule knows */
     }
