@@ -218,16 +218,11 @@ static int fold_none_test(const fold_ctx *c, TSNode n) {
         !(gm_is(left, syn->sym.identifier) || gm_is(left, syn->sym.attribute)) ||
         gm_parameters_bind_name(syn, c->text, c->fn, gm_node_slice(left, c->text)))
         return -1;
-    /* the operator: the text between the operands, without spaces */
-    uint32_t from = ts_node_end_byte(left), to = ts_node_start_byte(right);
-    char op[16];
-    size_t len = 0;
-    for (uint32_t i = from; i < to && len + 1 < sizeof op; i++)
-        if (c->text[i] != ' ' && c->text[i] != '\t' && c->text[i] != ')')
-            op[len++] = c->text[i];
-    op[len] = '\0';
-    bool is_not = strcmp(op, "isnot") == 0;
-    if ((!is_not && strcmp(op, "is") != 0) || !names_known_api(c, left))
+    /* the operator token between the operands: "is" or "is not" */
+    TSNode op = gm_child(n, syn->field.operators);
+    const char *type = ts_node_is_null(op) ? "" : ts_node_type(op);
+    bool is_not = strcmp(type, "is not") == 0;
+    if ((!is_not && strcmp(type, "is") != 0) || !names_known_api(c, left))
         return -1;
     return is_not ? 1 : 0;
 }

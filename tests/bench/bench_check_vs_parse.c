@@ -27,6 +27,7 @@
 
 #include "analysis/analyzer.h"
 #include "analysis/syntax/python_parser.h"
+#include "bench_files.h"
 
 typedef struct {
     char *path;
@@ -88,31 +89,6 @@ static int cmp_file(const void *a, const void *b) {
     return strcmp(((const source_file *)a)->path, ((const source_file *)b)->path);
 }
 
-static char *read_file(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    size_t got;
-    while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap) {
-            char *bigger = realloc(buf, cap * 2);
-            if (!bigger) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = bigger;
-            cap *= 2;
-        }
-    }
-    fclose(f);
-    if (buf)
-        *len = n;
-    return buf;
-}
 
 static int ends_with(const char *s, const char *suffix) {
     size_t a = strlen(s), b = strlen(suffix);
@@ -141,7 +117,7 @@ static void walk(const char *dir, file_list *files) {
             free(path);
         } else if (S_ISREG(st.st_mode) && ends_with(name, ".py")) {
             size_t len = 0;
-            char *text = read_file(path, &len);
+            char *text = bench_read_file(path, &len);
             if (!text) {
                 free(path);
                 continue;

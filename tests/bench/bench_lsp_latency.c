@@ -34,6 +34,7 @@
 #include <tree_sitter/api.h>
 
 #include "analysis/syntax/python_parser.h"
+#include "bench_files.h"
 #include "protocol/framing.h"
 
 #define DEFAULT_EDITS 300
@@ -76,39 +77,9 @@ static void sleep_ms(long ms) {
 }
 
 static char *read_file(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fail("cannot open %s: %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t capacity = 1 << 16, used = 0;
-    char *data = malloc(capacity);
-    while (data) {
-        if (used + 1 >= capacity) {
-            char *grown = realloc(data, capacity * 2);
-            if (!grown) {
-                free(data);
-                data = NULL;
-                break;
-            }
-            data = grown;
-            capacity *= 2;
-        }
-        size_t n = fread(data + used, 1, capacity - used - 1, f);
-        used += n;
-        if (n == 0) {
-            break;
-        }
-    }
-    bool bad = ferror(f) != 0;
-    fclose(f);
-    if (!data || bad) {
-        free(data);
-        fail("cannot read %s", path);
-        return NULL;
-    }
-    data[used] = '\0';
-    *len = used;
+    char *data = bench_read_file(path, len);
+    if (!data)
+        fail("cannot read %s: %s", path, strerror(errno));
     return data;
 }
 

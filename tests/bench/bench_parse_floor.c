@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "analysis/syntax/python_parser.h"
+#include "bench_files.h"
 
 enum { max_parts = 64 };
 
@@ -77,42 +78,10 @@ static int cmp_double(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
-static char *read_file(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *text = NULL;
-    size_t cap = 0, n = 0;
-    for (;;) {
-        if (n + 65536 + 1 > cap) {
-            cap = (n + 65536 + 1) * 2;
-            char *grown = realloc(text, cap);
-            if (!grown) {
-                free(text);
-                fclose(f);
-                return NULL;
-            }
-            text = grown;
-        }
-        size_t got = fread(text + n, 1, 65536, f);
-        n += got;
-        if (got < 65536)
-            break;
-    }
-    bool failed = ferror(f) != 0;
-    fclose(f);
-    if (failed) {
-        free(text);
-        return NULL;
-    }
-    text[n] = '\0';
-    *len = n;
-    return text;
-}
 
 static int bench_file(const char *path, int reps, int parts) {
     size_t len = 0;
-    char *text = read_file(path, &len);
+    char *text = bench_read_file(path, &len);
     if (!text) {
         fprintf(stderr, "bench_parse_floor: cannot read %s\n", path);
         return 1;
