@@ -392,97 +392,54 @@ int gm_cli_check(int argc, char **argv) {
     return counts.findings > 0 && !options.exit_zero ? 1 : 0;
 }
 
-/* The workspace `check` analyses the files with (analyse_files), for `fix`: the files' own
- * analyses give it what an index alone lacks (the tensors compiled code passes to other
- * modules' functions, the getters that break), so that fix mends what check reports. A file
- * that cannot be read or configured is left out here (fix_source says why). NULL on OOM: each
- * file is then mended alone. */
-static gm_workspace_index *analysed_workspace(const gm_cli_options *cli,
-                                              const gm_path_list *files) {
-    gm_file_report *reports = calloc(files->count + 1, sizeof *reports);
-    gm_analysis_options *file_analysis = calloc(files->count + 1, sizeof *file_analysis);
-    gm_workspace_index *workspace = reports && file_analysis ? gm_workspace_index_new() : NULL;
-    size_t loaded = 0;
-    for (size_t i = 0; workspace && i < files->count; i++) {
-        gm_file_report *report = &reports[loaded];
-        memset(report, 0, sizeof *report);
-        gm_line_index_init(&report->lines);
-        gm_finding_list_init(&report->findings);
-        size_t len = 0;
-        char *text = gm_read_file(files->paths[i], &len);
-        if (!text) {
-            continue;
-        }
-        report->path = files->paths[i];
-        report->text = text;
-        report->len = len;
-        if (file_options(files->paths[i], cli, &file_analysis[loaded]) != 0) {
-            free_report(report);
-            continue;
-        }
-        loaded++;
-    }
-    bool error = false;
-    if (workspace) {
-        workspace = analyse_files(reports, file_analysis, &loaded, files, workspace, &error);
-    }
-    for (size_t i = 0; i < loaded; i++) {
-        free_report(&reports[i]);
-    }
-    free(reports);
-    free(file_analysis);
-    return workspace;
-}
-
-/* Mends one source: writes it back (or, from stdin, prints it), or prints the diff; fills after
- * with what is left (the mended text, its findings) and, when before is not NULL, before with
- * the findings of the original. Returns 0, or -1 after printing why. */
-static int fix_source(const char *path, bool from_stdin, const gm_cli_options *cli,
+/* Mends one loaded source (original, taken over: its text read once by gm_cli_fix, its findings
+ * those of the analysis with the workspace when analysed): writes it back (or, from stdin,
+ * prints it), or prints the diff; fills after with what is left (the mended text, its findings)
+ * and, when before is not NULL, before with the original and its findings. Returns 0, or -1
+ * after printing why. */
+static int fix_source(gm_file_report *original, const gm_analysis_options *analysis,
+                      bool analysed, bool from_stdin, const gm_cli_options *cli,
                       const gm_workspace_index *workspace, gm_file_report *after,
                       gm_file_report *before, size_t *mended_count) {
-    gm_analysis_options analysis;
-    gm_file_report original;
+    const char *path = original->path;
     *mended_count = 0;
     memset(after, 0, sizeof *after);
-    if (load_source(path, from_stdin, cli, &original, &analysis) != 0) {
-        free_report(&original);
-        return -1;
-    }
     size_t root_count;
     const char *const *roots = external_roots(workspace, path, &root_count);
     size_t new_len = 0;
-    char *mended = gm_mend_text(original.text, original.len, analysis.unsafe_fixes, &analysis,
+    char *mended = gm_mend_text(original->text, original->len, analysis->unsafe_fixes, analysis,
                                 roots, root_count, &new_len, mended_count);
     if (!mended) {
         fprintf(stderr, "graphmend: out of memory fixing %s\n", path);
-        free_report(&original);
+        free_report(original);
         return -1;
     }
     int status = 0;
     const char *why = NULL;
-    bool changed = new_len != original.len || memcmp(original.text, mended, new_len) != 0;
+    bool changed = new_len != original->len || memcmp(original->text, mended, new_len) != 0;
     if (changed && cli->diff) {
-        gm_print_unified_diff(stdout, path, original.text, original.len, mended, new_len);
+        gm_print_unified_diff(stdout, path, original->text, original->len, mended, new_len);
     } else if (from_stdin && !cli->diff) {
         fwrite(mended, 1, new_len, stdout);
     } else if (changed && gm_rewrite_file(path, mended, new_len, &why) != 0) {
         fprintf(stderr, "graphmend: cannot write %s: %s\n", path, why);
         status = -1;
     }
-    if (before && gm_analyze_source_with_roots(original.text, original.len, &analysis, roots,
-                                               root_count, &original.findings) == 0) {
-        *before = original;
+    if (before && (analysed || gm_analyze_source_with_roots(original->text, original->len,
+                                                            analysis, roots, root_count,
+                                                            &original->findings) == 0)) {
+        *before = *original;
     } else {
-        free_report(&original);
+        free_report(original);
     }
     after->path = path;
     after->text = mended;
     after->len = new_len;
-    after->unsafe_fixes = analysis.unsafe_fixes;
+    after->unsafe_fixes = analysis->unsafe_fixes;
     gm_line_index_init(&after->lines);
     gm_finding_list_init(&after->findings);
     if (gm_line_index_build(&after->lines, mended, new_len) != 0 ||
-        gm_analyze_source_with_roots(mended, new_len, &analysis, roots, root_count,
+        gm_analyze_source_with_roots(mended, new_len, analysis, roots, root_count,
                                      &after->findings) != 0) {
         gm_finding_list_free(&after->findings);
         gm_finding_list_init(&after->findings);
@@ -502,20 +459,38 @@ int gm_cli_fix(int argc, char **argv) {
     bool error = collect_paths(&options, from_stdin, &files) != 0;
     gm_file_report *left = calloc(files.count + 1, sizeof *left);
     gm_file_report *before = calloc(files.count + 1, sizeof *before);
-    size_t done = 0, mended = 0;
-    error |= !left || !before;
-    gm_workspace_index *workspace = from_stdin ? NULL : analysed_workspace(&options, &files);
+    gm_file_report *sources = calloc(files.count + 1, sizeof *sources);
+    gm_analysis_options *source_options = calloc(files.count + 1, sizeof *source_options);
+    size_t done = 0, mended = 0, loaded = 0;
+    error |= !left || !before || !sources || !source_options;
+    /* Sources are read once, in file order, and analysed as `check` analyses them, so that the
+     * workspace they are mended with holds what only analyses give (tensors passed to another
+     * module's function, getters that break): fix mends what check reports. */
+    for (size_t i = 0; left && before && sources && source_options && i < files.count; i++) {
+        if (load_source(files.paths[i], from_stdin, &options, &sources[loaded],
+                        &source_options[loaded]) != 0) {
+            free_report(&sources[loaded]);
+            error = true;
+            continue;
+        }
+        loaded++;
+    }
+    gm_workspace_index *workspace = NULL;
+    if (!from_stdin && loaded > 0) {
+        workspace = analyse_files(sources, source_options, &loaded, &files,
+                                  gm_workspace_index_new(), &error);
+    }
     gm_progress progress;
-    gm_progress_start(&progress, "Mending", files.count);
-    for (size_t i = 0; left && before && i < files.count; i++) {
+    gm_progress_start(&progress, "Mending", loaded);
+    for (size_t i = 0; i < loaded; i++) {
         gm_progress_update(&progress, i);
         size_t applied = 0;
         gm_file_report *original = options.show_fixes ? &before[done] : NULL;
         if (original) {
             memset(original, 0, sizeof *original);
         }
-        if (fix_source(files.paths[i], from_stdin, &options, workspace, &left[done], original,
-                       &applied) != 0) {
+        if (fix_source(&sources[i], &source_options[i], !from_stdin, from_stdin, &options,
+                       workspace, &left[done], original, &applied) != 0) {
             error = true;
         }
         mended += applied;
@@ -523,6 +498,8 @@ int gm_cli_fix(int argc, char **argv) {
             done++;
         }
     }
+    free(sources);
+    free(source_options);
     gm_progress_finish(&progress);
     fflush(stdout);
     /* From stdin, stdout holds the mended source: the rest goes to stderr (as ruff). */
