@@ -134,7 +134,23 @@ def configurations(library: str, torch):
         return _ultralytics_configurations(torch)
     if library == "torchaudio":
         return _torchaudio_configurations(torch)
-    raise SystemExit(f"unknown library {library}")
+    module = _configuration_module(library)
+    if module is None:
+        raise SystemExit(f"unknown library {library}")
+    return module.configurations(torch)
+
+
+def _configuration_module(library: str):
+    """The libraries added with a file of their own: tests/sweep/libraries/untuned/<library>.py,
+    whose configurations(torch) returns {name: (build, inputs)} as the ones above."""
+    import importlib
+
+    try:
+        return importlib.import_module(f"libraries.untuned.{library.lower()}")
+    except ModuleNotFoundError as exc:
+        if exc.name and exc.name.startswith("libraries.untuned"):
+            return None
+        raise
 
 
 # Constructor arguments by name for vit-pytorch's models: tiny widths, 32x32 images in patches
@@ -983,9 +999,9 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run")
-    run.add_argument("library", choices=["x_transformers", "vector_quantize_pytorch", "vit_pytorch",
-                                         "torchvision", "torch_geometric", "monai", "kornia",
-                                         "ultralytics", "torchaudio"])
+    run.add_argument("library", help="x_transformers, vector_quantize_pytorch, vit_pytorch, "
+                     "torchvision, torch_geometric, monai, kornia, ultralytics, torchaudio, or one "
+                     "with a file under tests/sweep/libraries/untuned/")
     run.add_argument("out")
     score = sub.add_parser("score")
     score.add_argument("data")
