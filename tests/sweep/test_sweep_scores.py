@@ -78,3 +78,26 @@ def test_predictions_hold_on_the_sweep(path):
                             f"(floor {floor[1]}), false-alarm families {len(row['false_alarms'])} "
                             f"(at most {floor[2]}); `python tests/sweep/score.py --list {path}` lists them")
     assert not failures, "\n".join(failures)
+
+
+# The libraries swept before first contact was recorded (tuned on before they were scored): every
+# library added since keeps its first-contact score in its data (tests/sweep/first_contact.py).
+BEFORE_FIRST_CONTACT = {"diffusers", "kornia", "monai", "timm", "torch_geometric", "torchaudio",
+                        "torchvision", "transformers", "ultralytics", "vector_quantize_pytorch",
+                        "vit_pytorch", "x_transformers"}
+
+
+@pytest.mark.parametrize("path", DATA, ids=[p.stem for p in DATA])
+def test_first_contact_is_kept(path):
+    data = load(path)
+    if data["library"] in BEFORE_FIRST_CONTACT:
+        return
+    first = data.get("first_contact")
+    assert first, (f"{path.name}: no first-contact score; `python tests/sweep/first_contact.py record` "
+                   "it with a build from before any change made for the library")
+    assert len(first["graphmend"]) == 40, first["graphmend"]
+    modes = {f"{run['mode']}/{run['dtype']}" for entry in data["families"].values()
+             for run in entry["runs"] if "graphs" in run}
+    assert set(first["runs"]) == modes, (sorted(first["runs"]), sorted(modes))
+    for key, row in first["runs"].items():
+        assert all(isinstance(row[k], int) and row[k] >= 0 for k in ("tp", "fp", "fn")), (key, row)

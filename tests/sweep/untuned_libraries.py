@@ -24,7 +24,12 @@ pyyaml pillow torchvision==0.28.0`, all that building its models from their yaml
 /tmp (YOLO_CONFIG_DIR) and sets YOLO_OFFLINE; torchaudio: `pip install --target ENV --no-deps
 torchaudio==2.11.1`, then move ENV/torchaudio/lib/*.so aside: the PyPI wheel's C++ extension is
 built for CUDA torch and does not load with the CPU one, and without it torchaudio imports as pure
-Python, all its models need; `run torchaudio /tmp/audio.json`, about a minute niced).
+Python, all its models need; `run torchaudio /tmp/audio.json`, about a minute niced). The
+libraries added for first contact (tests/sweep/libraries/untuned/, scored first by
+tests/sweep/first_contact.py), each into ENV=build-sweep/env/LIBRARY-VERSION with `pip install
+--target ENV --no-deps`: torchsde==0.2.6 trampoline; snntorch==1.0.0; nnAudio==0.3.4 scipy;
+torchode==1.0.1 torchtyping==0.1.5 typeguard==2.13.3; litgpt==0.5.13 lightning
+lightning-utilities torchmetrics pyyaml safetensors psutil. Each runs in under 4 minutes niced.
 
 `run` builds each configuration below (tiny widths), in eval and train mode, float32, and
 records dynamo's break sites from both torch._dynamo.explain and the graph_breaks log, with the
