@@ -170,6 +170,13 @@ struct gm_analyzer {
      * functions that compiled code of other modules passes tensors to */
     char **external_args;
     size_t external_arg_count;
+    /* owned "entry:" facts, prefix cut and the key ended by '\0' at its '=' ("key\0entry"):
+     * this module's functions compiled only when a user compiles the entry point named after
+     * the key (a library's public function, "pkg.mod.f"); entry_keys and entry_names borrow
+     * the two parts */
+    char **external_entries;
+    const char **entry_keys, **entry_names;
+    size_t external_entry_count;
     /* per run: the getter findings of the result, in its order (keys borrowed from entries) */
     gm_getter_break *getter_breaks;
     size_t getter_break_count, getter_break_capacity;
@@ -230,6 +237,7 @@ static void external_keys_clear(gm_analyzer *a) {
 static const char module_fact_prefix[] = "module:";
 static const char returns_fact_prefix[] = "returns:";
 static const char args_fact_prefix[] = "args:";
+static const char entry_fact_prefix[] = "entry:";
 
 static bool is_property_fact(const char *fact) {
     return strncmp(fact, "property:", 9) == 0 || strncmp(fact, "stores:", 7) == 0;
@@ -244,20 +252,21 @@ static bool same_strings(char *const *a, size_t na, char *const *b, size_t nb) {
     return true;
 }
 
-/* Takes the "args:" facts out of keys (count of them) into *out (prefix cut, in their sorted
- * order, *out_count of them), moving the other keys up: returns how many keys are left, or -1
- * on OOM. */
-static ptrdiff_t take_args_facts(const char **keys, size_t count, char ***out, size_t *out_count) {
-    const size_t prefix = sizeof args_fact_prefix - 1;
+/* Takes the facts that start with fact_prefix out of keys (count of them) into *out (prefix
+ * cut, in their sorted order, *out_count of them), moving the other keys up: returns how many
+ * keys are left, or -1 on OOM. */
+static ptrdiff_t take_facts(const char *fact_prefix, const char **keys, size_t count, char ***out,
+                            size_t *out_count) {
+    const size_t prefix = strlen(fact_prefix);
     size_t args = 0;
     for (size_t i = 0; i < count; i++)
-        args += strncmp(keys[i], args_fact_prefix, prefix) == 0;
+        args += strncmp(keys[i], fact_prefix, prefix) == 0;
     char **facts = args ? calloc(args, sizeof *facts) : NULL;
     if (args && !facts)
         return -1;
     size_t kept = 0, n = 0;
     for (size_t i = 0; i < count; i++) {
-        if (strncmp(keys[i], args_fact_prefix, prefix) != 0) {
+        if (strncmp(keys[i], fact_prefix, prefix) != 0) {
             keys[kept++] = keys[i];
             continue;
         }
@@ -281,9 +290,22 @@ int gm_analyzer_set_external_roots(gm_analyzer *analyzer, const char *const *all
         return -1;
     if (all_count)
         memcpy(keys, all_keys, all_count * sizeof *keys);
-    char **args = NULL;
-    size_t arg_count = 0;
-    ptrdiff_t left = take_args_facts(keys, all_count, &args, &arg_count);
+    char **args = NULL, **entries = NULL;
+    size_t arg_count = 0, entry_count = 0;
+    ptrdiff_t left = take_facts(args_fact_prefix, keys, all_count, &args, &arg_count);
+    if (left >= 0)
+        left = take_facts(entry_fact_prefix, keys, (size_t)left, &entries, &entry_count);
+    const char **entry_keys = entry_count ? calloc(entry_count, sizeof *entry_keys) : NULL;
+    const char **entry_names = entry_count ? calloc(entry_count, sizeof *entry_names) : NULL;
+    if (entry_count && (!entry_keys || !entry_names))
+        left = -1;
+    for (size_t i = 0; left >= 0 && i < entry_count; i++) {
+        char *eq = strchr(entries[i], '='); /* keys have no '=': what follows is the entry */
+        if (eq)
+            *eq = '\0';
+        entry_keys[i] = entries[i];
+        entry_names[i] = eq ? eq + 1 : entries[i];
+    }
     /* which parameters take tensors is read by every statement: a change analyses all again */
     bool args_changed =
         left >= 0 && !same_strings(args, arg_count, analyzer->external_args,
@@ -292,8 +314,18 @@ int gm_analyzer_set_external_roots(gm_analyzer *analyzer, const char *const *all
     free(keys);
     if (rc != 0) {
         strings_free(args, arg_count);
+        strings_free(entries, entry_count);
+        free(entry_keys);
+        free(entry_names);
         return -1;
     }
+    strings_free(analyzer->external_entries, analyzer->external_entry_count);
+    free(analyzer->entry_keys);
+    free(analyzer->entry_names);
+    analyzer->external_entries = entries;
+    analyzer->entry_keys = entry_keys;
+    analyzer->entry_names = entry_names;
+    analyzer->external_entry_count = entry_count;
     if (args_changed)
         analyzer->have_state = false;
     strings_free(analyzer->external_args, analyzer->external_arg_count);
@@ -518,6 +550,9 @@ void gm_analyzer_free(gm_analyzer *analyzer) {
     free(analyzer->part_digests);
     external_keys_clear(analyzer);
     strings_free(analyzer->external_args, analyzer->external_arg_count);
+    strings_free(analyzer->external_entries, analyzer->external_entry_count);
+    free(analyzer->entry_keys);
+    free(analyzer->entry_names);
     free(analyzer->constants);
     good_facts_free(analyzer);
     gm_module_index_free(&analyzer->module_index);
@@ -626,7 +661,16 @@ static void note_file_ignore(const gm_syntax *syn, const char *text, TSNode comm
 
 static int analyze_region(void *payload, const gm_region_site *site) {
     gm_stmt_ctx *stmt = payload;
-    gm_region_analyze(stmt, site);
+    uint32_t via = stmt->entry_via && site->calls && site->node < site->calls->node_count
+                       ? stmt->entry_via[site->node]
+                       : 0;
+    if (via) {
+        gm_region_site entered = *site;
+        entered.entry = stmt->entry_names[via - 1];
+        gm_region_analyze(stmt, &entered);
+    } else {
+        gm_region_analyze(stmt, site);
+    }
     return stmt->oom ? -1 : 0;
 }
 
@@ -680,11 +724,13 @@ static int note_getter_findings(gm_analyzer *a, cache_entry *entry, TSNode top, 
 }
 
 static int analyze_statement(gm_analyzer *a, TSNode top, TSNode next, const char *text,
-                             uint32_t len, const uint8_t *reach, const gm_call_part *calls,
-                             cache_entry *entry) {
+                             uint32_t len, const uint8_t *reach, const uint32_t *via,
+                             const gm_call_part *calls, cache_entry *entry) {
     gm_finding_list out;
     gm_finding_list_init(&out);
     gm_stmt_ctx st = statement_context(a, &a->file_options, text, len, top, next, &out);
+    st.entry_via = via;
+    st.entry_names = a->entry_names;
     gm_compiled_regions_each_with(&a->symbols, &a->syntax, text, &a->file_options, top, reach,
                                   calls, analyze_region, &st);
     memset(entry, 0, sizeof *entry);
@@ -859,7 +905,8 @@ static int graph_run(gm_analyzer *a, size_t nchildren) {
     }
     if (gm_call_graph_run(&a->graph, a->parts, part_count, a->part_digests, &a->symbols,
                           a->fingerprint,
-                          (const char *const *)a->external_keys, a->external_count) != 0)
+                          (const char *const *)a->external_keys, a->external_count,
+                          a->entry_keys, a->external_entry_count) != 0)
         return -1;
     for (size_t i = 0; i < nchildren; i++) {
         child_info *info = &a->info[i];
@@ -871,7 +918,13 @@ static int graph_run(gm_analyzer *a, size_t nchildren) {
             uint8_t own = node->root && node->traceable ? GM_REACH_REACHED : 0;
             if (flags != own)
                 info->membership =
-                    mix(info->membership ? info->membership : GM_HASH_INIT, k * 4u + flags);
+                    mix(info->membership ? info->membership : GM_HASH_INIT, k * 8u + flags);
+            uint32_t via = a->graph.via[info->node_offset + k];
+            if (via) { /* the findings name the entry point */
+                const char *entry = a->entry_names[via - 1];
+                info->membership =
+                    mix(info->membership, gm_hash_bytes(GM_HASH_INIT, entry, strlen(entry)));
+            }
         }
     }
     return 0;
@@ -1190,7 +1243,8 @@ static void analyze_job(void *context, size_t index) {
     cache_entry *slot = &batch->fresh->items[job->slot];
     TSNode next = i + 1 < batch->nchildren ? a->children[i + 1] : (TSNode){0};
     const uint8_t *reach = info->calls.node_count ? &a->graph.flags[info->node_offset] : NULL;
-    job->rc = analyze_statement(a, a->children[i], next, batch->text, batch->len, reach,
+    const uint32_t *via = info->calls.node_count ? &a->graph.via[info->node_offset] : NULL;
+    job->rc = analyze_statement(a, a->children[i], next, batch->text, batch->len, reach, via,
                                 &info->calls, slot);
     slot->defines = defined_bits(&info->calls);
     slot->contribution = info->contribution;

@@ -4,14 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Private flag bits: reached from a root that splits graphs at breaks (plain) or from one
- * compiled with fullgraph=True. */
-enum { REACH_PLAIN = 1u << 6, REACH_FULL = 1u << 7 };
+/* Private flag bits: reached from a root that splits graphs at breaks (plain), from one
+ * compiled with fullgraph=True, or from an entry point compiled only if a user compiles it. */
+enum { REACH_PLAIN = 1u << 6, REACH_FULL = 1u << 7, REACH_ENTRY = 1u << 5 };
 
 void gm_call_graph_free(gm_call_graph *g) {
     free(g->nodes);
     free(g->owner);
     free(g->flags);
+    free(g->via);
     free(g->queue);
     free(g->table);
     free(g->table_hash);
@@ -53,6 +54,10 @@ static int reserve(gm_call_graph *g, size_t n) {
     if (!flags)
         return -1;
     g->flags = flags;
+    uint32_t *via = realloc(g->via, cap * sizeof *via);
+    if (!via)
+        return -1;
+    g->via = via;
     size_t *queue = realloc(g->queue, cap * sizeof *queue);
     if (!queue)
         return -1;
@@ -80,6 +85,8 @@ static size_t reach(gm_call_graph *g, uint64_t hash, const char *key, uint8_t co
         found++;
         if (!(g->flags[n] & color) && g->nodes[n]->traceable) {
             g->flags[n] |= color;
+            if (color == REACH_ENTRY)
+                g->via[n] = g->current_via;
             g->queue[(*tail)++] = n;
         }
     }
@@ -283,6 +290,7 @@ static void reach_targets(gm_call_graph *g, const gm_call_part *const *parts, si
 static void propagate(gm_call_graph *g, const gm_symbols *symbols, uint8_t color, size_t tail) {
     for (size_t head = 0; head < tail; head++) {
         const gm_call_node *node = g->nodes[g->queue[head]];
+        g->current_via = g->via[g->queue[head]]; /* what it reaches, it reaches through the same entry */
         const gm_call_part *part = g->owner[g->queue[head]];
         for (uint32_t c = 0; c < node->callee_count; c++) {
             const gm_call_key *callee = &part->callees[node->callee_start + c];
@@ -316,20 +324,25 @@ uint64_t gm_call_graph_part_digest(const gm_call_part *part) {
 /* Everything reachability depends on. */
 static uint64_t inputs_digest(const gm_call_part *const *parts, size_t part_count,
                               const uint64_t *part_digests, uint64_t fingerprint,
-                              const char *const *external_keys, size_t external_count) {
+                              const char *const *external_keys, size_t external_count,
+                              const char *const *entry_keys, size_t entry_count) {
     uint64_t digest = mix(GM_HASH_INIT, fingerprint);
     for (size_t i = 0; i < part_count; i++)
         digest = mix(digest, part_digests ? part_digests[i] : gm_call_graph_part_digest(parts[i]));
     digest = mix(digest, external_count);
     for (size_t e = 0; e < external_count; e++)
         digest = mix(digest, text_hash(external_keys[e]));
+    digest = mix(digest, entry_count);
+    for (size_t e = 0; e < entry_count; e++)
+        digest = mix(digest, text_hash(entry_keys[e]));
     return digest;
 }
 
 int gm_call_graph_run(gm_call_graph *g, const gm_call_part *const *parts, size_t part_count,
                       const uint64_t *part_digests, const gm_symbols *symbols,
                       uint64_t fingerprint, const char *const *external_keys,
-                      size_t external_count) {
+                      size_t external_count, const char *const *entry_keys,
+                      size_t entry_count) {
     size_t total = 0;
     for (size_t i = 0; i < part_count; i++)
         total += parts[i]->node_count;
@@ -337,7 +350,7 @@ int gm_call_graph_run(gm_call_graph *g, const gm_call_part *const *parts, size_t
     g->subclasses_ready = false;
     /* Most edits change no call: then what is reached is what the last run found. */
     uint64_t digest = inputs_digest(parts, part_count, part_digests, fingerprint, external_keys,
-                                    external_count);
+                                    external_count, entry_keys, entry_count);
     bool unchanged = g->have_digest && g->digest == digest && g->count == total;
     g->count = total;
     g->digest = digest;
@@ -359,6 +372,7 @@ int gm_call_graph_run(gm_call_graph *g, const gm_call_part *const *parts, size_t
             g->nodes[n] = node;
             g->owner[n] = part;
             g->flags[n] = 0;
+            g->via[n] = 0;
             any_full |= node->fullgraph;
             size_t at = (size_t)node->key.hash & mask;
             while (g->table[at])
@@ -370,6 +384,7 @@ int gm_call_graph_run(gm_call_graph *g, const gm_call_part *const *parts, size_t
             any_full |= part->targets[t].fullgraph;
     }
     /* Plain roots first, then fullgraph ones: code both reach splits graphs at its breaks. */
+    g->current_via = 0;
     for (int pass = 0; pass < (any_full ? 2 : 1); pass++) {
         uint8_t color = pass == 0 ? REACH_PLAIN : REACH_FULL;
         size_t tail = 0;
@@ -386,10 +401,24 @@ int gm_call_graph_run(gm_call_graph *g, const gm_call_part *const *parts, size_t
         reach_targets(g, parts, part_count, symbols, color, &tail);
         propagate(g, symbols, color, tail);
     }
+    /* Then the entry points a user may compile: each entry key reaches what it calls through
+     * itself (via), unless the roots above reach it anyway. */
+    if (entry_count > 0) {
+        size_t tail = 0;
+        for (size_t e = 0; e < entry_count; e++) {
+            g->current_via = (uint32_t)(e + 1);
+            reach_key(g, symbols, entry_keys[e], REACH_ENTRY, &tail);
+        }
+        propagate(g, symbols, REACH_ENTRY, tail);
+    }
     for (n = 0; n < total; n++) {
         uint8_t f = g->flags[n];
-        g->flags[n] = (uint8_t)(((f & (REACH_PLAIN | REACH_FULL)) ? GM_REACH_REACHED : 0) |
-                                ((f & REACH_FULL) && !(f & REACH_PLAIN) ? GM_REACH_FULLGRAPH : 0));
+        bool compiled = (f & (REACH_PLAIN | REACH_FULL)) != 0;
+        if (compiled || !(f & REACH_ENTRY))
+            g->via[n] = 0;
+        g->flags[n] = (uint8_t)((compiled || (f & REACH_ENTRY) ? GM_REACH_REACHED : 0) |
+                                ((f & REACH_FULL) && !(f & REACH_PLAIN) ? GM_REACH_FULLGRAPH : 0) |
+                                (!compiled && (f & REACH_ENTRY) ? GM_REACH_ENTRY : 0));
     }
     return 0;
 }

@@ -19,6 +19,9 @@ typedef struct {
     const gm_call_node **nodes; /* all nodes, part by part */
     const gm_call_part **owner; /* the part each node belongs to */
     uint8_t *flags;             /* GM_REACH_* per node, plus private bits while running */
+    /* per node with GM_REACH_ENTRY: 1 + the index of the entry key it is reached through */
+    uint32_t *via;
+    uint32_t current_via; /* while running: the via of what is being reached */
     size_t *queue;
     size_t *table;        /* open addressing: node index + 1, 0 empty */
     uint64_t *table_hash; /* the key hash of each table slot */
@@ -50,7 +53,8 @@ void gm_call_graph_invalidate(gm_call_graph *graph);
 int gm_call_graph_run(gm_call_graph *graph, const gm_call_part *const *parts, size_t part_count,
                       const uint64_t *part_digests, const gm_symbols *symbols,
                       uint64_t fingerprint, const char *const *external_keys,
-                      size_t external_count);
+                      size_t external_count, const char *const *entry_keys,
+                      size_t entry_count);
 
 /* The digest of what the graph reads of one part (its nodes, calls, compile targets and
  * instances; not where the targets are): a caller that keeps parts across runs keeps their

@@ -122,6 +122,8 @@ int gm_call_part_build(const gm_symbols *symbols, const gm_syntax *syntax, const
 enum {
     GM_REACH_REACHED = 1u << 0,   /* compiled code runs it: a region */
     GM_REACH_FULLGRAPH = 1u << 1, /* only fullgraph=True compilations reach it */
+    GM_REACH_ENTRY = 1u << 2,     /* only an entry point a user may compile reaches it (the
+                                     call graph's via says which) */
 };
 
 #endif

@@ -36,6 +36,12 @@ typedef struct {
     gm_module_summary summary;
     bool *reached; /* per summary node, during a solve */
     bool *entered; /* per summary node: compiled code of another module calls it */
+    /* per summary node, during a solve: 1 + the index into the graph's entries of the entry
+     * point that alone reaches it (library modules' public functions), or 0 */
+    uint32_t *via;
+    /* the module's public functions and methods are entry points a user may compile (it is
+     * part of a library being checked) */
+    bool library;
     char **roots;  /* owned strings (the keys of entered nodes), sorted */
     size_t root_count;
     /* per solve, owned: "args:KEY:MASK" for its functions that other modules' compiled code
@@ -63,6 +69,12 @@ struct gm_workspace_graph {
         size_t module, node;
     } * queue;
     size_t queue_capacity;
+    /* per solve: the names of the entry points (library modules' public API that compiled
+     * code does not reach anyway), owned */
+    char **entry_names;
+    size_t entry_count, entry_capacity;
+    bool entry_phase;     /* reaching from the entry points */
+    uint32_t current_via; /* what reach() marks in that phase */
 };
 
 gm_workspace_graph *gm_workspace_graph_new(void) {
@@ -91,6 +103,7 @@ static void module_free(module *m) {
     gm_module_summary_free(&m->summary);
     free(m->reached);
     free(m->entered);
+    free(m->via);
     roots_clear(m);
     passed_clear(m);
 }
@@ -103,6 +116,9 @@ void gm_workspace_graph_free(gm_workspace_graph *g) {
     free(g->modules);
     free(g->table);
     free(g->queue);
+    for (size_t i = 0; i < g->entry_count; i++)
+        free(g->entry_names[i]);
+    free(g->entry_names);
     free(g->subclasses);
     free(g);
 }
@@ -129,7 +145,9 @@ int gm_workspace_graph_set(gm_workspace_graph *g, const char *root, const char *
         m->is_package = is_package;
         free(m->reached);
         free(m->entered);
+        free(m->via);
         m->reached = m->entered = NULL;
+        m->via = NULL;
         return same ? 0 : 1;
     }
     if (g->count == g->capacity) {
@@ -157,6 +175,15 @@ int gm_workspace_graph_set(gm_workspace_graph *g, const char *root, const char *
     memset(summary, 0, sizeof *summary);
     g->count++;
     return 1;
+}
+
+int gm_workspace_graph_set_library(gm_workspace_graph *g, const char *root, const char *name,
+                                   bool library) {
+    module *m = find_linear(g, root, name);
+    if (!m)
+        return -1;
+    m->library = library;
+    return 0;
 }
 
 void gm_workspace_graph_remove(gm_workspace_graph *g, const char *root, const char *name) {
@@ -322,11 +349,17 @@ static int reach(gm_workspace_graph *g, size_t *tail, module *m, const char *key
          n++) {
         if (!m->summary.nodes[n].traceable)
             continue;
-        if (entered && !m->summary.nodes[n].root)
-            m->entered[n] = true;
-        if (m->reached[n])
-            continue;
-        m->reached[n] = true;
+        if (g->entry_phase) { /* reached through an entry point: compiled when it is */
+            if (m->reached[n] || m->via[n])
+                continue;
+            m->via[n] = g->current_via;
+        } else {
+            if (entered && !m->summary.nodes[n].root)
+                m->entered[n] = true;
+            if (m->reached[n])
+                continue;
+            m->reached[n] = true;
+        }
         if (queue_push(g, tail, (size_t)(m - g->modules), n) != 0)
             return -1;
     }
@@ -745,6 +778,27 @@ static int distribute_passed_args(gm_workspace_graph *g) {
     return 0;
 }
 
+/* "entry:KEY=ENTRY" for each function of m that only an entry point reaches: ENTRY is that
+ * entry point's name ("pkg.solve", "pkg.mod.C.m"). */
+static int collect_entry_facts(const gm_workspace_graph *g, const module *m, string_list *out) {
+    for (size_t n = 0; n < m->summary.node_count; n++) {
+        uint32_t via = m->via[n];
+        if (!via || m->reached[n] ||
+            (n > 0 && strcmp(m->summary.nodes[n - 1].key, m->summary.nodes[n].key) == 0))
+            continue;
+        const char *entry = g->entry_names[via - 1];
+        const char *key = m->summary.nodes[n].key;
+        size_t len = sizeof "entry:=" + strlen(key) + strlen(entry);
+        char *fact = malloc(len);
+        if (!fact)
+            return -1;
+        snprintf(fact, len, "entry:%s=%s", key, entry);
+        if (string_list_push(out, fact) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 static int collect_roots(const gm_workspace_graph *g, module *m) {
     roots_clear(m);
     string_list facts = {0};
@@ -757,7 +811,8 @@ static int collect_roots(const gm_workspace_graph *g, module *m) {
         if (string_list_push(&facts, strdup(key)) != 0)
             goto oom;
     }
-    if (each_imported_function(g, m, visit_constant, &facts) != 0 ||
+    if (collect_entry_facts(g, m, &facts) != 0 ||
+        each_imported_function(g, m, visit_constant, &facts) != 0 ||
         each_imported_function(g, m, visit_declared_returns, &facts) != 0 ||
         collect_module_bases(g, m, &facts) != 0 || collect_property_facts(g, m, &facts) != 0)
         goto oom;
@@ -791,6 +846,180 @@ oom:
     return -1;
 }
 
+/* Follows the calls of the queued nodes (from head to the end of the queue, which grows), and
+ * returns where the queue ends then, or -1 on OOM. */
+static ptrdiff_t propagate(gm_workspace_graph *g, size_t head, size_t tail) {
+    for (; head < tail; head++) {
+        module *m = &g->modules[g->queue[head].module];
+        const gm_summary_node *node = &m->summary.nodes[g->queue[head].node];
+        if (g->entry_phase)
+            g->current_via = m->via[g->queue[head].node]; /* the entry it was reached through */
+        for (uint32_t c = 0; c < node->callee_count; c++) {
+            const char *callee = m->summary.callees[node->callee_start + c];
+            if (reach_method(g, &tail, m, callee, false, m) != 0 ||
+                reach_dispatched(g, &tail, m, node->key, callee) != 0)
+                return -1;
+        }
+        for (uint32_t e = 0; e < node->external_count; e++) {
+            char key[2 * GM_NAME_MAX];
+            module *to =
+                resolve(g, m, m->summary.externals[node->external_start + e], key, sizeof key, 0);
+            if (to && to != m && reach(g, &tail, to, key, true) != 0)
+                return -1;
+        }
+    }
+    return (ptrdiff_t)tail;
+}
+
+/* Whether a module is a test or an example of its package, not its API ("pkg.tests.test_x",
+ * "conftest"): its public functions are not entry points. */
+static bool test_module(const char *name) {
+    for (const char *seg = name; seg && *seg; seg = strchr(seg, '.') ? strchr(seg, '.') + 1 : NULL) {
+        size_t n = strcspn(seg, ".");
+        if ((n == 4 && strncmp(seg, "test", 4) == 0) || (n == 5 && strncmp(seg, "tests", 5) == 0) ||
+            (n == 7 && strncmp(seg, "testing", 7) == 0) ||
+            (n == 8 && strncmp(seg, "conftest", 8) == 0) || strncmp(seg, "test_", 5) == 0 ||
+            (n > 5 && strncmp(seg + n - 5, "_test", 5) == 0) ||
+            (n == 8 && strncmp(seg, "examples", 8) == 0) ||
+            (n == 10 && strncmp(seg, "benchmarks", 10) == 0))
+            return true;
+    }
+    return false;
+}
+
+/* Whether a function's key names public API: "f" or "C.m" with no part private ("_f",
+ * "_C.m", "C._m") or special ("__call__"), not a nested def or a decorator's return. */
+static bool public_key(const char *key) {
+    if (!key[0] || strchr(key, '<'))
+        return false;
+    for (const char *seg = key; seg; seg = strchr(seg, '.') ? strchr(seg, '.') + 1 : NULL)
+        if (*seg == '_' || *seg == '\0')
+            return false;
+    return true;
+}
+
+/* Whether a module is public API of its package: no part of its name private ("pkg._core"). */
+static bool public_module(const char *name) {
+    for (const char *seg = name; seg; seg = strchr(seg, '.') ? strchr(seg, '.') + 1 : NULL)
+        if (*seg == '_')
+            return false;
+    return true;
+}
+
+/* Makes the traceable nodes of m keyed key (unless compiled code or an entry reaches them
+ * already) entry points named name ("pkg.solve"), queued. */
+static int add_entry(gm_workspace_graph *g, size_t *tail, size_t mi, const char *key,
+                     const char *name) {
+    module *m = &g->modules[mi];
+    const gm_summary_node *found = gm_module_summary_find(&m->summary, key);
+    if (!found)
+        return 0;
+    size_t first = (size_t)(found - m->summary.nodes);
+    while (first > 0 && strcmp(m->summary.nodes[first - 1].key, key) == 0)
+        first--;
+    for (size_t k = first; k < m->summary.node_count && strcmp(m->summary.nodes[k].key, key) == 0;
+         k++) {
+        const gm_summary_node *node = &m->summary.nodes[k];
+        if (m->reached[k] || m->via[k] || !node->traceable)
+            continue;
+        if (g->entry_count == g->entry_capacity) {
+            size_t cap = g->entry_capacity ? 2 * g->entry_capacity : 64;
+            char **items = realloc(g->entry_names, cap * sizeof *items);
+            if (!items)
+                return -1;
+            g->entry_names = items;
+            g->entry_capacity = cap;
+        }
+        if (!(g->entry_names[g->entry_count] = strdup(name)))
+            return -1;
+        m->via[k] = (uint32_t)++g->entry_count;
+        if (queue_push(g, tail, mi, k) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The entry points a public name of a library gives: the function of m keyed key, or the
+ * public methods of the class named key; each named after prefix ("pkg.solve", "pkg.Net"). */
+static int add_entries_named(gm_workspace_graph *g, size_t *tail, size_t mi, const char *key,
+                             const char *prefix) {
+    const module *m = &g->modules[mi];
+    size_t key_len = strlen(key);
+    char name[4 * GM_NAME_MAX];
+    for (size_t k = 0; k < m->summary.node_count; k++) {
+        const char *node_key = m->summary.nodes[k].key;
+        if (k > 0 && strcmp(m->summary.nodes[k - 1].key, node_key) == 0)
+            continue; /* add_entry takes every node of a key */
+        bool function = strcmp(node_key, key) == 0;
+        bool method = strncmp(node_key, key, key_len) == 0 && node_key[key_len] == '.' &&
+                      public_key(node_key + key_len + 1);
+        if (!(function || method) || !public_key(node_key))
+            continue;
+        int n = snprintf(name, sizeof name, "%s%s", prefix, node_key + key_len);
+        if (n > 0 && (size_t)n < sizeof name && add_entry(g, tail, mi, node_key, name) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The second phase of a solve: the public API of the library modules that compiled code does
+ * not reach is a set of entry points a user may compile (torch.compile(solve),
+ * torch.compile(model.generate)): the functions and public methods of public classes that its
+ * public packages' __init__ import from the library's other modules (`from ._core.sdeint
+ * import sdeint`, named as the package spells them), that its public modules define, and that
+ * its private modules define. What each
+ * reaches in turn is compiled when it is, and keeps in via the entry it was first reached
+ * through. */
+static int reach_entries(gm_workspace_graph *g) {
+    for (size_t i = 0; i < g->entry_count; i++)
+        free(g->entry_names[i]);
+    g->entry_count = 0;
+    size_t tail = 0;
+    g->entry_phase = true;
+    char prefix[4 * GM_NAME_MAX], key[2 * GM_NAME_MAX];
+    /* what public packages' __init__ import first: the spelling users import names an entry */
+    for (size_t i = 0; i < g->count; i++) {
+        module *m = &g->modules[i];
+        if (!m->library || !m->is_package || test_module(m->name) || !public_module(m->name))
+            continue;
+        for (size_t k = 0; k < m->summary.import_count; k++) {
+            const gm_import *imp = &m->summary.imports[k];
+            module *to = public_key(imp->local) ? resolve(g, m, imp->canonical, key, sizeof key, 0)
+                                                : NULL;
+            int n = snprintf(prefix, sizeof prefix, "%s.%s", m->name, imp->local);
+            if (!to || to == m || !to->library || !key[0] || n <= 0 || (size_t)n >= sizeof prefix)
+                continue;
+            if (add_entries_named(g, &tail, (size_t)(to - g->modules), key, prefix) != 0)
+                return -1;
+        }
+    }
+    /* then the public names the public modules define, then those of private modules that
+     * nothing above reaches (a solver's step method that a dispatch the graph cannot follow
+     * calls), each stage's reach followed before the next, so that a name reached from the
+     * package's API is named after it */
+    size_t head = 0;
+    for (int stage = 0; stage < 3; stage++) {
+        for (size_t i = 0; stage > 0 && i < g->count; i++) {
+            module *m = &g->modules[i];
+            if (!m->library || test_module(m->name) || public_module(m->name) != (stage == 1))
+                continue;
+            for (size_t k = 0; k < m->summary.node_count; k++) {
+                const char *node_key = m->summary.nodes[k].key;
+                int n = snprintf(prefix, sizeof prefix, "%s.%s", m->name, node_key);
+                if (public_key(node_key) && n > 0 && (size_t)n < sizeof prefix &&
+                    add_entry(g, &tail, i, node_key, prefix) != 0)
+                    return -1;
+            }
+        }
+        ptrdiff_t end = propagate(g, head, tail);
+        if (end < 0)
+            return -1;
+        head = tail = (size_t)end;
+    }
+    g->entry_phase = false;
+    return 0;
+}
+
 int gm_workspace_graph_solve(gm_workspace_graph *g) {
     for (size_t i = 0; i < g->count; i++) {
         roots_clear(&g->modules[i]);
@@ -806,9 +1035,11 @@ int gm_workspace_graph_solve(gm_workspace_graph *g) {
         size_t n = m->summary.node_count;
         free(m->reached);
         free(m->entered);
+        free(m->via);
         m->reached = calloc(n ? n : 1, sizeof *m->reached);
         m->entered = calloc(n ? n : 1, sizeof *m->entered);
-        if (!m->reached || !m->entered)
+        m->via = calloc(n ? n : 1, sizeof *m->via);
+        if (!m->reached || !m->entered || !m->via)
             return -1;
         for (size_t k = 0; k < n; k++)
             if (m->summary.nodes[k].root) {
@@ -827,24 +1058,7 @@ int gm_workspace_graph_solve(gm_workspace_graph *g) {
                              m->summary.target_members[t]) != 0)
                 return -1;
     }
-    for (size_t head = 0; head < tail; head++) {
-        module *m = &g->modules[g->queue[head].module];
-        const gm_summary_node *node = &m->summary.nodes[g->queue[head].node];
-        for (uint32_t c = 0; c < node->callee_count; c++) {
-            const char *callee = m->summary.callees[node->callee_start + c];
-            if (reach_method(g, &tail, m, callee, false, m) != 0 ||
-                reach_dispatched(g, &tail, m, node->key, callee) != 0)
-                return -1;
-        }
-        for (uint32_t e = 0; e < node->external_count; e++) {
-            char key[2 * GM_NAME_MAX];
-            module *to =
-                resolve(g, m, m->summary.externals[node->external_start + e], key, sizeof key, 0);
-            if (to && to != m && reach(g, &tail, to, key, true) != 0)
-                return -1;
-        }
-    }
-    if (distribute_passed_args(g) != 0)
+    if (propagate(g, 0, tail) < 0 || reach_entries(g) != 0 || distribute_passed_args(g) != 0)
         return -1;
     for (size_t i = 0; i < g->count; i++)
         if (collect_roots(g, &g->modules[i]) != 0)

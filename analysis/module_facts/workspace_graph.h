@@ -25,6 +25,13 @@ void gm_workspace_graph_free(gm_workspace_graph *graph);
 int gm_workspace_graph_set(gm_workspace_graph *graph, const char *root, const char *name,
                            bool is_package, gm_module_summary *summary);
 
+/* Marks module name (known) as part of a library being checked, or not: its public functions
+ * and methods are then entry points a user may compile, and what only they reach is compiled
+ * when they are ("entry:" facts of gm_workspace_graph_roots). Returns 0, or -1 when the module
+ * is unknown. */
+int gm_workspace_graph_set_library(gm_workspace_graph *graph, const char *root, const char *name,
+                                   bool library);
+
 /* Forgets module name, if known. */
 void gm_workspace_graph_remove(gm_workspace_graph *graph, const char *root, const char *name);
 
@@ -43,7 +50,10 @@ int gm_workspace_graph_solve(gm_workspace_graph *graph);
  * ("f", "C.m"), and "name=0" / "name=1" for a function of another module it imports that
  * returns a compile-time constant (compile_constants.h), name spelled as its imports spell a
  * call of it (".utils.is_tracing"), and "module:base" for a base class of its classes, spelled as
- * its imports spell it, that another module defines as a torch.nn.Module. NULL with *count 0 for an unknown module. */
+ * its imports spell it, that another module defines as a torch.nn.Module, and
+ * "entry:KEY=ENTRY" for a function of the module compiled only when a library's entry point
+ * ENTRY ("pkg.mod.solve") is (gm_workspace_graph_set_library). NULL with *count 0 for an
+ * unknown module. */
 const char *const *gm_workspace_graph_roots(const gm_workspace_graph *graph, const char *root,
                                             const char *name, size_t *count, uint64_t *digest);
 

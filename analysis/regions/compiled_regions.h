@@ -27,6 +27,10 @@ typedef struct {
      * nested function can see it (it does not rebind the name), else empty. */
     bool nested;
     gm_slice outer_self;
+    /* the entry point whose compilation alone compiles this function ("pkg.mod.f": a
+     * library's public function, when the package itself is checked), or NULL: compiled
+     * whatever the user compiles */
+    const char *entry;
 } gm_region_site;
 
 /* Calls fn for each compiled region in top (a child of the module), in source order; stops and

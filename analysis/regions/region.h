@@ -74,6 +74,10 @@ typedef struct {
      * tensors to */
     const char *const *passed_args;
     size_t passed_arg_count;
+    /* per node of the statement's call part: 1 + the index into entry_names of the entry
+     * point that alone compiles it ("pkg.mod.f"), or 0; NULL when none */
+    const uint32_t *entry_via;
+    const char *const *entry_names;
     /* out, owned: "passes:NAME:MASK" for each call of another module's function (NAME as the
      * imports resolve it) that this statement's compiled code makes with tensors at the
      * positional arguments of MASK (hex) */

@@ -125,6 +125,18 @@ void gm_emit_finding(gm_region *region, const gm_rule *rule, TSNode node, const 
                  "on others it returns a Python value and nothing breaks)",
                  returns);
     }
+    /* reached only from a library's entry point: the break holds when a user compiles it */
+    char entered[GM_NAME_MAX * 2 + sizeof joined + 32];
+    if (region->site.entry) {
+        if (condition)
+            snprintf(entered, sizeof entered, "%s is compiled, and %s", region->site.entry,
+                     condition);
+        else
+            snprintf(entered, sizeof entered, "%s is compiled", region->site.entry);
+        condition = entered;
+        size_t at = strlen(note);
+        snprintf(note + at, sizeof note - at, " (when `%s` is compiled)", region->site.entry);
+    }
     bool fullgraph = gm_options_fullgraph(st->options, region->site.fullgraph);
     if (gm_options_fullgraph_traces(st->options, fullgraph, rule)) {
         fixes_free(fixes, count);

@@ -395,11 +395,36 @@ static bool op_hit(gm_region *r, TSNode call, const gm_int_parameter_op *op, boo
     return argument_hit(r, call, method ? 1 : 0, op, op_takes, op_breaks);
 }
 
+static bool op_takes_number(const void *o, int position, gm_slice keyword) {
+    const gm_int_parameter_op *op = o;
+    if (position < 0)
+        return listed(op->number_keywords, keyword);
+    return position < 32 && (op->number_positions >> position & 1u);
+}
+
+/* A number is read with Tensor.item() from any tensor, an input of the graph included (dynamo
+ * turns only a 0-d input into a symbol where an int is taken). */
+static bool number_breaks(gm_region *r, const void *op, TSNode value) {
+    (void)op;
+    return is_firm_tensor(r, value, 0);
+}
+
+/* Whether call passes a tensor where op takes a Python number (`torch.add(a, b, alpha=t)`). */
+static bool op_hit_number(gm_region *r, TSNode call, const gm_int_parameter_op *op, bool method) {
+    return argument_hit(r, call, method ? 1 : 0, op, op_takes_number, number_breaks);
+}
+
 /* Why no mend is offered: the int has to come from somewhere else, which only the author
  * knows. */
 static const char *const no_int_rewrite =
     "the value is data-dependent: take the int from a shape (`x.size(0)`) or pass it in as a "
     "Python int; `capture_scalar_outputs` keeps it in the graph as an unbacked symbol";
+
+/* The same for a Python number: the operation has a tensor form that keeps the value in the
+ * graph, which only the author can choose. */
+static const char *const no_number_rewrite =
+    "pass a Python number, or apply the tensor with tensor arithmetic (`torch.add(a, b * t)` "
+    "instead of `alpha=t`); `capture_scalar_outputs` reads it inside the graph instead";
 
 static void emit(gm_region *r, const char *rule, TSNode node, const char *message,
                  const char *declined) {
@@ -586,7 +611,7 @@ static void range_call(gm_region *region, TSNode call) {
  * F.pad(x, p)) that passes a tensor made in the graph where the operator takes ints; sets
  * *receiver for a method. */
 static bool generated_site(gm_region *region, TSNode call, TSNode fn, bool bare,
-                           bool module_call, gm_slice method, TSNode *receiver) {
+                           bool module_call, gm_slice method, TSNode *receiver, bool *number) {
     const gm_stmt_ctx *st = region->stmt;
     const gm_syntax *syn = st->syntax;
     const gm_int_parameter_op *op = int_parameter_op(method);
@@ -594,7 +619,9 @@ static bool generated_site(gm_region *region, TSNode call, TSNode fn, bool bare,
         return false;
     if (!module_call) {
         /* tensor.NAME(...): the receiver must be a tensor (checked last by the caller) */
-        if (bare || !(op->forms & GM_INT_METHOD) || !op_hit(region, call, op, true))
+        if (bare || !(op->forms & GM_INT_METHOD))
+            return false;
+        if (!op_hit(region, call, op, true) && !(*number = op_hit_number(region, call, op, true)))
             return false;
         *receiver = gm_child(fn, syn->field.object);
         return true;
@@ -609,7 +636,8 @@ static bool generated_site(gm_region *region, TSNode call, TSNode fn, bool bare,
     bool function = (op->forms & GM_INT_FUNCTION) && len == 6 && strncmp(name, "torch.", 6) == 0;
     bool functional = (op->forms & GM_INT_FUNCTIONAL) && len == 20 &&
                       strncmp(name, "torch.nn.functional.", 20) == 0;
-    return (function || functional) && op_hit(region, call, op, false);
+    return (function || functional) &&
+           (op_hit(region, call, op, false) || (*number = op_hit_number(region, call, op, false)));
 }
 
 /* A fill value read with Tensor.item(): the empty tensor filled in place with it, where the
@@ -670,7 +698,8 @@ void gm_rule_tensor_as_int_call(gm_region *region, TSNode call) {
             if (strcmp(name, torch_sites[i].name) == 0 && site_hit(region, call, &torch_sites[i]))
                 site = &torch_sites[i];
     }
-    if (!site && !generated_site(region, call, fn, bare, module_call, method, &receiver))
+    bool number = false; /* a Python number is taken where the tensor goes, not an int */
+    if (!site && !generated_site(region, call, fn, bare, module_call, method, &receiver, &number))
         return;
     if (in_dead_operand(region, call))
         return;
@@ -682,13 +711,21 @@ void gm_rule_tensor_as_int_call(gm_region *region, TSNode call) {
     char shown[GM_SHOWN_SIZE], because[160], message[560];
     gm_node_shown(call, st->text, shown, sizeof shown);
     gm_tensor_operand_note(region, gm_child(call, syn->field.arguments), because, sizeof because);
+    bool fill = site && site->fill;
     snprintf(message, sizeof message,
              "`%s` is passed a tensor%s where %s is needed%s: torch.compile reads its value "
              "(Tensor.item(), data-dependent) and breaks the graph here",
-             shown, site && site->fill ? "" : " computed in the graph",
-             site && site->fill ? "a Python number (the fill value)" : "an int", because);
-    if (site && site->fill) {
+             shown, fill || number ? "" : " computed in the graph",
+             fill     ? "a Python number (the fill value)"
+             : number ? "a Python number"
+                      : "an int",
+             because);
+    if (fill) {
         fill_value(region, call, message);
+        return;
+    }
+    if (number) {
+        emit(region, "GM202", call, message, no_number_rewrite);
         return;
     }
     if (site && site_takes_symbolic_size(site))

@@ -1,4 +1,4 @@
-/* The torch operators whose arguments take ints, generated from torch's operator schemas by
+/* The torch operators whose arguments take ints or Python numbers, generated from torch's operator schemas by
  * tools/gen-int-parameters (int_parameter_table.c): a tensor made in the graph passed there is
  * read with Tensor.__index__, a data-dependent graph break (tensor_as_int.c). */
 #ifndef GM_ANALYSIS_VALUE_KINDS_INT_PARAMETER_TABLE_H
@@ -16,6 +16,10 @@ typedef struct {
     /* bit i: the schema's argument i (self first) takes ints in every overload */
     uint32_t positions;
     const char *keywords; /* comma-separated, sorted: the keywords that take ints */
+    /* the same for a Python number (the schema's Scalar): a tensor there is read with
+     * Tensor.item(), graph input or not */
+    uint32_t number_positions;
+    const char *number_keywords;
 } gm_int_parameter_op;
 
 extern const gm_int_parameter_op gm_int_parameter_ops[]; /* sorted by name */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "analysis/analyzer.h"
 #include "analysis/mend_apply.h"
@@ -59,8 +60,19 @@ static int file_options(const char *path, const gm_cli_options *cli,
 /* Adds the rest of each file's project and the workspace files they import, transitively (compiled
  * code there may call into the given files), then follows calls across them. NULL on OOM (the
  * workspace is freed): each file is then analysed alone. */
+/* Whether path is a package directory (a directory with an __init__.py): checking it checks a
+ * library, whose public functions a user may compile. */
+static bool is_package_directory(const char *path) {
+    char init[4096];
+    struct stat info;
+    return stat(path, &info) == 0 && S_ISDIR(info.st_mode) &&
+           snprintf(init, sizeof init, "%s/__init__.py", path) < (int)sizeof init &&
+           stat(init, &info) == 0 && S_ISREG(info.st_mode);
+}
+
 static gm_workspace_index *complete_workspace(gm_workspace_index *workspace,
-                                              const gm_path_list *files) {
+                                              const gm_path_list *files,
+                                              const gm_cli_options *cli) {
     if (!workspace) {
         return NULL;
     }
@@ -76,8 +88,14 @@ static gm_workspace_index *complete_workspace(gm_workspace_index *workspace,
             snprintf(previous, sizeof previous, "%s", root);
         }
     }
-    if (gm_workspace_index_load_imports(workspace, &options, MAX_WORKSPACE_FILES) != 0 ||
-        gm_workspace_index_solve(workspace) != 0) {
+    if (gm_workspace_index_load_imports(workspace, &options, MAX_WORKSPACE_FILES) != 0) {
+        gm_workspace_index_free(workspace);
+        return NULL;
+    }
+    for (int i = 0; i < cli->path_count; i++)
+        if (is_package_directory(cli->paths[i]))
+            gm_workspace_index_mark_library(workspace, cli->paths[i]);
+    if (gm_workspace_index_solve(workspace) != 0) {
         gm_workspace_index_free(workspace);
         return NULL;
     }
@@ -278,7 +296,7 @@ static void print_check_output(FILE *out, const gm_cli_options *options,
  * Returns the completed workspace (NULL when none, or on OOM). */
 static gm_workspace_index *analyse_files(gm_file_report *reports,
                                          gm_analysis_options *file_analysis, size_t *count,
-                                         const gm_path_list *files,
+                                         const gm_path_list *files, const gm_cli_options *cli,
                                          gm_workspace_index *workspace, bool *error_out) {
     size_t analysed = *count;
     bool error = false;
@@ -309,7 +327,7 @@ static gm_workspace_index *analyse_files(gm_file_report *reports,
         file_analysis[kept++] = file_analysis[i];
     }
     analysed = kept;
-    workspace = complete_workspace(workspace, files);
+    workspace = complete_workspace(workspace, files, cli);
     batch.workspace = workspace;
     if (failed) {
         memset(failed, 0, analysed * sizeof *failed);
@@ -365,7 +383,8 @@ int gm_cli_check(int argc, char **argv) {
         }
         analysed++;
     }
-    workspace = analyse_files(reports, file_analysis, &analysed, &files, workspace, &error);
+    workspace =
+        analyse_files(reports, file_analysis, &analysed, &files, &options, workspace, &error);
     if (analysed > 0) {
         gm_profile_request defaults;
         gm_profile_request_default(&defaults);
@@ -477,7 +496,7 @@ int gm_cli_fix(int argc, char **argv) {
     }
     gm_workspace_index *workspace = NULL;
     if (!from_stdin && loaded > 0) {
-        workspace = analyse_files(sources, source_options, &loaded, &files,
+        workspace = analyse_files(sources, source_options, &loaded, &files, &options,
                                   gm_workspace_index_new(), &error);
     }
     gm_progress progress;

@@ -43,8 +43,11 @@ int gm_cli_add_library_findings(gm_file_report *reports, size_t count,
                 rc = -1;
                 break;
             }
+            char target[4 * GM_NAME_MAX];
+            if (gm_library_target_of(site->name, site->member, target, sizeof target) != 0)
+                continue;
             gm_library_report library;
-            if (gm_library_report_get(cache, python, site->name, &options[i], report->path,
+            if (gm_library_report_get(cache, python, target, &options[i], report->path,
                                       &library) != 0) {
                 rc = -1;
                 break;

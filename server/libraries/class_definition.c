@@ -14,15 +14,16 @@ static bool is_name_char(char c) {
     return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 
-/* Whether text has a top-level `class cls` statement (at the start of a line). */
-static bool defines_class(const char *text, size_t len, const char *cls) {
-    size_t n = strlen(cls);
+/* Whether text has a top-level statement `<keyword>name` (at the start of a line): keyword is
+ * "class ", "def " or "async def ". */
+static bool defines(const char *text, size_t len, const char *keyword, const char *name) {
+    size_t n = strlen(name), k = strlen(keyword);
     for (const char *p = text; p && p < text + len;) {
-        const char *hit = strstr(p, "class ");
+        const char *hit = strstr(p, keyword);
         if (!hit)
             return false;
-        const char *after = hit + 6;
-        if ((hit == text || hit[-1] == '\n') && strncmp(after, cls, n) == 0 &&
+        const char *after = hit + k;
+        if ((hit == text || hit[-1] == '\n') && strncmp(after, name, n) == 0 &&
             !is_name_char(after[n]))
             return true;
         p = after;
@@ -30,12 +31,16 @@ static bool defines_class(const char *text, size_t len, const char *cls) {
     return false;
 }
 
-static bool file_defines_class(const char *path, const char *cls) {
+/* Whether the file at path defines name at its top level: a class, or with functions a
+ * function too. */
+static bool file_defines(const char *path, const char *name, bool functions) {
     size_t len = 0;
     char *text = gm_read_file(path, &len);
     if (!text)
         return false;
-    bool found = defines_class(text, len, cls);
+    bool found = defines(text, len, "class ", name) ||
+                 (functions && (defines(text, len, "def ", name) ||
+                                defines(text, len, "async def ", name)));
     free(text);
     return found;
 }
@@ -89,19 +94,20 @@ static bool named_module_file(const char *package_dir, const char *dotted, char 
     return stat(path, &info) == 0 && S_ISREG(info.st_mode);
 }
 
-int gm_find_class_definition(const char *package_dir, const char *dotted, char *path, size_t cap) {
+static int find_definition(const char *package_dir, const char *dotted, bool functions,
+                           char *path, size_t cap) {
     const char *cls = strrchr(dotted, '.');
     cls = cls ? cls + 1 : dotted;
     if (!cls[0])
         return -1;
-    if (named_module_file(package_dir, dotted, path, cap) && file_defines_class(path, cls))
+    if (named_module_file(package_dir, dotted, path, cap) && file_defines(path, cls, functions))
         return 0;
     gm_path_list files = {0};
     bool truncated = false;
     gm_find_python_files(package_dir, &files, GM_CLASS_SEARCH_MAX_FILES, &truncated);
     const char *fallback = NULL, *chosen = NULL;
     for (size_t i = 0; i < files.count && !chosen; i++) {
-        if (!file_defines_class(files.paths[i], cls))
+        if (!file_defines(files.paths[i], cls, functions))
             continue;
         if (package_imports_file(files.paths[i]))
             chosen = files.paths[i];
@@ -117,4 +123,12 @@ int gm_find_class_definition(const char *package_dir, const char *dotted, char *
     }
     gm_path_list_free(&files);
     return rc;
+}
+
+int gm_find_class_definition(const char *package_dir, const char *dotted, char *path, size_t cap) {
+    return find_definition(package_dir, dotted, false, path, cap);
+}
+
+int gm_find_definition(const char *package_dir, const char *dotted, char *path, size_t cap) {
+    return find_definition(package_dir, dotted, true, path, cap);
 }

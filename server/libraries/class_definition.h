@@ -17,4 +17,8 @@
  * path. Returns 0, or -1 when no file of the package defines the class. */
 int gm_find_class_definition(const char *package_dir, const char *dotted, char *path, size_t cap);
 
+/* The same for a class or a top-level function (`def name`, `async def name`): the file that
+ * defines what a user's `torch.compile(torchsde.sdeint)` compiles. */
+int gm_find_definition(const char *package_dir, const char *dotted, char *path, size_t cap);
+
 #endif

@@ -77,6 +77,11 @@ int gm_library_report_copy(const gm_library_report *src, gm_library_report *dst)
     return 0;
 }
 
+int gm_library_target_of(const char *name, const char *member, char *buf, size_t cap) {
+    int n = member ? snprintf(buf, cap, "%s:%s", name, member) : snprintf(buf, cap, "%s", name);
+    return n > 0 && (size_t)n < cap ? 0 : -1;
+}
+
 bool gm_library_package_skipped(const char *package) {
     static const char *const skipped[] = {"torch", "builtins", "functools", "typing"};
     for (size_t i = 0; i < sizeof skipped / sizeof skipped[0]; i++)
@@ -295,11 +300,17 @@ static void memo_store(void *context, uint64_t content, const gm_module_summary 
 static int report_build(gm_library_cache *cache, const char *package_dir, const char *target,
                         const gm_analysis_options *user_options, gm_library_report *r,
                         file_stamps *stamps) {
+    /* "pkg.Cls:generate" for a bound method; "pkg.Cls" or "pkg.solve" otherwise */
+    char dotted[2 * GM_NAME_MAX];
+    snprintf(dotted, sizeof dotted, "%.*s", (int)strcspn(target, ":"), target);
+    const char *member = strchr(target, ':') ? strchr(target, ':') + 1 : NULL;
     char class_path[PATH_MAX];
-    if (gm_find_class_definition(package_dir, target, class_path, sizeof class_path) != 0) {
+    bool is_class = gm_find_class_definition(package_dir, dotted, class_path, sizeof class_path) == 0;
+    if (!is_class && (member || gm_find_definition(package_dir, dotted, class_path,
+                                                   sizeof class_path) != 0)) {
         char message[512];
-        snprintf(message, sizeof message, "no file of %.300s defines class %.150s", package_dir,
-                 r->class_name);
+        snprintf(message, sizeof message, "no file of %.300s defines %s %.150s", package_dir,
+                 member ? "class" : "class or function", r->class_name);
         set_error(r, message);
         return 0;
     }
@@ -325,10 +336,12 @@ static int report_build(gm_library_cache *cache, const char *package_dir, const 
         goto done;
     r->files_summarised = gm_workspace_index_file_count(index);
     r->truncated = r->files_summarised >= GM_LIBRARY_MAX_FILES;
-    int classes = gm_workspace_index_compile_model(index, class_path, r->class_name);
+    int classes = is_class ? gm_workspace_index_compile_model(index, class_path, r->class_name,
+                                                              member)
+                           : gm_workspace_index_compile_function(index, class_path, r->class_name);
     if (classes < 0)
         goto done;
-    r->classes = (size_t)classes;
+    r->classes = is_class ? (size_t)classes : 0;
     if (gm_workspace_index_solve(index) != 0)
         goto done;
     size_t cap = 0;
@@ -546,10 +559,13 @@ int gm_library_report_get(gm_library_cache *cache, const char *python, const cha
     pthread_mutex_unlock(&cache->lock);
 
     size_t head = strcspn(target, ".");
-    const char *cls = strrchr(target, '.');
+    size_t dotted = strcspn(target, ":"); /* the name, without a bound method's ":member" */
+    const char *cls = target + dotted;
+    while (cls > target && cls[-1] != '.')
+        cls--;
     r->package = strndup(target, head);
     r->target = strdup(target);
-    r->class_name = strdup(cls ? cls + 1 : target);
+    r->class_name = strndup(cls, (size_t)(target + dotted - cls));
     if (!r->package || !r->target || !r->class_name) {
         gm_library_report_free(r);
         return -1;

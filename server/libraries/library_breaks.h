@@ -1,8 +1,10 @@
-/* The graph breaks graphmend predicts inside an installed package on the path of a model that a
- * user's file compiles (`from transformers import BartModel; torch.compile(BartModel(cfg))`):
- * the package is found through the user's interpreter (package_directory.h), the class's file
- * in it (class_definition.h); that file and the modules it imports within the package are
- * summarised, the classes the model is built of become the roots (their forward), compiled code
+/* The graph breaks graphmend predicts inside an installed package on the path of a model, a
+ * bound method or a function that a user's file compiles (`from transformers import BartModel;
+ * torch.compile(BartModel(cfg))`, `torch.compile(model.generate)`, `torch.compile(torchsde.
+ * sdeint)`): the package is found through the user's interpreter (package_directory.h), the
+ * definition's file in it (class_definition.h); that file and the modules it imports within the
+ * package are summarised, the classes the model is built of become the roots (their forward, and
+ * the method compiled), or the function itself, compiled code
  * is followed across the package's files as across a workspace, and the files it reaches are
  * analysed. Blocking and self-contained: the language server runs it on a worker thread, the
  * command line in place. */
@@ -60,7 +62,14 @@ typedef struct gm_library_cache gm_library_cache;
 gm_library_cache *gm_library_cache_new(void); /* NULL on OOM */
 void gm_library_cache_free(gm_library_cache *cache);
 
-/* The report for target (an absolute dotted name whose first part is the package) under the
+/* The target a compile site of an imported name asks a report for: the class or function
+ * ("transformers.BartModel", "torchsde.sdeint"), or "name:member" for a bound method
+ * (`torch.compile(model.generate)`: "litgpt.GPT:generate"). Returns 0, or -1 when it does not
+ * fit in buf. */
+int gm_library_target_of(const char *name, const char *member, char *buf, size_t cap);
+
+/* The report for target (gm_library_target_of: an absolute dotted name whose first part is the
+ * package, and a bound method's ":member") under the
  * user's options, for python. A package inside the project of user_path (the nearest directory
  * with pyproject.toml, setup.py, setup.cfg or .git; NULL: none) is the project's own code,
  * which the workspace analysis covers: the report then says so in error. Thread-safe: the cache keeps the

@@ -97,7 +97,11 @@ static void republish(gm_server *server, const char *target) {
     bool any = false;
     for (document_sites *d = state->documents; d; d = d->next) {
         for (size_t i = 0; i < d->sites.count; i++) {
-            if (strcmp(d->sites.items[i].name, target) != 0)
+            char site_target[4 * GM_NAME_MAX];
+            const gm_compile_site *site = &d->sites.items[i];
+            if (gm_library_target_of(site->name, site->member, site_target, sizeof site_target) !=
+                    0 ||
+                strcmp(site_target, target) != 0)
                 continue;
             gm_document *doc = gm_document_store_find(&server->documents, d->uri);
             if (doc) {
@@ -304,7 +308,10 @@ static void each_site(gm_server *server, gm_document *doc, site_visit visit, voi
         snprintf(package, sizeof package, "%.*s", (int)strcspn(site->name, "."), site->name);
         if (gm_library_package_skipped(package) || !strchr(site->name, '.'))
             continue;
-        library_entry *entry = entry_for(server, doc, site->name, &options);
+        char target[4 * GM_NAME_MAX];
+        if (gm_library_target_of(site->name, site->member, target, sizeof target) != 0)
+            continue;
+        library_entry *entry = entry_for(server, doc, target, &options);
         if (entry && entry->ready && !entry->report.error &&
             gm_library_certain_breaks(&entry->report) > 0)
             visit(server, doc, site, &entry->report, context);

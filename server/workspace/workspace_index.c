@@ -381,6 +381,20 @@ int gm_workspace_index_solve(gm_workspace_index *index) {
     return gm_workspace_graph_solve(index->graph);
 }
 
+size_t gm_workspace_index_mark_library(gm_workspace_index *index, const char *directory) {
+    char real[PATH_MAX];
+    if (!realpath(directory, real))
+        return 0;
+    size_t len = strlen(real), marked = 0;
+    for (size_t i = 0; i < index->count; i++) {
+        const file_entry *f = &index->files[i];
+        if (strncmp(f->path, real, len) == 0 && (f->path[len] == '/' || len == 1) &&
+            gm_workspace_graph_set_library(index->graph, f->root, f->module, true) == 0)
+            marked++;
+    }
+    return marked;
+}
+
 const char *const *gm_workspace_index_roots(const gm_workspace_index *index, const char *path,
                                             size_t *count, uint64_t *digest) {
     *count = 0;
@@ -396,8 +410,35 @@ const char *const *gm_workspace_index_roots(const gm_workspace_index *index, con
  * model's path (its forward), and nothing else. A name no Python file can have. */
 #define GM_MODEL_ENTRY_MODULE "<graphmend model>"
 
+/* Sets the entry module's compile targets: names[i] (owned, taken over with the array), each
+ * with members[i] (owned or NULL: forward, or the function itself). Returns 0, or -1 on OOM. */
+static int set_entry_targets(gm_workspace_index *index, const char *root, char **names,
+                             char **members, size_t count) {
+    gm_module_summary entry;
+    memset(&entry, 0, sizeof entry);
+    entry.target_names = names;
+    entry.target_members = members;
+    entry.target_count = count;
+    uint64_t digest = GM_HASH_INIT;
+    for (size_t i = 0; i < count; i++) {
+        digest = gm_hash_bytes(digest, names[i], strlen(names[i]) + 1);
+        if (members[i])
+            digest = gm_hash_bytes(digest, members[i], strlen(members[i]) + 1);
+    }
+    entry.digest = digest;
+    return gm_workspace_graph_set(index->graph, root, GM_MODEL_ENTRY_MODULE, false, &entry) < 0
+               ? -1
+               : 0;
+}
+
+static void strings_free(char **items, size_t count) {
+    for (size_t i = 0; items && i < count; i++)
+        free(items[i]);
+    free(items);
+}
+
 int gm_workspace_index_compile_model(gm_workspace_index *index, const char *path,
-                                     const char *cls) {
+                                     const char *cls, const char *member) {
     char real[PATH_MAX];
     if (!realpath(path, real))
         return -1;
@@ -408,22 +449,43 @@ int gm_workspace_index_compile_model(gm_workspace_index *index, const char *path
     int count = gm_workspace_graph_model_classes(index->graph, f->root, f->module, cls, &names);
     if (count <= 0)
         return count;
-    gm_module_summary entry;
-    memset(&entry, 0, sizeof entry);
-    entry.target_names = names;
-    entry.target_members = calloc((size_t)count, sizeof *entry.target_members);
-    if (!entry.target_members) {
-        for (int i = 0; i < count; i++)
-            free(names[i]);
-        free(names);
+    /* the method too, of the model's own class (names[0]), beside the forwards it runs */
+    size_t total = (size_t)count + (member ? 1 : 0);
+    char **members = calloc(total, sizeof *members);
+    char **grown = members ? realloc(names, total * sizeof *grown) : NULL;
+    if (!grown) {
+        strings_free(names, (size_t)count);
+        free(members);
         return -1;
     }
-    entry.target_count = (size_t)count;
-    uint64_t digest = GM_HASH_INIT;
-    for (int i = 0; i < count; i++)
-        digest = gm_hash_bytes(digest, names[i], strlen(names[i]) + 1);
-    entry.digest = digest;
-    if (gm_workspace_graph_set(index->graph, f->root, GM_MODEL_ENTRY_MODULE, false, &entry) < 0)
+    names = grown;
+    if (member) {
+        names[count] = strdup(names[0]);
+        members[count] = strdup(member);
+        if (!names[count] || !members[count]) {
+            strings_free(names, total);
+            strings_free(members, total);
+            return -1;
+        }
+    }
+    return set_entry_targets(index, f->root, names, members, total) == 0 ? count : -1;
+}
+
+int gm_workspace_index_compile_function(gm_workspace_index *index, const char *path,
+                                        const char *function) {
+    char real[PATH_MAX];
+    if (!realpath(path, real))
         return -1;
-    return count;
+    const file_entry *f = find_file(index, real);
+    if (!f)
+        return -1;
+    size_t n = strlen(f->module) + strlen(function) + 2;
+    char **names = calloc(1, sizeof *names), **members = calloc(1, sizeof *members);
+    if (!names || !members || !(names[0] = malloc(n))) {
+        free(names);
+        free(members);
+        return -1;
+    }
+    snprintf(names[0], n, "%s.%s", f->module, function);
+    return set_entry_targets(index, f->root, names, members, 1);
 }

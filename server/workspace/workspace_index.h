@@ -76,9 +76,22 @@ int gm_workspace_index_update(gm_workspace_index *index, const char *path,
 
 /* Compiles a model of class cls, defined in the known file path, as `torch.compile(model)` in
  * another file does: the forward of cls and of every class its path is built of
- * (gm_workspace_graph_model_classes) become what the next solve starts from. Returns how many
+ * (gm_workspace_graph_model_classes) become what the next solve starts from; with member
+ * (`torch.compile(model.generate)`: "generate", or NULL), cls's method too. Returns how many
  * classes, 0 when path defines no class cls, -1 when path is unknown or on OOM. */
-int gm_workspace_index_compile_model(gm_workspace_index *index, const char *path, const char *cls);
+int gm_workspace_index_compile_model(gm_workspace_index *index, const char *path, const char *cls,
+                                     const char *member);
+
+/* Compiles the function of that name defined at the top level of the known file path, as
+ * `torch.compile(solve)` in another file does: it is what the next solve starts from. Returns
+ * 0, or -1 when path is unknown or on OOM. */
+int gm_workspace_index_compile_function(gm_workspace_index *index, const char *path,
+                                        const char *function);
+
+/* Makes the known files under directory part of a library being checked: their public
+ * functions and methods are entry points a user may compile (gm_workspace_graph_set_library),
+ * from the next solve on. Returns how many files it marked. */
+size_t gm_workspace_index_mark_library(gm_workspace_index *index, const char *directory);
 
 /* Follows compiled code across all known modules. Returns 0, or -1 on OOM. */
 int gm_workspace_index_solve(gm_workspace_index *index);

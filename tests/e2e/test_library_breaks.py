@@ -38,10 +38,23 @@ class TinyModel(nn.Module):
         return x
 
 
+    def generate(self, x, steps=3):
+        for _ in range(steps):
+            x = self.forward(x)
+            print("generated a step")
+        return x
+
+
 class Unused(nn.Module):
     def forward(self, x):
         print("not on the path", x)
         return x
+
+
+def integrate(f, y):
+    y = f(y)
+    total = y.sum().item()
+    return y / total
 """
 
 HELPERS = """\
@@ -71,7 +84,7 @@ def install_fake_package(root: pathlib.Path) -> tuple[pathlib.Path, pathlib.Path
     package.mkdir(parents=True)
     marker = root / "imported"
     (package / "__init__.py").write_text(
-        f"open({str(marker)!r}, 'w').close()\nfrom .modeling import TinyModel\n")
+        f"open({str(marker)!r}, 'w').close()\nfrom .modeling import TinyModel, integrate\n")
     (package / "modeling.py").write_text(MODELING)
     (package / "helpers.py").write_text(HELPERS)
     wrapper = root / "python"
@@ -257,3 +270,54 @@ def test_profile_packages_argument_is_checked(servers):
             "command": "graphmend.profile", "arguments": [uri, {"packages": packages}]})
         assert answer["error"]["code"] == -32602, answer
         assert problem in answer["error"]["message"]
+
+
+ENTRY_POINTS = """\
+import torch
+import fakemodels
+from fakemodels import TinyModel, integrate
+
+model = TinyModel(4)
+fast_generate = torch.compile(model.generate)
+fast_integrate = torch.compile(integrate)
+also = torch.compile(fakemodels.integrate)
+"""
+
+
+def test_cli_follows_compiled_functions_and_bound_methods(binary, tmp_path, tmp_path_factory):
+    wrapper, helpers, marker = install_fake_package(tmp_path_factory.mktemp("env"))
+    (tmp_path / "entry.py").write_text(ENTRY_POINTS)
+    proc = run_cli(binary, "check", "--output-format", "concise", "--python", str(wrapper),
+                   "entry.py", cwd=tmp_path, timeout=60)
+    out = proc.stdout.decode()
+    assert proc.returncode == 1, proc.stderr
+    lines = sorted(line for line in out.splitlines() if "GM902" in line)
+    assert len(lines) == 3, out
+    # the method's path: generate's print, and the forwards it runs (helpers' branch)
+    assert lines[0].startswith("entry.py:6:17: GM902 graphmend predicts 2 graph breaks in "
+                               "fakemodels on the path of `TinyModel`"), lines[0]
+    assert "fakemodels/modeling.py:" in lines[0] and "GM401" in lines[0], lines[0]
+    assert "fakemodels/helpers.py:5:8 GM101" in lines[0], lines[0]
+    # the function's: its .item(), by either spelling
+    for line in lines[1:]:
+        assert "1 graph break in fakemodels on the path of" in line, line
+        assert "fakemodels/modeling.py:" in line and "GM201" in line, line
+    assert "not on the path" not in out
+    assert not marker.exists()
+
+
+def test_editor_follows_a_compiled_function(servers, tmp_path_factory):
+    wrapper, helpers, marker = install_fake_package(tmp_path_factory.mktemp("env"))
+    session = servers.session("vscode")
+    session.client.notify("workspace/didChangeConfiguration",
+                          {"settings": {"graphmend": {"python": str(wrapper)}}})
+    uri = session.open("entry.py", ENTRY_POINTS)
+    found = library_diagnostics(session.diagnostics_until(
+        uri, lambda d: len(library_diagnostics(d)) == 3, since=session.docs[uri]["mark"],
+        timeout=30))
+    by_line = {d["range"]["start"]["line"]: d for d in found}
+    assert sorted(by_line) == [5, 6, 7], found
+    assert "on the path of `integrate`" in by_line[6]["message"], by_line[6]
+    assert any(r["location"]["uri"].endswith("fakemodels/modeling.py")
+               for r in by_line[6]["relatedInformation"]), by_line[6]
+    assert not marker.exists()
