@@ -344,23 +344,9 @@ static bool site_hit(gm_region *r, TSNode call, const int_site *site) {
     return argument_hit(r, call, 0, site, site_takes, site_breaks);
 }
 
-/* The generated table's operator named name[0..len) (binary search), or NULL. */
+/* The generated table's operator named name, or NULL. */
 static const gm_int_parameter_op *int_parameter_op(gm_slice name) {
-    size_t lo = 0, hi = gm_int_parameter_op_count;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        const char *candidate = gm_int_parameter_ops[mid].name;
-        int c = strncmp(candidate, name.ptr, name.len);
-        if (c == 0 && candidate[name.len] != '\0')
-            c = 1;
-        if (c == 0)
-            return &gm_int_parameter_ops[mid];
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return NULL;
+    return gm_int_parameter_op_named(name.ptr, name.len);
 }
 
 /* Whether word is one of the comma-separated words of list. */

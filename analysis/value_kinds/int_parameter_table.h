@@ -7,8 +7,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* How Python calls an operator: torch.NAME, tensor.NAME, torch.nn.functional.NAME. */
-enum { GM_INT_FUNCTION = 1u, GM_INT_METHOD = 2u, GM_INT_FUNCTIONAL = 4u };
+/* How Python calls an operator: torch.NAME, tensor.NAME, torch.nn.functional.NAME; and what a
+ * call says of its argument: torch.NAME(x, ...) takes only a tensor first (a number or a list
+ * is an error), x.NAME(...) is a method only a tensor has (no ndarray, Python value or
+ * nn.Module has one of that name). */
+enum {
+    GM_INT_FUNCTION = 1u,
+    GM_INT_METHOD = 2u,
+    GM_INT_FUNCTIONAL = 4u,
+    GM_OP_TENSOR_FIRST = 8u,
+    GM_OP_TENSOR_ONLY_METHOD = 16u,
+};
+
 
 typedef struct {
     const char *name;
@@ -23,6 +33,9 @@ typedef struct {
 } gm_int_parameter_op;
 
 extern const gm_int_parameter_op gm_int_parameter_ops[]; /* sorted by name */
+
+/* The operator named name[0..len) (binary search; int_parameter_lookup.c), or NULL. */
+const gm_int_parameter_op *gm_int_parameter_op_named(const char *name, size_t len);
 extern const size_t gm_int_parameter_op_count;
 
 #endif

@@ -1,8 +1,10 @@
 /* The kinds a region's parameters start with: tensors and Python scalars by their annotations
  * (boolean masks by torch.BoolTensor), tensors by the function's own evidence where there is no
- * annotation (what the parameter is passed to, which methods are called on it), and the name of
- * self (the first parameter of a method that is not static). */
+ * annotation (what the parameter is passed to, which methods are called on it: the hand lists
+ * below and torch's operator schemas), and the name of self (the first parameter of a method
+ * that is not static). */
 #include "analysis/module_facts/return_annotations.h"
+#include "analysis/value_kinds/int_parameter_table.h"
 #include "analysis/value_kinds/value_kinds.h"
 #include "analysis/value_kinds/value_kinds_internal.h"
 
@@ -97,6 +99,16 @@ static void note_evidence(evidence_walk *w, int k, gm_tensor_because because, TS
     w->evidence_node[k] = node;
 }
 
+/* Whether the torch function name ("torch.abs") takes a tensor first in every overload that
+ * takes one, as torch's operator schemas say (int_parameter_table.h): a number or a list
+ * there is an error. */
+static bool takes_a_tensor_first(const char *name) {
+    if (strncmp(name, "torch.", 6) != 0 || strchr(name + 6, '.'))
+        return false;
+    const gm_int_parameter_op *op = gm_int_parameter_op_named(name + 6, strlen(name + 6));
+    return op && (op->forms & GM_OP_TENSOR_FIRST);
+}
+
 static void note_call_evidence(evidence_walk *w, TSNode call) {
     gm_region *r = w->region;
     const gm_syntax *syn = syn_of(r);
@@ -108,8 +120,10 @@ static void note_call_evidence(evidence_walk *w, TSNode call) {
         if (k >= 0) {
             TSNode attr = gm_child(fn, syn->field.attribute);
             gm_slice method = gm_node_slice(attr, text_of(r));
+            const gm_int_parameter_op *op = gm_int_parameter_op_named(method.ptr, method.len);
             if (gm_vk_slice_in_list(gm_vk_tensor_evidence_methods, method) ||
-                gm_vk_slice_in_list(tensor_only_methods, method))
+                gm_vk_slice_in_list(tensor_only_methods, method) ||
+                (op && (op->forms & GM_OP_TENSOR_ONLY_METHOD)))
                 note_evidence(w, k, GM_BECAUSE_TENSOR_METHOD, attr);
             return;
         }
@@ -127,7 +141,7 @@ static void note_call_evidence(evidence_walk *w, TSNode call) {
         !gm_symbols_resolve(r->stmt->symbols, syn, text_of(r), fn, name, sizeof name))
         return;
     if (strncmp(name, "torch.nn.functional.", 20) == 0 ||
-        gm_vk_in_list(tensor_first_functions, name))
+        gm_vk_in_list(tensor_first_functions, name) || takes_a_tensor_first(name))
         note_evidence(w, k, GM_BECAUSE_PASSED_TO, fn);
 }
 

@@ -308,7 +308,7 @@ static void schema_int_parameters(void) {
         "    a = x.index_select(0, t.argmax().view(1))\n", /* the index is a Tensor there */
         "    a = x.topk(3)\n",
         "    a = torch.roll(x, 2)\n",
-        "    a = b.roll(t.argmax())\n", /* b is no tensor */
+        "    a = b.view(t.argmax())\n", /* b is no known tensor: ndarrays have view too */
         "    a = x.add(t.sum())\n",
     };
     for (size_t i = 0; i < sizeof negatives / sizeof negatives[0]; i++)
