@@ -463,6 +463,11 @@ static gm_value eval_attribute(gm_region *r, TSNode n, int depth) {
                                       gm_slice_is(gm_node_slice(object, text_of(r)), "self"))) &&
         gm_slice_is(name, "training"))
         return constant(r->stmt->options->training);
+    if (gm_vk_is_self_attribute(r, n)) { /* assigned in the region before */
+        const gm_binding *b = gm_vk_env_find(&r->env, gm_node_slice(n, text_of(r)));
+        if (b)
+            return value(b->kind);
+    }
     if (gm_vk_is_self(r, object) && r->site.module_class && is_buffer(r, name))
         return value(GM_KIND_TENSOR);
     TSNode head = gm_chain_head(syn, n);

@@ -34,11 +34,26 @@ typedef struct {
 
 static const provenance unsaid = {GM_BECAUSE_NONE, {{0}, 0, 0}};
 
+bool gm_vk_is_self_attribute(const gm_region *r, TSNode n) {
+    const gm_syntax *syn = syn_of(r);
+    if (!gm_is(n, syn->sym.attribute))
+        return false;
+    TSNode object = gm_child(n, syn->field.object), attr = gm_child(n, syn->field.attribute);
+    return !ts_node_is_null(attr) && gm_is(object, syn->sym.identifier) && gm_vk_is_self(r, object) &&
+           ts_node_end_byte(object) + 1 == ts_node_start_byte(attr) &&
+           ts_node_end_byte(attr) == ts_node_end_byte(n);
+}
+
 static void bind(gm_region *r, TSNode target, gm_kind kind, provenance why, int depth) {
     const gm_syntax *syn = syn_of(r);
     if (ts_node_is_null(target) || depth > 64)
         return;
-    if (gm_is(target, syn->sym.identifier)) {
+    /* `self.mask = x > 0` in the method: later reads of self.mask in it are that tensor (a
+     * value of another kind says less than what the class says of the attribute: a module's
+     * attribute may hold nn.Parameter, which the kinds call static) */
+    if (gm_vk_is_self_attribute(r, target) && kind != GM_KIND_TENSOR)
+        return;
+    if (gm_is(target, syn->sym.identifier) || gm_vk_is_self_attribute(r, target)) {
         gm_vk_env_set_because(r, gm_node_slice(target, text_of(r)), kind, why.because,
                               why.evidence);
         return;
@@ -156,7 +171,7 @@ static void assign(gm_region *r, TSNode target, TSNode rhs, int depth) {
         r->conditional_tensors_off = false;
     }
     bind(r, target, v.kind, (provenance){GM_BECAUSE_ASSIGNED, rhs}, 0);
-    if (gm_is(target, syn->sym.identifier)) {
+    if (gm_is(target, syn->sym.identifier) || gm_vk_is_self_attribute(r, target)) {
         gm_slice name = gm_node_slice(target, text_of(r));
         if (conditional)
             gm_vk_mark_set(r, name, GM_MARK_CONDITIONAL);

@@ -89,7 +89,7 @@ static bool is_mask(gm_region *r, TSNode n, int depth) {
         return false;
     if (gm_vk_is_order_comparison(r, n))
         return gm_value_of(r, n).kind == GM_KIND_TENSOR;
-    if (gm_is(n, syn->sym.identifier)) {
+    if (gm_is(n, syn->sym.identifier) || gm_vk_is_self_attribute(r, n)) {
         gm_slice name = gm_node_slice(n, text_of(r));
         const gm_binding *b = gm_vk_env_find(&r->env, name);
         return b && b->kind == GM_KIND_TENSOR && gm_vk_mark_of(r, name) == GM_MARK_MASK;

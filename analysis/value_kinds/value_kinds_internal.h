@@ -86,6 +86,9 @@ gm_kind gm_vk_combine(gm_kind a, gm_kind b);
 
 /* Whether n is the identifier of the region's self. */
 bool gm_vk_is_self(const gm_region *r, TSNode n);
+/* Whether n is `self.name`, written without spaces: the region's kinds keep what it assigns
+ * such an attribute under the node's text, as under a local name. */
+bool gm_vk_is_self_attribute(const gm_region *r, TSNode n);
 
 /* Whether the head of an attribute chain is a name of the function (a local or self). */
 bool gm_vk_head_is_local(const gm_region *r, TSNode head);
