@@ -101,3 +101,15 @@ def test_first_contact_is_kept(path):
     assert set(first["runs"]) == modes, (sorted(first["runs"]), sorted(modes))
     for key, row in first["runs"].items():
         assert all(isinstance(row[k], int) and row[k] >= 0 for k in ("tp", "fp", "fn")), (key, row)
+
+
+def test_first_contact_page_is_current(capsys):
+    """docs/first-contact.md shows what `first_contact.py table --misses` prints today."""
+    import first_contact
+
+    first_contact.main(["table", "--misses", "--graphmend", BINARY])
+    printed = [line for line in capsys.readouterr().out.splitlines() if line.startswith("|")]
+    page = (REPO / "docs" / "first-contact.md").read_text(encoding="utf-8")
+    shown = [line for line in page.splitlines() if line.startswith("|")]
+    assert shown == printed, ("docs/first-contact.md is stale: paste the output of "
+                              "`.venv/bin/python tests/sweep/first_contact.py table --misses`")
