@@ -63,8 +63,10 @@ typedef struct {
     uint64_t membership; /* which of them compiled code reached when it was analysed (0: none) */
     /* gm_stmt_ctx.class_deps of its analysis, and the bits of the classes and methods it
      * defines (defined_bits): a statement whose kinds read what a method of another
-     * statement's class returns is analysed again when that class changes */
+     * statement's class returns is analysed again when that class changes; the same, apart,
+     * for what a module-level function returns (function_deps, function_defines) */
     uint64_t class_deps, defines;
+    uint64_t function_deps, function_defines;
     /* owned: the findings that predict a break in a @property getter's body, with the getter
      * (the module's breaking properties are made of them on every run) */
     struct getter_finding *getters;
@@ -735,6 +737,7 @@ static int analyze_statement(gm_analyzer *a, TSNode top, TSNode next, const char
                                   calls, analyze_region, &st);
     memset(entry, 0, sizeof *entry);
     entry->class_deps = st.class_deps;
+    entry->function_deps = st.function_deps;
     entry->start_byte = ts_node_start_byte(top);
     entry->end_byte = ts_node_end_byte(top);
     entry->start_row = ts_node_start_point(top).row;
@@ -1151,6 +1154,17 @@ static int rebind_imports(gm_analyzer *a, const char *text, size_t nchildren) {
 
 /* The gm_dependency_bit bits of the methods a statement defines and of their classes ("C.m":
  * C and m), from its call part. */
+/* The gm_dependency_bit bits of the module-level functions a statement defines. */
+static uint64_t defined_function_bits(const gm_call_part *calls) {
+    uint64_t bits = 0;
+    for (uint32_t n = 0; n < calls->node_count; n++) {
+        const char *key = calls->nodes[n].key.key;
+        if (key && !strchr(key, '.') && calls->nodes[n].kind == GM_CALL_FUNCTION)
+            bits |= gm_dependency_bit(key, strlen(key));
+    }
+    return bits;
+}
+
 static uint64_t defined_bits(const gm_call_part *calls) {
     uint64_t bits = 0;
     for (uint32_t n = 0; n < calls->node_count; n++) {
@@ -1170,28 +1184,34 @@ static uint64_t defined_bits(const gm_call_part *calls) {
 static int invalidate_class_dependents(gm_analyzer *a, const entry_list *old, size_t nchildren) {
     bool any = false;
     for (size_t j = 0; j < old->count && !any; j++)
-        any = old->items[j].class_deps != 0;
+        any = old->items[j].class_deps != 0 || old->items[j].function_deps != 0;
     if (!any)
         return 0;
     bool *kept = calloc(old->count + 1, sizeof *kept);
     if (!kept)
         return -1;
-    uint64_t changed = 0;
+    uint64_t changed = 0, changed_functions = 0;
     for (size_t i = 0; i < nchildren; i++) {
         if (!a->info[i].statement)
             continue;
-        if (a->info[i].match >= 0)
+        if (a->info[i].match >= 0) {
             kept[a->info[i].match] = true;
-        else
+        } else {
             changed |= defined_bits(&a->info[i].calls);
+            changed_functions |= defined_function_bits(&a->info[i].calls);
+        }
     }
     for (size_t j = 0; j < old->count; j++)
-        if (!kept[j])
+        if (!kept[j]) {
             changed |= old->items[j].defines;
+            changed_functions |= old->items[j].function_defines;
+        }
     free(kept);
-    for (size_t i = 0; changed && i < nchildren; i++)
-        if (a->info[i].match >= 0 && (old->items[a->info[i].match].class_deps & changed))
+    for (size_t i = 0; (changed || changed_functions) && i < nchildren; i++) {
+        const cache_entry *e = a->info[i].match >= 0 ? &old->items[a->info[i].match] : NULL;
+        if (e && ((e->class_deps & changed) || (e->function_deps & changed_functions)))
             a->info[i].match = -1;
+    }
     return 0;
 }
 
@@ -1247,6 +1267,7 @@ static void analyze_job(void *context, size_t index) {
     job->rc = analyze_statement(a, a->children[i], next, batch->text, batch->len, reach, via,
                                 &info->calls, slot);
     slot->defines = defined_bits(&info->calls);
+    slot->function_defines = defined_function_bits(&info->calls);
     slot->contribution = info->contribution;
     slot->calls = info->calls;
     slot->membership = info->membership;

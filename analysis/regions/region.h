@@ -69,6 +69,9 @@ typedef struct {
      * method_returns.c), as gm_dependency_bit bits: the statement is analysed again when a
      * statement defining one of them changes. */
     uint64_t class_deps;
+    /* the same for the module-level functions whose returns its kinds used
+     * (cross_function_kinds.c), bits of their names */
+    uint64_t function_deps;
     /* "key:MASK" facts the workspace gave (sorted): the positional parameters (bit i:
      * parameter i) of this module's functions that compiled code of another module passes
      * tensors to */

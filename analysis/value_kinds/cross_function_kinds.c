@@ -1,5 +1,5 @@
 /* Kinds from other functions of the file: what a same-file callee returns (a tuple display,
- * element by element) and what the callers of a method pass to a parameter of unknown kind,
+ * element by element, or a tensor on every return) and what the callers of a method pass to a parameter of unknown kind,
  * each found by walking the other function's assignments without the rules. */
 #include "analysis/value_kinds/value_kinds.h"
 #include "analysis/value_kinds/value_kinds_internal.h"
@@ -17,7 +17,9 @@ static _Thread_local int flow_depth;
 typedef struct {
     TSNode stop; /* walk up to the statement holding this node, or null: the whole body */
     bool stopped;
-    bool returns_ok; /* every return seen is a tuple display of count elements */
+    bool returns_ok; /* every return seen is a tuple display of count elements (or, single,
+                        one tensor) */
+    bool single;
     unsigned returns;
     uint32_t count;
     gm_kind *kinds; /* per element: tensor only where every return has a tensor */
@@ -33,12 +35,32 @@ static bool node_holds(TSNode outer, TSNode inner) {
 
 static void flow_block(gm_region *r, TSNode block, flow_walk *w, int depth);
 
+/* Whether e, when a comparison, has a tensor operand: a comparison of data-dependent Python
+ * numbers (`t.numel() == 0` of a scalar) is tested in the caller, not returned as a tensor. */
+static bool compares_tensors(gm_region *r, TSNode e) {
+    const gm_syntax *syn = syn_of(r);
+    if (!gm_is(e, syn->sym.comparison_operator))
+        return true;
+    uint32_t count = ts_node_named_child_count(e);
+    for (uint32_t i = 0; i < count; i++)
+        if (gm_value_of(r, ts_node_named_child(e, i)).kind == GM_KIND_TENSOR)
+            return true;
+    return false;
+}
+
 static void flow_return(gm_region *r, TSNode ret, flow_walk *w) {
     const gm_syntax *syn = syn_of(r);
-    if (!w->kinds)
+    if (!w->kinds && !w->single)
         return;
     TSNode e = ts_node_named_child_count(ret) ? ts_node_named_child(ret, 0) : (TSNode){0};
     e = gm_unparen(syn, e);
+    if (w->single) { /* `return torch.relu(w) * n`: a tensor, or the call says nothing */
+        if (ts_node_is_null(e) || gm_value_of(r, e).kind != GM_KIND_TENSOR ||
+            !compares_tensors(r, e))
+            w->returns_ok = false;
+        w->returns++;
+        return;
+    }
     if (!(gm_is(e, syn->sym.expression_list) || gm_is(e, syn->sym.tuple)) ||
         ts_node_named_child_count(e) != w->count || gm_vk_has_splat(syn, e)) {
         w->returns_ok = false;
@@ -145,6 +167,14 @@ static void flow_region_init(gm_region *tmp, gm_region *r, TSNode function) {
     flow_region_init_in(tmp, r, function, r->site.class_node);
 }
 
+/* The same for what callee_of found for call: a method of r's class for `self.m(...)`, a
+ * module-level function (no class: its first parameter is no self) for `f(...)`. */
+static void flow_region_init_callee(gm_region *tmp, gm_region *r, TSNode call, TSNode def) {
+    const gm_syntax *syn = syn_of(r);
+    bool method = gm_is(gm_unparen(syn, gm_child(call, syn->field.function)), syn->sym.attribute);
+    flow_region_init_in(tmp, r, def, method ? r->site.class_node : (TSNode){0});
+}
+
 static void flow_region_free(gm_region *tmp) {
     gm_kind_env_free(&tmp->env);
     gm_region_free_name_sets(tmp);
@@ -230,12 +260,42 @@ bool gm_vk_call_returns_tuple(gm_region *r, TSNode call, gm_kind *kinds, uint32_
         return false;
     flow_depth++;
     gm_region tmp;
-    flow_region_init(&tmp, r, def);
+    flow_region_init_callee(&tmp, r, call, def);
     flow_walk w = {.returns_ok = true, .count = count, .kinds = kinds};
     flow_block(&tmp, body, &w, 0);
     flow_region_free(&tmp);
     flow_depth--;
     return w.returns_ok && w.returns > 0;
+}
+
+bool gm_vk_call_returns_tensor(gm_region *r, TSNode call) {
+    const gm_syntax *syn = syn_of(r);
+    TSNode fn = gm_unparen(syn, gm_child(call, syn->field.function));
+    if (flow_depth >= GM_MAX_FLOW_DEPTH || !gm_is(fn, syn->sym.identifier))
+        return false; /* a method's returns are method_returns.c's */
+    TSNode def = callee_of(r, call);
+    if (ts_node_is_null(def) || ts_node_eq(def, r->site.function))
+        return false;
+    TSNode body = gm_child(def, syn->field.body);
+    if (ts_node_is_null(body) || gm_slice_contains(gm_node_slice(body, text_of(r)), "yield"))
+        return false;
+    flow_depth++;
+    gm_region tmp;
+    flow_region_init_callee(&tmp, r, call, def);
+    flow_walk w = {.returns_ok = true, .single = true};
+    flow_block(&tmp, body, &w, 0);
+    flow_region_free(&tmp);
+    flow_depth--;
+    if (!w.returns_ok || w.returns == 0)
+        return false;
+    /* the caller's statement is analysed again when the function's statement changes. Only
+     * where a tensor was found: with every call of a helper the 64 bits would fill in a large
+     * file and each edit of a function would analyse most statements again; a helper that
+     * comes to return a tensor updates its callers at their next analysis, as a tuple's
+     * elements (gm_vk_call_returns_tuple) do */
+    gm_slice name = gm_node_slice(fn, text_of(r));
+    r->stmt->function_deps |= gm_dependency_bit(name.ptr, name.len);
+    return true;
 }
 
 int gm_vk_parameter_index(const gm_region *r, TSNode def, gm_slice name, bool skip_first) {

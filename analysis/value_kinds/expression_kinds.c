@@ -418,6 +418,8 @@ static gm_value eval_call(gm_region *r, TSNode call, int depth) {
             if (gm_is(fn, syn->sym.identifier)) {
                 if (gm_symbols_is_imported(r->stmt->symbols, gm_node_slice(fn, text_of(r))))
                     return value(GM_KIND_UNKNOWN);
+                if (gm_vk_call_returns_tensor(r, call))
+                    return value(GM_KIND_TENSOR); /* a helper of the file returning tensors */
                 return eval_builtin(r, name, call, depth);
             }
             /* A function of another imported module (np.sum, math.prod): no evidence. */

@@ -133,6 +133,11 @@ gm_return_kinds gm_vk_declared_returns(gm_region *r, TSNode call);
  * elements; kinds gets, per element, tensor where every return has a tensor. */
 bool gm_vk_call_returns_tuple(gm_region *r, TSNode call, gm_kind *kinds, uint32_t count);
 
+/* Whether call (`f(...)`, a name) runs a same-file function whose every return is a tensor, as
+ * the function's own kinds say (its parameters by their annotations and evidence): the
+ * caller's statement then depends on the function's (class_deps). */
+bool gm_vk_call_returns_tensor(gm_region *r, TSNode call);
+
 /* Walks the body of def (a method of class_node, a Module's when module_class; a plain function
  * when class_node is null) in a region of its own, seeded from its parameters, calling
  * on_return for each return statement with the kinds its names have there. False, without a

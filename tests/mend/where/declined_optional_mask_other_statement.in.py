@@ -1,7 +1,8 @@
-# mend-declined: not a tensor bound before it
+# mend-declined: a branch value is not known to be a tensor
 # mend-rules: GM101
 # The same test whose body does more than drop the value (it also sets a number): no eager-only
-# decision is offered.
+# decision is offered, and no select either (`padding_idx`, a Python int, would become a tensor;
+# `input_ids` is a tensor by `.eq()`, a method only tensors have).
 import torch
 
 

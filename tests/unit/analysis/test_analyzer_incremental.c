@@ -468,6 +468,16 @@ static void targeted(void) {
          "import torch\nimport torch.nn as nn\nx = 1\n"
          "class M(nn.Module):\n    def forward(self, x, c):\n        if c.n() > 0:\n"
          "            return x\n        return x + 1\n"},
+        /* What a module-level function of the file returns (cross_function_kinds.c): the
+         * caller is analysed again when the function stops returning a tensor, or goes. */
+        {"import torch\ndef h(w):\n    return torch.relu(w)\n"
+         "@torch.compile\ndef f(x):\n    k = h(x) > 0\n    return x[k]\n",
+         "import torch\ndef h(w):\n    return 0\n"
+         "@torch.compile\ndef f(x):\n    k = h(x) > 0\n    return x[k]\n"},
+        {"import torch\ndef h(w):\n    return torch.relu(w)\ny = 2\n"
+         "@torch.compile\ndef f(x):\n    k = h(x) > 0\n    return x[k]\n",
+         "import torch\ny = 2\n"
+         "@torch.compile\ndef f(x):\n    k = h(x) > 0\n    return x[k]\n"},
         /* Call parts look for compile targets only in a file that names compile: typing the
          * first `torch.compile(model)` builds the other statements' parts again, with the
          * `model = Net()` binding the target reads. */
