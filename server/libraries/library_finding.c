@@ -53,10 +53,11 @@ int gm_library_finding(const gm_library_report *report, const gm_compile_site *s
         snprintf(more, sizeof more, ", and %zu more that break%s only when another does",
                  conditional, conditional == 1 ? "s" : "");
     int n = snprintf(message, cap,
-                     "graphmend predicts %zu graph break%s in %s on the path of `%s`, in %zu "
+                     "graphmend predicts %zu graph break%s in %s on the path of `%s%s%s`, in %zu "
                      "file%s of the package%s",
                      certain, certain == 1 ? "" : "s", report->package, site->class_as_written,
-                     files, files == 1 ? "" : "s", more);
+                     site->member ? "." : "", site->member ? site->member : "", files,
+                     files == 1 ? "" : "s", more);
     size_t used = n > 0 && (size_t)n < cap ? (size_t)n : cap - 1;
     for (size_t i = 0; with_locations && i < report->break_count; i++) {
         const gm_library_break *b = &report->breaks[i];

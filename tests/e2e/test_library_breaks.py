@@ -295,7 +295,7 @@ def test_cli_follows_compiled_functions_and_bound_methods(binary, tmp_path, tmp_
     assert len(lines) == 3, out
     # the method's path: generate's print, and the forwards it runs (helpers' branch)
     assert lines[0].startswith("entry.py:6:17: GM902 graphmend predicts 2 graph breaks in "
-                               "fakemodels on the path of `TinyModel`"), lines[0]
+                               "fakemodels on the path of `TinyModel.generate`"), lines[0]
     assert "fakemodels/modeling.py:" in lines[0] and "GM401" in lines[0], lines[0]
     assert "fakemodels/helpers.py:5:8 GM101" in lines[0], lines[0]
     # the function's: its .item(), by either spelling
