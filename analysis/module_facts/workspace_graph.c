@@ -134,6 +134,23 @@ static module *find_linear(const gm_workspace_graph *g, const char *root, const 
     return NULL;
 }
 
+/* The nodes of summary keyed key (a name may be defined twice: they are adjacent, the nodes
+ * being sorted): [*first, end), empty when there is none. */
+static size_t key_range(const gm_module_summary *summary, const char *key, size_t *first) {
+    const gm_summary_node *found = gm_module_summary_find(summary, key);
+    if (!found) {
+        *first = 0;
+        return 0;
+    }
+    size_t start = (size_t)(found - summary->nodes), end = start + 1;
+    while (start > 0 && strcmp(summary->nodes[start - 1].key, key) == 0)
+        start--;
+    while (end < summary->node_count && strcmp(summary->nodes[end].key, key) == 0)
+        end++;
+    *first = start;
+    return end;
+}
+
 int gm_workspace_graph_set(gm_workspace_graph *g, const char *root, const char *name,
                            bool is_package, gm_module_summary *summary) {
     module *m = find_linear(g, root, name);
@@ -339,14 +356,8 @@ static int queue_push(gm_workspace_graph *g, size_t *tail, size_t m, size_t n) {
 /* Reaches the nodes of m with key (all of them: a name may be defined twice), marking them
  * entered when the caller is another module. */
 static int reach(gm_workspace_graph *g, size_t *tail, module *m, const char *key, bool entered) {
-    const gm_summary_node *found = gm_module_summary_find(&m->summary, key);
-    if (!found)
-        return 0;
-    size_t first = (size_t)(found - m->summary.nodes);
-    while (first > 0 && strcmp(m->summary.nodes[first - 1].key, key) == 0)
-        first--;
-    for (size_t n = first; n < m->summary.node_count && strcmp(m->summary.nodes[n].key, key) == 0;
-         n++) {
+    size_t first, end = key_range(&m->summary, key, &first);
+    for (size_t n = first; n < end; n++) {
         if (!m->summary.nodes[n].traceable)
             continue;
         if (g->entry_phase) { /* reached through an entry point: compiled when it is */
@@ -911,14 +922,8 @@ static bool public_module(const char *name) {
 static int add_entry(gm_workspace_graph *g, size_t *tail, size_t mi, const char *key,
                      const char *name) {
     module *m = &g->modules[mi];
-    const gm_summary_node *found = gm_module_summary_find(&m->summary, key);
-    if (!found)
-        return 0;
-    size_t first = (size_t)(found - m->summary.nodes);
-    while (first > 0 && strcmp(m->summary.nodes[first - 1].key, key) == 0)
-        first--;
-    for (size_t k = first; k < m->summary.node_count && strcmp(m->summary.nodes[k].key, key) == 0;
-         k++) {
+    size_t first, end = key_range(&m->summary, key, &first);
+    for (size_t k = first; k < end; k++) {
         const gm_summary_node *node = &m->summary.nodes[k];
         if (m->reached[k] || m->via[k] || !node->traceable)
             continue;
@@ -1115,14 +1120,8 @@ static int visit_init_calls(const gm_workspace_graph *g, module *m, const char *
     if (strlen(cls) + sizeof ".__init__" > sizeof key)
         return 0;
     snprintf(key, sizeof key, "%s.__init__", cls);
-    const gm_summary_node *found = gm_module_summary_find(&m->summary, key);
-    if (!found)
-        return 0;
-    size_t first = (size_t)(found - m->summary.nodes);
-    while (first > 0 && strcmp(m->summary.nodes[first - 1].key, key) == 0)
-        first--;
-    for (size_t n = first; n < m->summary.node_count && strcmp(m->summary.nodes[n].key, key) == 0;
-         n++) {
+    size_t first, end = key_range(&m->summary, key, &first);
+    for (size_t n = first; n < end; n++) {
         const gm_summary_node *node = &m->summary.nodes[n];
         for (uint32_t c = 0; c < node->callee_count; c++)
             if (class_visit(items, count, cap, m, m->summary.callees[node->callee_start + c]) != 0)
