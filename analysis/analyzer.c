@@ -174,10 +174,10 @@ struct gm_analyzer {
     size_t external_arg_count;
     /* owned "entry:" facts, prefix cut and the key ended by '\0' at its '=' ("key\0entry"):
      * this module's functions compiled only when a user compiles the entry point named after
-     * the key (a library's public function, "pkg.mod.f"); entry_keys and entry_names borrow
-     * the two parts */
+     * the key (a library's public function, "pkg.mod.f"), the keys for the call graph;
+     * entry_names borrows the part after each key */
     char **external_entries;
-    const char **entry_keys, **entry_names;
+    const char **entry_names;
     size_t external_entry_count;
     /* per run: the getter findings of the result, in its order (keys borrowed from entries) */
     gm_getter_break *getter_breaks;
@@ -297,15 +297,13 @@ int gm_analyzer_set_external_roots(gm_analyzer *analyzer, const char *const *all
     ptrdiff_t left = take_facts(args_fact_prefix, keys, all_count, &args, &arg_count);
     if (left >= 0)
         left = take_facts(entry_fact_prefix, keys, (size_t)left, &entries, &entry_count);
-    const char **entry_keys = entry_count ? calloc(entry_count, sizeof *entry_keys) : NULL;
     const char **entry_names = entry_count ? calloc(entry_count, sizeof *entry_names) : NULL;
-    if (entry_count && (!entry_keys || !entry_names))
+    if (entry_count && !entry_names)
         left = -1;
     for (size_t i = 0; left >= 0 && i < entry_count; i++) {
         char *eq = strchr(entries[i], '='); /* keys have no '=': what follows is the entry */
         if (eq)
             *eq = '\0';
-        entry_keys[i] = entries[i];
         entry_names[i] = eq ? eq + 1 : entries[i];
     }
     /* which parameters take tensors is read by every statement: a change analyses all again */
@@ -317,15 +315,12 @@ int gm_analyzer_set_external_roots(gm_analyzer *analyzer, const char *const *all
     if (rc != 0) {
         strings_free(args, arg_count);
         strings_free(entries, entry_count);
-        free(entry_keys);
         free(entry_names);
         return -1;
     }
     strings_free(analyzer->external_entries, analyzer->external_entry_count);
-    free(analyzer->entry_keys);
     free(analyzer->entry_names);
     analyzer->external_entries = entries;
-    analyzer->entry_keys = entry_keys;
     analyzer->entry_names = entry_names;
     analyzer->external_entry_count = entry_count;
     if (args_changed)
@@ -553,7 +548,6 @@ void gm_analyzer_free(gm_analyzer *analyzer) {
     external_keys_clear(analyzer);
     strings_free(analyzer->external_args, analyzer->external_arg_count);
     strings_free(analyzer->external_entries, analyzer->external_entry_count);
-    free(analyzer->entry_keys);
     free(analyzer->entry_names);
     free(analyzer->constants);
     good_facts_free(analyzer);
@@ -909,7 +903,8 @@ static int graph_run(gm_analyzer *a, size_t nchildren) {
     if (gm_call_graph_run(&a->graph, a->parts, part_count, a->part_digests, &a->symbols,
                           a->fingerprint,
                           (const char *const *)a->external_keys, a->external_count,
-                          a->entry_keys, a->external_entry_count) != 0)
+                          (const char *const *)a->external_entries,
+                          a->external_entry_count) != 0)
         return -1;
     for (size_t i = 0; i < nchildren; i++) {
         child_info *info = &a->info[i];

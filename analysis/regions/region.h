@@ -42,6 +42,18 @@ typedef struct {
     unsigned count;
 } gm_method_memo;
 
+/* Whether a module-level function returns a tensor on every path (value_kinds/
+ * cross_function_kinds.c), remembered for one statement's analysis by the function's first
+ * byte; only answers of a walk asked from the region itself (not from inside another walk,
+ * whose depth limit changes the answer) are kept. */
+typedef struct {
+    struct {
+        uint32_t def_start;
+        bool returns_tensor;
+    } items[32];
+    unsigned count;
+} gm_function_memo;
+
 /* One top-level statement under analysis. */
 typedef struct {
     const gm_syntax *syntax;
@@ -61,6 +73,7 @@ typedef struct {
     gm_module_index *module_index; /* the module's classes, functions and words */
     gm_module_scan *module_scan;
     gm_method_memo method_returns; /* this statement's own */
+    gm_function_memo function_returns; /* this statement's own */
     /* the module's @property getters that break (module_facts/breaking_properties.h), from the
      * run before; NULL or empty when none */
     const struct gm_breaking_properties *breaking_properties;

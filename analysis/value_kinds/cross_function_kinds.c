@@ -279,14 +279,30 @@ bool gm_vk_call_returns_tensor(gm_region *r, TSNode call) {
     TSNode body = gm_child(def, syn->field.body);
     if (ts_node_is_null(body) || gm_slice_contains(gm_node_slice(body, text_of(r)), "yield"))
         return false;
-    flow_depth++;
-    gm_region tmp;
-    flow_region_init_callee(&tmp, r, call, def);
-    flow_walk w = {.returns_ok = true, .single = true};
-    flow_block(&tmp, body, &w, 0);
-    flow_region_free(&tmp);
-    flow_depth--;
-    if (!w.returns_ok || w.returns == 0)
+    gm_function_memo *memo = &r->stmt->function_returns;
+    uint32_t def_start = ts_node_start_byte(def);
+    bool asked_here = flow_depth == 0, found = false, tensor = false;
+    for (unsigned i = 0; asked_here && i < memo->count && !found; i++)
+        if (memo->items[i].def_start == def_start) {
+            found = true;
+            tensor = memo->items[i].returns_tensor;
+        }
+    if (!found) {
+        flow_depth++;
+        gm_region tmp;
+        flow_region_init_callee(&tmp, r, call, def);
+        flow_walk w = {.returns_ok = true, .single = true};
+        flow_block(&tmp, body, &w, 0);
+        flow_region_free(&tmp);
+        flow_depth--;
+        tensor = w.returns_ok && w.returns > 0;
+        if (asked_here && memo->count < sizeof memo->items / sizeof memo->items[0]) {
+            memo->items[memo->count].def_start = def_start;
+            memo->items[memo->count].returns_tensor = tensor;
+            memo->count++;
+        }
+    }
+    if (!tensor)
         return false;
     /* the caller's statement is analysed again when the function's statement changes. Only
      * where a tensor was found: with every call of a helper the 64 bits would fill in a large
