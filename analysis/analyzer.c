@@ -34,6 +34,7 @@
 #include "analysis/syntax/name_set.h"
 #include "analysis/syntax/python_parser.h"
 #include "analysis/syntax/syntax.h"
+#include "analysis/value_kinds/value_kinds.h"
 
 #define GM_ANALYZE_SOURCE_TIMEOUT_MICROS (10u * 1000u * 1000u)
 
@@ -719,9 +720,31 @@ static int note_getter_findings(gm_analyzer *a, cache_entry *entry, TSNode top, 
     return 0;
 }
 
+/* What other modules learn of a module-level function of top that no annotation types: a
+ * tensor on every return by its body (call_parts.h's inferred_returns). */
+static void infer_function_returns(gm_stmt_ctx *st, TSNode top, gm_call_part *calls) {
+    const gm_syntax *syn = st->syntax;
+    TSNode def = gm_is(top, syn->sym.decorated_definition) ? gm_child(top, syn->field.definition)
+                                                           : top;
+    TSNode name = gm_is(def, syn->sym.function_definition) ? gm_child(def, syn->field.name)
+                                                           : (TSNode){0};
+    if (!calls || ts_node_is_null(name))
+        return;
+    gm_slice spelled = gm_node_slice(name, st->text);
+    for (uint32_t k = 0; k < calls->node_count; k++) {
+        gm_call_node *node = &calls->nodes[k];
+        node->inferred_returns = (gm_return_kinds){0, 0};
+        if (node->kind != GM_CALL_FUNCTION || node->returns.tensors ||
+            !gm_slice_is(spelled, node->key.key))
+            continue;
+        if (gm_kinds_function_returns_tensor(st, def))
+            node->inferred_returns = (gm_return_kinds){0, 1};
+    }
+}
+
 static int analyze_statement(gm_analyzer *a, TSNode top, TSNode next, const char *text,
                              uint32_t len, const uint8_t *reach, const uint32_t *via,
-                             const gm_call_part *calls, cache_entry *entry) {
+                             gm_call_part *calls, cache_entry *entry) {
     gm_finding_list out;
     gm_finding_list_init(&out);
     gm_stmt_ctx st = statement_context(a, &a->file_options, text, len, top, next, &out);
@@ -729,6 +752,7 @@ static int analyze_statement(gm_analyzer *a, TSNode top, TSNode next, const char
     st.entry_names = a->entry_names;
     gm_compiled_regions_each_with(&a->symbols, &a->syntax, text, &a->file_options, top, reach,
                                   calls, analyze_region, &st);
+    infer_function_returns(&st, top, calls);
     memset(entry, 0, sizeof *entry);
     entry->class_deps = st.class_deps;
     entry->function_deps = st.function_deps;
@@ -1047,6 +1071,22 @@ static const char *bound_to(const gm_symbols *symbols, const char *local) {
     return canonical;
 }
 
+/* Whether before and now star-import the same modules in the same order: the names such an
+ * import binds are not known here, so a change of them is a change of every name. */
+static bool same_star_imports(const gm_symbols *before, const gm_symbols *now) {
+    size_t i = 0, k = 0;
+    for (;;) {
+        while (i < before->import_count && strcmp(before->imports[i].local, GM_STAR_IMPORT) != 0)
+            i++;
+        while (k < now->import_count && strcmp(now->imports[k].local, GM_STAR_IMPORT) != 0)
+            k++;
+        if (i == before->import_count || k == now->import_count)
+            return i == before->import_count && k == now->import_count;
+        if (strcmp(before->imports[i++].canonical, now->imports[k++].canonical) != 0)
+            return false;
+    }
+}
+
 /* Adds the names whose import binding differs between before and now to changed. Returns 1
  * when something besides import bindings differs (classes, torch's alias, print): then every
  * statement must be analysed again; 0, or -1 on OOM. */
@@ -1056,7 +1096,7 @@ static int rebound_names(const gm_symbols *before, const gm_symbols *now, gm_nam
         before->mentions_reorderable_logging != now->mentions_reorderable_logging ||
         before->sets_capture_scalar_outputs != now->sets_capture_scalar_outputs ||
         before->uses_gradient_checkpointing != now->uses_gradient_checkpointing ||
-        before->logger_count != now->logger_count)
+        before->logger_count != now->logger_count || !same_star_imports(before, now))
         return 1;
     for (size_t i = 0; i < now->class_count; i++) {
         const gm_class_symbol *x = &before->classes[i], *y = &now->classes[i];

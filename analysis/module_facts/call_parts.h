@@ -52,6 +52,10 @@ typedef struct {
     /* GM_CALL_FUNCTION of a plain module-level function: the tensors its return annotation
      * declares (return_annotations.h) */
     gm_return_kinds returns;
+    /* the same when no annotation says: a tensor on every return by the function's own body,
+     * as the analyzer found it when it analysed the statement (other modules' calls of it
+     * learn it through the summary; this module's own calls walk the body themselves) */
+    gm_return_kinds inferred_returns;
     uint32_t callee_start, callee_count; /* into the part's callees */
     /* The names the function binds locally (gm_function_bound_names), into the part's bound;
      * has_bound: found (traceable nodes with a body). Regions reuse them. */

@@ -376,7 +376,7 @@ static int build_summary(const gm_call_part *const *parts, size_t part_count,
             n->traceable = node->traceable;
             n->returns_constant = node->kind == GM_CALL_FUNCTION ? node->returns_constant : -1;
             if (node->kind == GM_CALL_FUNCTION)
-                n->returns = node->returns;
+                n->returns = node->returns.tensors ? node->returns : node->inferred_returns;
             /* remember where its calls are: part i, node k */
             n->callee_start = (uint32_t)i;
             n->callee_count = k;
@@ -424,6 +424,23 @@ static int build_summary(const gm_call_part *const *parts, size_t part_count,
                 if (string_push(&callees, key) != 0)
                     goto oom;
                 sn->callee_count++;
+            } else if (!strchr(key, '.') && key[0] != '_') {
+                /* a public name no statement here binds may come from a star import: the
+                 * function of that name in each star-imported module (those that have none
+                 * resolve to nothing in the workspace) */
+                for (size_t k = 0; k < symbols->import_count; k++) {
+                    const gm_import *imp = &symbols->imports[k];
+                    if (strcmp(imp->local, GM_STAR_IMPORT) != 0 ||
+                        strlen(imp->canonical) + 1 + strlen(key) + 1 > sizeof canonical)
+                        continue;
+                    size_t cl = strlen(imp->canonical);
+                    memcpy(canonical, imp->canonical, cl);
+                    canonical[cl] = '.';
+                    memcpy(canonical + cl + 1, key, strlen(key) + 1);
+                    if (string_push(&b.externals, canonical) != 0)
+                        goto oom;
+                    sn->external_count++;
+                }
             }
         }
     }

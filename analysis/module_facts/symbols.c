@@ -188,6 +188,14 @@ static int scan_from_import(sink *s, const gm_syntax *syn, const char *text, TSN
     int rc = 0;
     if (ts_tree_cursor_goto_first_child(&cursor)) {
         do {
+            if (gm_is(ts_tree_cursor_current_node(&cursor), syn->sym.wildcard_import)) {
+                rc = add_import(s, strdup(GM_STAR_IMPORT), strdup(module_name));
+                continue;
+            }
+            if (gm_is(ts_tree_cursor_current_node(&cursor), syn->sym.wildcard_import)) {
+                rc = add_import(s, strdup(GM_STAR_IMPORT), strdup(module_name));
+                continue;
+            }
             if (ts_tree_cursor_current_field_id(&cursor) != syn->field.name)
                 continue;
             TSNode n = ts_tree_cursor_current_node(&cursor);

@@ -15,8 +15,12 @@
 
 #define GM_NAME_MAX 256 /* longest dotted name the analysis resolves */
 
+/* The local of a star import (`from .utils import *`), whose canonical is the module: the
+ * names it binds are known only from that module (the workspace's facts spell them bare). */
+#define GM_STAR_IMPORT "*"
+
 typedef struct {
-    char *local;     /* owned: the name the import binds */
+    char *local;     /* owned: the name the import binds, or GM_STAR_IMPORT */
     char *canonical; /* owned: what it stands for, e.g. "torch.nn" */
     bool type_only;  /* under `if TYPE_CHECKING:`: resolves names, binds nothing at run time */
 } gm_import;

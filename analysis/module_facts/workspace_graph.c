@@ -34,6 +34,7 @@ typedef struct {
     char *name; /* owned */
     bool is_package;
     gm_module_summary summary;
+    bool star_imports; /* the summary has a star import (set per solve, by build_table) */
     bool *reached; /* per summary node, during a solve */
     bool *entered; /* per summary node: compiled code of another module calls it */
     /* per summary node, during a solve: 1 + the index into the graph's entries of the entry
@@ -58,7 +59,27 @@ typedef struct {
     size_t sub_module;
 } subclass_edge;
 
+/* The names a module binds through its star imports (`from .functional import *`), each with
+ * the module that binds it itself, built on first use per solve: a package `__init__` that
+ * star-imports hundreds of modules (transformers' models/) is then one lookup per name, not a
+ * search through every module it imports. */
+typedef struct {
+    uint64_t hash; /* 0: an empty slot */
+    char *name;    /* owned */
+    size_t to;     /* index + 1 of the module that binds the name */
+} star_name;
+
+typedef struct {
+    star_name *slots;
+    size_t size, count; /* size: 0 or a power of two */
+    uint8_t state;      /* 0: not built, 1: being built (a cycle of star imports), 2: built */
+} star_table;
+
 struct gm_workspace_graph {
+    /* per module, per solve: mutable through a const graph, a cache that resolve() fills on
+     * the solving thread */
+    star_table *star_tables;
+    size_t star_table_count;
     subclass_edge *subclasses; /* per solve, sorted by base */
     size_t subclass_count, subclass_capacity;
     module *modules;
@@ -79,6 +100,18 @@ struct gm_workspace_graph {
 
 gm_workspace_graph *gm_workspace_graph_new(void) {
     return calloc(1, sizeof(gm_workspace_graph));
+}
+
+static void star_tables_free(gm_workspace_graph *g) {
+    for (size_t i = 0; i < g->star_table_count; i++) {
+        star_table *t = &g->star_tables[i];
+        for (size_t k = 0; k < t->size; k++)
+            free(t->slots[k].name);
+        free(t->slots);
+    }
+    free(g->star_tables);
+    g->star_tables = NULL;
+    g->star_table_count = 0;
 }
 
 static void passed_clear(module *m) {
@@ -120,6 +153,7 @@ void gm_workspace_graph_free(gm_workspace_graph *g) {
         free(g->entry_names[i]);
     free(g->entry_names);
     free(g->subclasses);
+    star_tables_free(g);
     free(g);
 }
 
@@ -220,6 +254,17 @@ static uint64_t hash_span(const char *s, size_t n) {
 }
 
 static int build_table(gm_workspace_graph *g) {
+    star_tables_free(g); /* module indexes may have changed */
+    g->star_tables = calloc(g->count + 1, sizeof *g->star_tables);
+    if (!g->star_tables)
+        return -1;
+    g->star_table_count = g->count;
+    for (size_t i = 0; i < g->count; i++) {
+        module *m = &g->modules[i];
+        m->star_imports = false;
+        for (size_t k = 0; k < m->summary.import_count && !m->star_imports; k++)
+            m->star_imports = strcmp(m->summary.imports[k].local, GM_STAR_IMPORT) == 0;
+    }
     size_t size = 16;
     while (size < 2 * g->count)
         size *= 2;
@@ -296,6 +341,9 @@ bool gm_module_absolute_name(const char *module_name, bool is_package, const cha
     return true;
 }
 
+static module *resolve_star_export(const gm_workspace_graph *g, const module *m, const char *rest,
+                                   char *key, size_t key_cap, int depth);
+
 /* Which module a name of module from lives in and its key there ("f", "C.m", or a class name):
  * the longest prefix that is a known module, then through the re-exports of that module's
  * imports. NULL when the name is outside the workspace. */
@@ -333,8 +381,142 @@ static module *resolve(const gm_workspace_graph *g, const module *from, const ch
             memcpy(next + cl, rest + head, tail + 1);
             return resolve(g, m, next, key, key_cap, depth + 1);
         }
+        char head_name[GM_NAME_MAX];
+        if (head < sizeof head_name) {
+            memcpy(head_name, rest, head);
+            head_name[head] = '\0';
+        }
+        if (head < sizeof head_name && !gm_module_summary_class(&m->summary, head_name)) {
+            module *star = resolve_star_export(g, m, rest, key, key_cap, depth);
+            if (star)
+                return star;
+            strcpy(key, rest);
+        }
         return m;
     }
+    return NULL;
+}
+
+static star_name *star_table_find(const star_table *t, const char *name, uint64_t h) {
+    if (t->size == 0)
+        return NULL;
+    for (size_t i = h & (t->size - 1);; i = (i + 1) & (t->size - 1)) {
+        star_name *e = &t->slots[i];
+        if (e->hash == 0)
+            return NULL;
+        if (e->hash == h && strcmp(e->name, name) == 0)
+            return e;
+    }
+}
+
+static uint64_t star_name_hash(const char *name) {
+    uint64_t h = gm_hash_bytes(GM_HASH_INIT, name, strlen(name));
+    return h ? h : 1;
+}
+
+/* Binds name to module index to - 1 unless a later import bound it already (the imports are
+ * walked last to first). Returns 0, or -1 on OOM. */
+static int star_table_add(star_table *t, const char *name, size_t to) {
+    if (name[0] == '_' || strcmp(name, GM_STAR_IMPORT) == 0)
+        return 0; /* `import *` binds public names only */
+    uint64_t h = star_name_hash(name);
+    if (star_table_find(t, name, h))
+        return 0;
+    if (2 * (t->count + 1) > t->size) {
+        size_t size = t->size ? 2 * t->size : 64;
+        star_name *slots = calloc(size, sizeof *slots);
+        if (!slots)
+            return -1;
+        for (size_t i = 0; i < t->size; i++) {
+            if (t->slots[i].hash == 0)
+                continue;
+            size_t k = t->slots[i].hash & (size - 1);
+            while (slots[k].hash != 0)
+                k = (k + 1) & (size - 1);
+            slots[k] = t->slots[i];
+        }
+        free(t->slots);
+        t->slots = slots;
+        t->size = size;
+    }
+    char *copy = strdup(name);
+    if (!copy)
+        return -1;
+    size_t k = h & (t->size - 1);
+    while (t->slots[k].hash != 0)
+        k = (k + 1) & (t->size - 1);
+    t->slots[k] = (star_name){h, copy, to};
+    t->count++;
+    return 0;
+}
+
+/* The star table of module index mi, built when it is not (NULL on OOM, or while it is being
+ * built further up a cycle of star imports). */
+static const star_table *star_table_of(const gm_workspace_graph *g, size_t mi, int depth) {
+    if (mi >= g->star_table_count || depth > GM_REEXPORT_DEPTH)
+        return NULL;
+    star_table *t = &g->star_tables[mi];
+    if (t->state != 0)
+        return t->state == 2 ? t : NULL;
+    t->state = 1;
+    const module *m = &g->modules[mi];
+    int rc = 0;
+    for (size_t i = m->summary.import_count; rc == 0 && i-- > 0;) {
+        const gm_import *imp = &m->summary.imports[i];
+        char abs[2 * GM_NAME_MAX];
+        if (strcmp(imp->local, GM_STAR_IMPORT) != 0 ||
+            !gm_module_absolute_name(m->name, m->is_package, imp->canonical, abs, sizeof abs))
+            continue;
+        const module *from = find_module(g, m->root, abs, strlen(abs));
+        if (!from || from == m)
+            continue;
+        size_t to = (size_t)(from - g->modules) + 1;
+        const gm_module_summary *sm = &from->summary;
+        for (size_t n = 0; rc == 0 && n < sm->node_count; n++)
+            if (!strchr(sm->nodes[n].key, '.'))
+                rc = star_table_add(t, sm->nodes[n].key, to);
+        for (size_t c = 0; rc == 0 && c < sm->class_count; c++)
+            rc = star_table_add(t, sm->classes[c].name, to);
+        for (size_t k = 0; rc == 0 && k < sm->import_count; k++)
+            rc = star_table_add(t, sm->imports[k].local, to);
+        const star_table *inner = from->star_imports ? star_table_of(g, to - 1, depth + 1) : NULL;
+        for (size_t k = 0; rc == 0 && inner && k < inner->size; k++)
+            if (inner->slots[k].hash != 0)
+                rc = star_table_add(t, inner->slots[k].name, inner->slots[k].to);
+    }
+    t->state = rc == 0 ? 2 : 0;
+    return rc == 0 ? t : NULL;
+}
+
+/* A name m neither defines nor imports by name, looked for in the names m's star imports bind
+ * (`from .functional import *` in pkg/__init__.py, then `from pkg import norm`): the module
+ * that defines it, with its key, or NULL. */
+static module *resolve_star_export(const gm_workspace_graph *g, const module *m, const char *rest,
+                                   char *key, size_t key_cap, int depth) {
+    if (!m->star_imports)
+        return NULL;
+    const star_table *t = star_table_of(g, (size_t)(m - g->modules), 0);
+    char head[GM_NAME_MAX];
+    size_t head_len = strcspn(rest, ".");
+    if (!t || head_len >= sizeof head)
+        return NULL;
+    memcpy(head, rest, head_len);
+    head[head_len] = '\0';
+    const star_name *e = star_table_find(t, head, star_name_hash(head));
+    if (!e)
+        return NULL;
+    const module *by = &g->modules[e->to - 1];
+    char name[2 * GM_NAME_MAX];
+    size_t nl = strlen(by->name), rl = strlen(rest);
+    if (nl + 1 + rl + 1 > sizeof name)
+        return NULL;
+    memcpy(name, by->name, nl);
+    name[nl] = '.';
+    memcpy(name + nl + 1, rest, rl + 1);
+    module *to = resolve(g, by, name, key, key_cap, depth + 1);
+    if (to && to != m &&
+        (gm_module_summary_find(&to->summary, key) || gm_module_summary_class(&to->summary, key)))
+        return to;
     return NULL;
 }
 
@@ -605,6 +787,38 @@ typedef int (*imported_function_visitor)(const char *canonical, const char *memb
                                          const gm_module_summary *summary,
                                          const gm_summary_node *node, string_list *out);
 
+/* Whether m binds name itself: a function it defines or a name an import binds. */
+static bool binds_name(const module *m, const char *name) {
+    if (gm_module_summary_find(&m->summary, name) || gm_module_summary_class(&m->summary, name))
+        return true;
+    for (size_t i = 0; i < m->summary.import_count; i++)
+        if (strcmp(m->summary.imports[i].local, name) == 0)
+            return true;
+    return false;
+}
+
+/* Visits the public module-level functions of the module that `from <canonical> import *` in
+ * m binds, each named as m calls it (bare) unless m binds that name itself. */
+static int each_star_imported_function(const gm_workspace_graph *g, module *m,
+                                       const char *canonical, imported_function_visitor visit,
+                                       string_list *out) {
+    char abs[2 * GM_NAME_MAX];
+    if (!gm_module_absolute_name(m->name, m->is_package, canonical, abs, sizeof abs))
+        return 0;
+    module *whole = find_module(g, m->root, abs, strlen(abs));
+    if (!whole || whole == m)
+        return 0;
+    for (size_t n = 0; n < whole->summary.node_count; n++) {
+        const gm_summary_node *f = &whole->summary.nodes[n];
+        if (strchr(f->key, '.') || f->key[0] == '_' || binds_name(m, f->key) ||
+            (n > 0 && strcmp(whole->summary.nodes[n - 1].key, f->key) == 0))
+            continue;
+        if (visit(f->key, NULL, &whole->summary, f, out) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* Visits the module-level functions of other modules that m imports: one imported by name
  * (`from .utils import is_tracing`), or each of a module imported whole (`from . import
  * utils`). */
@@ -612,6 +826,11 @@ static int each_imported_function(const gm_workspace_graph *g, module *m,
                                   imported_function_visitor visit, string_list *out) {
     for (size_t i = 0; i < m->summary.import_count; i++) {
         const char *canonical = m->summary.imports[i].canonical;
+        if (strcmp(m->summary.imports[i].local, GM_STAR_IMPORT) == 0) {
+            if (each_star_imported_function(g, m, canonical, visit, out) != 0)
+                return -1;
+            continue;
+        }
         char key[2 * GM_NAME_MAX];
         module *to = resolve(g, m, canonical, key, sizeof key, 0);
         const gm_summary_node *node = to ? gm_module_summary_find(&to->summary, key) : NULL;

@@ -24,6 +24,7 @@
     X(aliased_import, "aliased_import")                                                            \
     X(import_statement, "import_statement")                                                        \
     X(import_from_statement, "import_from_statement")                                              \
+    X(wildcard_import, "wildcard_import")                                                          \
     X(class_definition, "class_definition")                                                        \
     X(function_definition, "function_definition")                                                  \
     X(decorated_definition, "decorated_definition")                                                \

@@ -268,6 +268,28 @@ bool gm_vk_call_returns_tuple(gm_region *r, TSNode call, gm_kind *kinds, uint32_
     return w.returns_ok && w.returns > 0;
 }
 
+bool gm_kinds_function_returns_tensor(gm_stmt_ctx *stmt, TSNode def) {
+    const gm_syntax *syn = stmt->syntax;
+    TSNode body = gm_child(def, syn->field.body);
+    /* an annotation (`-> bool`) says what the function returns, whatever the body seems to */
+    if (flow_depth > 0 || ts_node_is_null(body) ||
+        !ts_node_is_null(gm_child(def, syn->field.return_type)) ||
+        gm_slice_contains(gm_node_slice(body, stmt->text), "yield"))
+        return false;
+    gm_region tmp;
+    memset(&tmp, 0, sizeof tmp);
+    tmp.stmt = stmt;
+    tmp.site.function = def;
+    tmp.print_shadowed = -1;
+    gm_kinds_seed_parameters(&tmp);
+    flow_depth++;
+    flow_walk w = {.returns_ok = true, .single = true};
+    flow_block(&tmp, body, &w, 0);
+    flow_depth--;
+    flow_region_free(&tmp);
+    return w.returns_ok && w.returns > 0 && !stmt->oom;
+}
+
 bool gm_vk_call_returns_tensor(gm_region *r, TSNode call) {
     const gm_syntax *syn = syn_of(r);
     TSNode fn = gm_unparen(syn, gm_child(call, syn->field.function));

@@ -26,6 +26,13 @@ void gm_kinds_branches_end(gm_region *region, gm_kind_branches *branches);
 /* Seeds the region's names from its parameters (tensor annotations) and sets self_name. */
 void gm_kinds_seed_parameters(gm_region *region);
 
+/* Whether every return of def, a plain module-level function, is a tensor by its own body
+ * (its parameters known by their annotations and the evidence the body gives, not by any
+ * caller's arguments): what other modules learn of an unannotated helper. False for a
+ * function with a return annotation, a generator, a function without a value returned, or one
+ * the walk cannot finish. */
+bool gm_kinds_function_returns_tensor(gm_stmt_ctx *stmt, TSNode def);
+
 /* The kind (and compile-time truth value) of expr. */
 gm_value gm_value_of(gm_region *region, TSNode expr);
 

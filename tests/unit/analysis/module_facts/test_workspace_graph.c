@@ -191,6 +191,43 @@ static void workspace_resolution(void) {
     gm_workspace_graph_free(g);
 }
 
+/* `from .x import *`: the public names of x are bound in the importing module, so calls of them
+ * are followed from compiled code, `from pkg import f` resolves through a package `__init__`
+ * that star-imports, what their annotations declare reaches the caller spelled as it calls
+ * them, and a cycle of star imports ends. */
+static void star_imports(void) {
+    gm_workspace_graph *g = gm_workspace_graph_new();
+    CHECK(g != NULL);
+    st_add(g, "/s", "kit", true, "from .ops import *\nfrom .loop_a import *\n");
+    st_add(g, "/s", "kit.ops", false,
+        "import torch\n"
+        "def window(x) -> torch.Tensor:\n    return x\n"
+        "def overlap(x):\n    return x\n"
+        "def _private(x):\n    return x\n"
+        "def exported(x):\n    return x\n");
+    st_add(g, "/s", "kit.loop_a", false, "from .loop_b import *\ndef in_a(x):\n    return x\n");
+    st_add(g, "/s", "kit.loop_b", false, "from .loop_a import *\ndef in_b(x):\n    return x\n");
+    st_add(g, "/s", "kit.inverse", false,
+        "import torch\n"
+        "from .ops import *\n"
+        "class Inverse(torch.nn.Module):\n"
+        "    def forward(self, x):\n"
+        "        return overlap(window(x)) + _private(x)\n");
+    st_add(g, "/s", "main", false,
+        "import torch\n"
+        "from kit import exported, in_b\n"
+        "@torch.compile\ndef run(x):\n    return exported(in_b(x))\n");
+    CHECK_EQ_INT(gm_workspace_graph_solve(g), 0);
+    CHECK(st_has_fact(g, "/s", "kit.ops", "overlap"));
+    CHECK(st_has_fact(g, "/s", "kit.ops", "window"));
+    CHECK(!st_has_fact(g, "/s", "kit.ops", "_private")); /* not bound by the star import */
+    CHECK(st_has_fact(g, "/s", "kit.ops", "exported"));  /* through kit/__init__.py */
+    CHECK(st_has_fact(g, "/s", "kit.loop_b", "in_b"));   /* through the cycle */
+    CHECK(st_has_fact(g, "/s", "kit.inverse", "returns:window:0:1"));
+    CHECK(!st_has_fact(g, "/s", "kit.inverse", "returns:overlap:0:1"));
+    gm_workspace_graph_free(g);
+}
+
 /* `self.m()` where a base class of another module (or its own base) defines m; decorators of
  * other modules that return a nested wrapper. */
 static void inherited_methods_and_decorators(void) {
@@ -636,6 +673,7 @@ static void passed_tensor_arguments(void) {
 }
 
 int main(void) {
+    star_imports();
     passed_tensor_arguments();
     overrides_through_self();
     model_classes();
