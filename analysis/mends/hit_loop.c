@@ -11,7 +11,15 @@
  * was not hit now runs the body too: equal when the body does nothing for an index with no
  * routed rows (an expert loop that gathers its tokens by the mask and adds back with index_add_,
  * which the dense expert loop mend then rewrites), and when the mask is one-dimensional (one
- * index per hit, which `e = e[0]` takes). Unsafe, and the title says so. */
+ * index per hit, which `e = e[0]` takes). Unsafe, and the title says so.
+ *
+ * What the mend relies on, checked on the code: the mask's indices are the classes of a
+ * `one_hot(..., num_classes=K)` (through any chain of method calls on it: a permute), so that
+ * every index the loop now visits names a class, or the mend is declined with the reason. When
+ * K is `A + n` (classes beyond A for tokens an expert drops, with no expert of their own) and
+ * the body does not skip them first (`if e == A: continue`), the loop runs over `range(A)`:
+ * visiting them would index past the experts (an IndexError the original never meets, as no
+ * token is routed there), and where a token is routed there the original raises itself. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,6 +79,125 @@ static int decline(gm_region *region, const char *why) {
     return 0;
 }
 
+static TSNode last_binding(const gm_syntax *syn, const char *text, TSNode loop, gm_slice name);
+
+/* The identifier whose `.sum(...)` the hit mask reduces (`torch.greater(mask.sum(dim=...), 0)`,
+ * `(mask.sum(-1) > 0)`), looked for in n; a null node when there is none. */
+static TSNode summed_mask(const gm_syntax *syn, const char *text, TSNode n, int depth) {
+    if (ts_node_is_null(n) || depth > 8)
+        return (TSNode){0};
+    if (gm_is(n, syn->sym.attribute) &&
+        gm_node_text_is(gm_child(n, syn->field.attribute), text, "sum") &&
+        gm_is(gm_child(n, syn->field.object), syn->sym.identifier))
+        return gm_child(n, syn->field.object);
+    uint32_t count = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode found = summed_mask(syn, text, ts_node_named_child(n, i), depth + 1);
+        if (!ts_node_is_null(found))
+            return found;
+    }
+    return (TSNode){0};
+}
+
+/* The class count of the one_hot the mask named name comes from, before node: following
+ * `name = name.permute(...)`-like rebindings back to `name = <...>.one_hot(x, num_classes=K)`
+ * (or K passed second). A null node when the mask is not a one-hot of a known class count. */
+static TSNode one_hot_classes(const gm_syntax *syn, const char *text, TSNode node, gm_slice name) {
+    TSNode value = {0};
+    for (int step = 0; step < 16; step++) {
+        if (ts_node_is_null(value))
+            value = gm_unparen(syn, last_binding(syn, text, node, name));
+        if (!gm_is(value, syn->sym.call))
+            return (TSNode){0};
+        TSNode fn = gm_child(value, syn->field.function);
+        TSNode args = gm_child(value, syn->field.arguments);
+        TSNode callee = gm_is(fn, syn->sym.attribute) ? gm_child(fn, syn->field.attribute) : fn;
+        if (gm_node_text_is(callee, text, "one_hot")) {
+            uint32_t count = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+            uint32_t positional = 0;
+            for (uint32_t i = 0; i < count; i++) {
+                TSNode a = ts_node_named_child(args, i);
+                if (gm_is(a, syn->sym.keyword_argument)) {
+                    if (gm_node_text_is(gm_child(a, syn->field.name), text, "num_classes"))
+                        return gm_child(a, syn->field.value);
+                } else if (positional++ == 1) {
+                    return a;
+                }
+            }
+            return (TSNode){0};
+        }
+        /* `one_hot(...).permute(2, 1, 0)`, `name = name.permute(2, 1, 0)`: the same mask,
+         * rearranged */
+        TSNode object = gm_is(fn, syn->sym.attribute)
+                            ? gm_unparen(syn, gm_child(fn, syn->field.object))
+                            : (TSNode){0};
+        if (gm_is(object, syn->sym.call)) {
+            value = object;
+            continue;
+        }
+        if (!gm_is(object, syn->sym.identifier) || !gm_slice_eq(gm_node_slice(object, text), name))
+            return (TSNode){0};
+        node = value;
+        value = (TSNode){0};
+    }
+    return (TSNode){0};
+}
+
+/* Whether stmt is `if e == A: continue` (or `e >= A`) for the index e and the bound A. */
+static bool skips_from(const gm_syntax *syn, const char *text, TSNode stmt, gm_slice e,
+                       gm_slice bound) {
+    if (!gm_is(stmt, syn->sym.if_statement) || ts_node_named_child_count(stmt) != 2)
+        return false; /* no elif / else */
+    TSNode test = gm_unparen(syn, gm_child(stmt, syn->field.condition));
+    TSNode body = gm_child(stmt, syn->field.consequence);
+    if (!gm_is(test, syn->sym.comparison_operator) || ts_node_named_child_count(test) != 2 ||
+        ts_node_is_null(body) || ts_node_named_child_count(body) != 1 ||
+        !gm_is(ts_node_named_child(body, 0), syn->sym.continue_statement))
+        return false;
+    TSNode left = ts_node_named_child(test, 0), right = ts_node_named_child(test, 1);
+    TSNode op = ts_node_child(test, 1);
+    gm_slice spelled = gm_node_slice(op, text);
+    return gm_is(left, syn->sym.identifier) && gm_slice_eq(gm_node_slice(left, text), e) &&
+           gm_slice_eq(gm_node_slice(right, text), bound) &&
+           (gm_slice_is(spelled, "==") || gm_slice_is(spelled, ">="));
+}
+
+/* Why the indices the mended loop visits cannot be made ones the body can use (NULL: they
+ * can): the mask of the nonzero() call hit_call must be a one-hot of a known class count.
+ * *bound is set to `A` of `num_classes=A + n` when the body does not skip the classes from A
+ * on itself (the statement after first): the loop must then stop before them. */
+static const char *unvisitable_indices(const gm_syntax *syn, const char *text, TSNode hit_call,
+                                       TSNode stmt, TSNode first, gm_slice e, gm_slice *bound) {
+    *bound = (gm_slice){0};
+    TSNode fn = gm_child(hit_call, syn->field.function);
+    TSNode mask = summed_mask(syn, text, gm_child(fn, syn->field.object), 0);
+    TSNode classes = ts_node_is_null(mask)
+                         ? mask
+                         : one_hot_classes(syn, text, stmt, gm_node_slice(mask, text));
+    if (ts_node_is_null(classes))
+        return "the mask is not a one_hot of a known number of classes: the mended loop would "
+               "visit indices the body may not be able to index";
+    classes = gm_unparen(syn, classes);
+    if (!gm_is(classes, syn->sym.binary_operator))
+        return NULL;
+    TSNode op = ts_node_child(classes, 1), extra = gm_child(classes, syn->field.right);
+    if (!gm_slice_is(gm_node_slice(op, text), "+") || !gm_is(extra, syn->sym.integer))
+        return NULL;
+    TSNode experts = gm_child(classes, syn->field.left);
+    gm_slice spelled = gm_node_slice(experts, text);
+    TSNode next = ts_node_next_named_sibling(first);
+    while (!ts_node_is_null(next) && gm_is(next, syn->sym.comment))
+        next = ts_node_next_named_sibling(next);
+    if (!ts_node_is_null(next) && skips_from(syn, text, next, e, spelled))
+        return NULL;
+    if (!gm_mend_is_primary(syn, experts) ||
+        gm_text_has_word(text, ts_node_start_byte(experts), ts_node_end_byte(experts), e))
+        return "the one_hot has classes beyond the experts (num_classes=A + n) the loop does not "
+               "skip, and `A` is not a plain value the loop can stop at";
+    *bound = spelled;
+    return NULL;
+}
+
 int gm_mend_hit_loop(gm_region *region, TSNode call, gm_fix *out) {
     const gm_stmt_ctx *st = region->stmt;
     const gm_syntax *syn = st->syntax;
@@ -114,6 +241,11 @@ int gm_mend_hit_loop(gm_region *region, TSNode call, gm_fix *out) {
     TSNode after = {0};
     if (count_names(syn, text, function, gm_node_slice(e, text), ts_node_end_byte(loop), &after) != 0)
         return decline(region, "the loop's index is used after the loop");
+    gm_slice bound;
+    const char *unvisitable =
+        unvisitable_indices(syn, text, call, stmt, first, gm_node_slice(e, text), &bound);
+    if (unvisitable)
+        return decline(region, unvisitable);
     gm_stmt_layout layout;
     gm_stmt_layout_of(text, st->len, first, &layout);
     uint32_t end = ts_node_end_byte(first);
@@ -125,18 +257,27 @@ int gm_mend_hit_loop(gm_region *region, TSNode call, gm_fix *out) {
     /* the mask instead of its indices, every index instead of the hit ones, the rename gone */
     gm_text_builder tb;
     gm_tb_init(&tb);
-    gm_tb_appendf(&tb, "range(%.*s.shape[0])", (int)hit_name.len, hit_name.ptr);
+    if (bound.len)
+        gm_tb_appendf(&tb, "range(%.*s)", (int)bound.len, bound.ptr);
+    else
+        gm_tb_appendf(&tb, "range(%.*s.shape[0])", (int)hit_name.len, hit_name.ptr);
     char *every = gm_tb_take(&tb);
     char *none = strdup(""), *gone = strdup("");
     if (!every || !none || !gone) {
         free(every), free(none), free(gone);
         return -1;
     }
-    if (gm_mend_fix_single(out, GM_FIX_UNSAFE, "loop over every index, not nonzero's",
-                           "Mend graph break: loop over every index of the mask instead of the "
-                           "ones nonzero() finds (unsafe: the body also runs for the indices not "
-                           "hit; equal when it does nothing for them, as an expert loop with no "
-                           "routed tokens, and when the mask is one-dimensional)",
+    const char *title =
+        bound.len ? "Mend graph break: loop over every expert instead of the ones nonzero() "
+                    "finds, stopping before the one-hot's classes that have no expert (unsafe: "
+                    "the body also runs for the experts not hit; equal when it does nothing for "
+                    "them, as an expert loop with no routed tokens; a token routed past the "
+                    "experts, where the original raises, is skipped)"
+                  : "Mend graph break: loop over every index of the mask instead of the "
+                    "ones nonzero() finds (unsafe: the body also runs for the indices not "
+                    "hit; equal when it does nothing for them, as an expert loop with no "
+                    "routed tokens, and when the mask is one-dimensional)";
+    if (gm_mend_fix_single(out, GM_FIX_UNSAFE, "loop over every index, not nonzero's", title,
                            ts_node_end_byte(gm_child(fn, syn->field.object)), ts_node_end_byte(call),
                            none) < 0) {
         free(every), free(gone);

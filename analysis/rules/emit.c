@@ -165,7 +165,12 @@ void gm_emit_finding(gm_region *region, const gm_rule *rule, TSNode node, const 
     if (!f.message || !f.fixes)
         goto oom;
     snprintf(f.message, n, "%.*s%s%s", (int)core, message, note, suffix);
-    if (declined && count == 0 && !(f.mend_declined = strdup(declined)))
+    /* a setting line shown for the whole process (display only) mends no code: why the code
+     * itself is not rewritten is still said */
+    bool rewrites = false;
+    for (size_t i = 0; i < count; i++)
+        rewrites |= fixes[i].applicability != GM_FIX_DISPLAY_ONLY;
+    if (declined && !rewrites && !(f.mend_declined = strdup(declined)))
         goto oom;
     /* every finding without a mend says why and what to do instead: the rule's own advice
      * where the rule has no rewrite at all */

@@ -84,6 +84,11 @@ json_t *gm_handle_hover(gm_server *server, json_t *params, int *error_code, char
         /* What to do leads; the editor shows the diagnostic's message already. */
         bool mended = append_mends(text, sizeof text, &used, finding, markdown);
         const gm_rule *rule = finding->rule;
+        if (mended && finding->mend_declined) /* only a setting line: why the code is not mended */
+            append(text, sizeof text, &used,
+                   markdown ? "**No rewrite of the code:** %s.%s\n\n"
+                            : "No rewrite of the code: %s.%s\n\n",
+                   finding->mend_declined, "");
         if (!mended) {
             append(text, sizeof text, &used,
                    markdown ? "**No mend:** %s.\n\n**What you can do:** %s\n\n"
