@@ -141,6 +141,7 @@ void gm_rpc_parse(const char *body, size_t len, gm_rpc_message *out) {
         }
         if (!result && !error) {
             bad_response(out, "a response needs \"result\" or \"error\"");
+            out->lacks_method = out->id != NULL;
             return;
         }
         if (error && (!json_is_object(error) || !json_is_integer(json_object_get(error, "code")))) {

@@ -3,6 +3,7 @@
 #define GM_PROTOCOL_JSONRPC_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 /* JSON-RPC and LSP error codes. */
@@ -39,6 +40,9 @@ typedef struct {
     json_t *result;     /* responses only */
     json_t *error;      /* responses only */
     int error_code;     /* GM_RPC_PARSE_ERROR or GM_RPC_INVALID_REQUEST when kind is INVALID */
+    /* a BAD_RESPONSE with an id but neither "result" nor "error": a request that lacks its
+     * "method" unless the id names a request of the receiver's (which then answers -32600) */
+    bool lacks_method;
     char error_message[160];
 } gm_rpc_message;
 

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/options/closest_name.h"
 #include "server/cli/commands.h"
 #include "server/cli/confirm_command.h"
 #include "server/cli/profile_command.h"
@@ -16,6 +17,7 @@ static void print_help(FILE *out) {
             "\n"
             "usage:\n"
             "  graphmend serve [--stdio]            run the language server on stdin/stdout\n"
+            "                                       (`graphmend server` is the same)\n"
             "  graphmend check [--output-format FORMAT] [--statistics] [--show-fixes]\n"
             "                  [--exit-zero] [--stdin-filename NAME] [PATHS...]\n"
             "                                       report predicted graph breaks (no PATHS: .);\n"
@@ -52,6 +54,17 @@ static void print_help(FILE *out) {
 /* `graphmend settings --defaults`: the defaults of the "graphmend" settings section, for
  * editor clients that check their own defaults against the server's. */
 static int print_settings_defaults(int argc, char **argv) {
+    if (argc == 3 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
+        printf("usage: graphmend settings --defaults\n"
+               "\n"
+               "Prints the defaults of the editor settings (the \"graphmend\" section a client\n"
+               "sends with workspace/configuration) as JSON.\n"
+               "\n"
+               "options:\n"
+               "  --defaults  print them (the only form)\n"
+               "  -h, --help  this help\n");
+        return 0;
+    }
     if (argc != 3 || strcmp(argv[2], "--defaults") != 0) {
         fprintf(stderr, "usage: graphmend settings --defaults\n");
         return 2;
@@ -81,10 +94,29 @@ int main(int argc, char **argv) {
         printf("graphmend %s\n", GM_VERSION);
         return 0;
     }
-    if (strcmp(command, "serve") == 0) {
+    /* `server` as ruff users type it */
+    if (strcmp(command, "serve") == 0 || strcmp(command, "server") == 0) {
         for (int i = 2; i < argc; i++) {
+            if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+                printf("usage: graphmend serve [--stdio]\n"
+                       "\n"
+                       "Runs the language server over stdin and stdout (JSON-RPC, LSP 3.17), for\n"
+                       "an editor to start: diagnostics for predicted graph breaks, hovers that\n"
+                       "explain them, code actions that mend them. `graphmend server` is the same.\n"
+                       "\n"
+                       "options:\n"
+                       "  --stdio     the transport (the only one, and the default; editors'\n"
+                       "              clients pass it)\n"
+                       "  -h, --help  this help\n"
+                       "\n"
+                       "Settings come from the editor (the \"graphmend\" section: see\n"
+                       "`graphmend settings --defaults`) and from [tool.graphmend] in each file's\n"
+                       "nearest pyproject.toml.\n");
+                return 0;
+            }
             if (strcmp(argv[i], "--stdio") != 0) { /* vscode-languageclient appends --stdio */
-                fprintf(stderr, "graphmend serve: unknown option '%s'\n", argv[i]);
+                fprintf(stderr, "graphmend %s: unknown option '%s' (options: --stdio, --help)\n",
+                        command, argv[i]);
                 return 2;
             }
         }
@@ -111,7 +143,14 @@ int main(int argc, char **argv) {
     if (strcmp(command, "settings") == 0) {
         return print_settings_defaults(argc, argv);
     }
-    fprintf(stderr, "graphmend: unknown command '%s'\n\n", command);
+    static const char *const commands[] = {"serve",   "server", "check", "fix",      "rule",
+                                           "profile", "confirm", "run",  "settings", "help",
+                                           NULL};
+    const char *near = gm_closest_name(command, commands, sizeof commands / sizeof *commands);
+    fprintf(stderr, "graphmend: unknown command '%s'", command);
+    if (near)
+        fprintf(stderr, " (did you mean '%s'?)", near);
+    fprintf(stderr, "\n\n");
     print_help(stderr);
     return 2;
 }

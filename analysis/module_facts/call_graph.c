@@ -2,6 +2,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 /* Private flag bits: reached from a root that splits graphs at breaks (plain), from one
@@ -16,6 +17,10 @@ void gm_call_graph_free(gm_call_graph *g) {
     free(g->queue);
     free(g->table);
     free(g->table_hash);
+    free(g->slot_last);
+    free(g->slot_count);
+    free(g->slot_colors);
+    free(g->same_next);
     free(g->classes);
     free(g->subclass_head);
     free(g->subclass_edges);
@@ -70,19 +75,46 @@ static int reserve(gm_call_graph *g, size_t n) {
     if (!table_hash)
         return -1;
     g->table_hash = table_hash;
+    size_t *slot_last = realloc(g->slot_last, 2 * cap * sizeof *slot_last);
+    if (!slot_last)
+        return -1;
+    g->slot_last = slot_last;
+    size_t *slot_count = realloc(g->slot_count, 2 * cap * sizeof *slot_count);
+    if (!slot_count)
+        return -1;
+    g->slot_count = slot_count;
+    uint8_t *slot_colors = realloc(g->slot_colors, 2 * cap * sizeof *slot_colors);
+    if (!slot_colors)
+        return -1;
+    g->slot_colors = slot_colors;
+    size_t *same_next = realloc(g->same_next, cap * sizeof *same_next);
+    if (!same_next)
+        return -1;
+    g->same_next = same_next;
     g->capacity = cap;
     return 0;
+}
+
+/* The slot of key (hash), or -1 when no node has it. */
+static ptrdiff_t key_slot(const gm_call_graph *g, uint64_t hash, const char *key) {
+    size_t mask = g->table_size - 1;
+    for (size_t at = (size_t)hash & mask; g->table[at]; at = (at + 1) & mask)
+        if (g->table_hash[at] == hash && strcmp(g->nodes[g->table[at] - 1]->key.key, key) == 0)
+            return (ptrdiff_t)at;
+    return -1;
 }
 
 /* Marks the traceable nodes named by key that color has not reached yet and queues them;
  * returns how many nodes have that key. */
 static size_t reach(gm_call_graph *g, uint64_t hash, const char *key, uint8_t color, size_t *tail) {
-    size_t mask = g->table_size - 1, found = 0;
-    for (size_t at = (size_t)hash & mask; g->table[at]; at = (at + 1) & mask) {
-        size_t n = g->table[at] - 1;
-        if (g->table_hash[at] != hash || strcmp(g->nodes[n]->key.key, key) != 0)
-            continue;
-        found++;
+    ptrdiff_t at = key_slot(g, hash, key);
+    if (at < 0)
+        return 0;
+    if (g->slot_colors[at] & color)
+        return g->slot_count[at]; /* marked already, every node of the key */
+    g->slot_colors[at] |= color;
+    for (size_t next = g->table[at]; next; next = g->same_next[next - 1]) {
+        size_t n = next - 1;
         if (!(g->flags[n] & color) && g->nodes[n]->traceable) {
             g->flags[n] |= color;
             if (color == REACH_ENTRY)
@@ -90,7 +122,19 @@ static size_t reach(gm_call_graph *g, uint64_t hash, const char *key, uint8_t co
             g->queue[(*tail)++] = n;
         }
     }
-    return found;
+    return g->slot_count[at];
+}
+
+/* Whether b repeats a: the same name and bases. A class defined again the same way (a file
+ * of many copies of a module) adds no key and no base to the graph, whose nodes are keyed by
+ * name, so the table keeps the first only: every lookup of the name would walk them all. */
+static bool same_class(const gm_class_symbol *a, const gm_class_symbol *b) {
+    if (strcmp(a->name, b->name) != 0 || a->base_count != b->base_count)
+        return false;
+    for (size_t i = 0; i < a->base_count; i++)
+        if (strcmp(a->bases[i], b->bases[i]) != 0)
+            return false;
+    return true;
 }
 
 static void build_class_table(gm_call_graph *g, const gm_symbols *symbols) {
@@ -109,11 +153,24 @@ static void build_class_table(gm_call_graph *g, const gm_symbols *symbols) {
     for (size_t c = 0; c < symbols->class_count; c++) {
         const char *name = symbols->classes[c].name;
         size_t at = (size_t)gm_hash_bytes(GM_HASH_INIT, name, strlen(name)) & (size - 1);
-        while (g->classes[at])
-            at = (at + 1) & (size - 1);
-        g->classes[at] = c + 1;
+        bool again = false;
+        for (; g->classes[at] && !again; at = (at + 1) & (size - 1))
+            again = same_class(&symbols->classes[g->classes[at] - 1], &symbols->classes[c]);
+        if (!again)
+            g->classes[at] = c + 1;
     }
     g->classes_ready = true;
+}
+
+/* Whether class c is in the table (not a repeat of a class defined before it). */
+static bool class_in_table(const gm_call_graph *g, const gm_symbols *symbols, size_t c) {
+    const char *name = symbols->classes[c].name;
+    size_t mask = g->class_table_size - 1;
+    for (size_t at = (size_t)gm_hash_bytes(GM_HASH_INIT, name, strlen(name)) & mask;
+         g->classes[at]; at = (at + 1) & mask)
+        if (g->classes[at] == c + 1)
+            return true;
+    return false;
 }
 
 /* The index + 1 of the first class of the table named by name[0..len) at or after slot *at,
@@ -186,6 +243,8 @@ static void build_subclass_lists(gm_call_graph *g, const gm_symbols *symbols) {
     size_t used = 0;
     for (size_t c = 0; c < classes; c++) {
         const gm_class_symbol *cls = &symbols->classes[c];
+        if (!class_in_table(g, symbols, c))
+            continue; /* a repeat: its subclass edges would be the first one's again */
         for (size_t b = 0; b < cls->base_count; b++) {
             const char *base = cls->bases[b];
             if (strchr(base, '.'))
@@ -374,11 +433,21 @@ int gm_call_graph_run(gm_call_graph *g, const gm_call_part *const *parts, size_t
             g->flags[n] = 0;
             g->via[n] = 0;
             any_full |= node->fullgraph;
+            g->same_next[n] = 0;
+            ptrdiff_t same = key_slot(g, node->key.hash, node->key.key);
+            if (same >= 0) { /* the key again: after the nodes that have it already */
+                g->same_next[g->slot_last[same] - 1] = n + 1;
+                g->slot_last[same] = n + 1;
+                g->slot_count[same]++;
+                continue;
+            }
             size_t at = (size_t)node->key.hash & mask;
             while (g->table[at])
                 at = (at + 1) & mask;
-            g->table[at] = n + 1;
+            g->table[at] = g->slot_last[at] = n + 1;
             g->table_hash[at] = node->key.hash;
+            g->slot_count[at] = 1;
+            g->slot_colors[at] = 0;
         }
         for (uint32_t t = 0; t < part->target_count; t++)
             any_full |= part->targets[t].fullgraph;

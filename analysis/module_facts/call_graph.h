@@ -23,8 +23,15 @@ typedef struct {
     uint32_t *via;
     uint32_t current_via; /* while running: the via of what is being reached */
     size_t *queue;
-    size_t *table;        /* open addressing: node index + 1, 0 empty */
+    /* open addressing by key: the first node with the key (index + 1, 0 empty); the others
+     * with it follow through same_next (index + 1, 0 ends), so that a key defined many times
+     * (a file of many copies of a module) is one slot, whose nodes a color marks once */
+    size_t *table;
     uint64_t *table_hash; /* the key hash of each table slot */
+    size_t *slot_last;    /* the last node of the slot's key (index + 1) */
+    size_t *slot_count;   /* how many nodes have the slot's key */
+    uint8_t *slot_colors; /* the colors reach() has marked the slot's nodes with */
+    size_t *same_next;    /* per node */
     size_t count, capacity, table_size;
     size_t *classes; /* the symbols' classes by name, built when first needed in a run */
     size_t class_capacity, class_table_size;

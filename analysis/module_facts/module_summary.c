@@ -139,13 +139,18 @@ static int class_order(const void *a, const void *b) {
 }
 
 const gm_summary_class *gm_module_summary_class(const gm_module_summary *s, const char *name) {
-    gm_summary_class probe = {.name = (char *)name};
-    const gm_summary_class *found = s->class_count ? bsearch(&probe, s->classes, s->class_count,
-                                                             sizeof *s->classes, class_order)
-                                                   : NULL;
-    while (found && found > s->classes && strcmp(found[-1].name, name) == 0)
-        found--;
-    return found;
+    /* the first class not ordered before name (a name defined many times is a long run: a
+     * step back per copy made every lookup linear in the copies) */
+    size_t low = 0, high = s->class_count;
+    while (low < high) {
+        size_t mid = low + (high - low) / 2;
+        if (strcmp(s->classes[mid].name, name) < 0)
+            low = mid + 1;
+        else
+            high = mid;
+    }
+    return low < s->class_count && strcmp(s->classes[low].name, name) == 0 ? &s->classes[low]
+                                                                           : NULL;
 }
 
 /* The names of the file's top-level classes, sorted: asked once per callee and base, a scan of

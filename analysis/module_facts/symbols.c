@@ -105,7 +105,13 @@ typedef struct {
     gm_symbols *symbols;
     uint64_t *hash;
     bool type_only; /* inside `if TYPE_CHECKING:` */
+    /* a module's own imports: one that binds a name to what it is bound to already is not
+     * kept (a file of many copies of a module would make every lookup walk them all); a
+     * function's imports are kept, as they make the name a local of the function */
+    bool skip_rebinding;
 } sink;
+
+static const gm_import *find_import(const gm_symbols *s, const char *head, size_t len);
 
 /* Takes ownership of local and canonical (either may be NULL after an OOM: then both are freed
  * and -1 returned). */
@@ -115,7 +121,9 @@ static int add_import(sink *k, char *local, char *canonical) {
     hash_field(k->hash, k->type_only ? 'T' : 'I', local, strlen(local));
     hash_field(k->hash, '=', canonical, strlen(canonical));
     gm_symbols *s = k->symbols;
-    if (!s) {
+    const gm_import *bound = s && k->skip_rebinding ? find_import(s, local, strlen(local)) : NULL;
+    if (!s || (bound && bound->type_only == k->type_only &&
+               strcmp(bound->canonical, canonical) == 0)) {
         free(local);
         free(canonical);
         return 0;
@@ -652,7 +660,7 @@ static int scan(sink *s, const gm_syntax *syn, const char *text, TSNode n, bool 
 
 int gm_symbols_scan_top(gm_symbols *symbols, const gm_syntax *syntax, const char *text,
                         TSNode child, uint64_t *hash) {
-    sink k = {symbols, hash, false};
+    sink k = {symbols, hash, false, true};
     return scan(&k, syntax, text, child, false, 0);
 }
 
@@ -670,7 +678,7 @@ int gm_symbols_overlay(gm_symbols *overlay, const gm_symbols *base, const gm_syn
         memcpy(overlay->imports, base->imports, base->import_count * sizeof *base->imports);
     overlay->import_count = base->import_count;
     uint64_t unused = GM_HASH_INIT;
-    sink k = {overlay, &unused, false};
+    sink k = {overlay, &unused, false, false};
     for (size_t i = 0; i < count; i++)
         if (scan(&k, syntax, text, imports[i], false, 0) != 0) {
             gm_symbols_overlay_free(overlay, base);

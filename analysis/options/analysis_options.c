@@ -1,7 +1,10 @@
 #include "analysis/options/analysis_options.h"
 
+
 #include <stdio.h>
 #include <string.h>
+
+#include "analysis/options/closest_name.h"
 
 void gm_analysis_options_default(gm_analysis_options *options) {
     options->forward_is_compiled = true;
@@ -86,6 +89,16 @@ bool gm_analysis_rule_enabled(const gm_analysis_options *options, const gm_rule 
     return selectors_match(&options->select, id) && !selectors_match(&options->ignore, id);
 }
 
+const char *gm_closest_rule_id(const char *id) {
+    size_t count;
+    const gm_rule *rules = gm_rules(&count);
+    const char *names[512]; /* the catalogue has a few dozen rules */
+    size_t n = 0;
+    for (size_t r = 0; r < count && n < sizeof names / sizeof *names; r++)
+        names[n++] = rules[r].id;
+    return gm_closest_name(id, names, n);
+}
+
 int gm_rule_selectors_set(gm_rule_selectors *selectors, const char *const *ids, size_t count,
                           char *error, size_t error_size) {
     if (count > GM_MAX_RULE_SELECTORS) {
@@ -100,7 +113,12 @@ int gm_rule_selectors_set(gm_rule_selectors *selectors, const char *const *ids, 
         for (size_t r = 0; n > 0 && n < GM_RULE_SELECTOR_SIZE && r < rule_count && !known; r++)
             known = strncmp(rules[r].id, ids[i], n) == 0;
         if (!known) {
-            snprintf(error, error_size, "unknown rule selector \"%.40s\"", ids[i]);
+            const char *near = gm_closest_rule_id(ids[i]);
+            if (near)
+                snprintf(error, error_size, "unknown rule selector \"%.40s\" (did you mean \"%s\"?)",
+                         ids[i], near);
+            else
+                snprintf(error, error_size, "unknown rule selector \"%.40s\"", ids[i]);
             return -1;
         }
     }

@@ -70,6 +70,10 @@ void gm_analysis_options_default(gm_analysis_options *options);
  * switched off by a dynamo setting. The one place rule gating happens. */
 bool gm_analysis_rule_enabled(const gm_analysis_options *options, const gm_rule *rule);
 
+/* The rule id nearest to id, a selector or rule id no rule has ("GM410" for "GM401"), or NULL
+ * (closest_name.h). */
+const char *gm_closest_rule_id(const char *id);
+
 /* Replaces *selectors with ids (count of them). Each must be a prefix of some rule id ("GM",
  * "GM4", "GM401"). Returns 0, or -1 with a message naming the bad one in error. */
 int gm_rule_selectors_set(gm_rule_selectors *selectors, const char *const *ids, size_t count,

@@ -104,9 +104,43 @@ TSTree *gm_python_parse(TSParser *parser, const TSTree *old_tree, const char *te
     return gm_python_parse_text(parser, old_tree, text, len, true);
 }
 
+/* The longest run of lines that hold a comment or a line continuation and no token, blank
+ * lines between them not ending it (an upper bound of the extras a node may get in a row, but
+ * for comments after code, which one line of margin covers). Lines end at "\n" or "\r". */
+static size_t longest_extras_run(const char *text, size_t len) {
+    size_t run = 0, longest = 0;
+    for (size_t at = 0; at < len;) {
+        while (at < len && (text[at] == ' ' || text[at] == '\t' || text[at] == '\f'))
+            at++;
+        if (at < len && (text[at] == '#' || (text[at] == '\\' && at + 1 < len &&
+                                             (text[at + 1] == '\n' || text[at + 1] == '\r')))) {
+            if (++run > longest)
+                longest = run;
+        } else if (at < len && text[at] != '\n' && text[at] != '\r') {
+            run = 0;
+        }
+        const char *nl = memchr(text + at, '\n', len - at);
+        const char *cr = memchr(text + at, '\r', (nl ? (size_t)(nl - text) : len) - at);
+        const char *end = cr ? cr : nl;
+        at = end ? (size_t)(end - text) + 1 : len;
+    }
+    return longest;
+}
+
+const char *gm_python_text_refused(const char *text, size_t len) {
+    if (len > UINT32_MAX)
+        return "larger than the 4 GiB the parser can address";
+    /* each such line takes two bytes at least */
+    if (len / 2 >= GM_PARSER_MAX_EXTRAS_RUN &&
+        longest_extras_run(text, len) >= GM_PARSER_MAX_EXTRAS_RUN)
+        return "60,000 or more comment lines in a row: beyond what the parser library "
+               "(tree-sitter 0.20) can hold in one node without corrupting memory";
+    return NULL;
+}
+
 TSTree *gm_python_parse_text(TSParser *parser, const TSTree *old_tree, const char *text,
                              size_t len, bool may_hold_cr) {
-    if (len > UINT32_MAX)
+    if (gm_python_text_refused(text, len))
         return NULL;
     TSTree *tree;
     gm_source_input source = {text, (uint32_t)len,

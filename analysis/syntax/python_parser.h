@@ -14,8 +14,17 @@ const TSLanguage *gm_python_language(void);
  * ts_parser_delete. NULL when the runtime refuses the grammar's ABI. */
 TSParser *gm_python_parser_new(uint64_t timeout_micros);
 
+/* Why text is not given to the parser at all, or NULL when it is: tree-sitter 0.20 (Debian 12's)
+ * keeps a node's child count in 16 bits, so a run of 65,535 comments (or line continuations)
+ * with no token between them makes a node whose children it miscounts, and deleting that tree
+ * frees a pointer into the middle of an array (heap corruption). Such a run, far beyond any
+ * written module, is refused from GM_PARSER_MAX_EXTRAS_RUN on. */
+#define GM_PARSER_MAX_EXTRAS_RUN 60000u
+const char *gm_python_text_refused(const char *text, size_t len);
+
 /* Parses text (reusing old_tree, already gm_tree_edit'ed, when non-NULL). Returns a new tree
- * (caller deletes with gm_tree_delete) or NULL when the time bound was hit. Lines end at "\n",
+ * (caller deletes with gm_tree_delete) or NULL when the time bound was hit or the text is
+ * refused (gm_python_text_refused). Lines end at "\n",
  * "\r\n" or a lone "\r", as in CPython: a row of the tree is a line as LSP counts them, so the
  * points of an edit must count a lone "\r" as a line break too. */
 TSTree *gm_python_parse(TSParser *parser, const TSTree *old_tree, const char *text, size_t len);

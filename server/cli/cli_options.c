@@ -4,7 +4,48 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/options/closest_name.h"
+
 static const char *const FORMAT_NAMES = "full, concise, json, sarif, github, gitlab";
+
+/* Every option of check and fix, for "did you mean". */
+static const char *const OPTION_NAMES[] = {
+    "--output-format", "--select",      "--ignore",    "--unsafe-fixes", "--no-unsafe-fixes",
+    "--statistics",    "--show-fixes",  "--exit-zero", "--color",        "--force-exclude",
+    "--python",        "--stdin-filename", "--diff",   "--help",         NULL};
+
+/* What each option does, after the usage line of `--help`. */
+static void print_option_help(FILE *out, bool fix) {
+    fprintf(out,
+            "\n"
+            "options:\n"
+            "  --output-format FORMAT  how findings are printed: full (default: the source\n"
+            "                          around each), concise (one line each), json, sarif,\n"
+            "                          github, gitlab\n"
+            "  --select IDS            only these rules (comma-separated ids or prefixes: GM4)\n"
+            "  --ignore IDS            not these rules\n"
+            "  --unsafe-fixes          %s\n"
+            "  --no-unsafe-fixes       the opposite (beats unsafe-fixes in pyproject.toml)\n",
+            fix ? "also apply the mends that may change runtime behaviour"
+                : "show the unsafe mends as fixes too");
+    if (fix)
+        fprintf(out, "  --diff                  print the changes as a unified diff; write nothing\n");
+    else
+        fprintf(out,
+                "  --statistics            one line per rule: how many findings\n"
+                "  --python PATH           the interpreter whose version the analysis assumes\n");
+    fprintf(out,
+            "  --show-fixes            list the fixes %s\n"
+            "  --exit-zero             exit 0 even when graph breaks are found\n"
+            "  --color WHEN            auto (default), always, never\n"
+            "  --force-exclude         apply exclude to paths given on the command line too\n"
+            "  --stdin-filename NAME   read the source from stdin, reported as NAME\n"
+            "  -h, --help              this help\n"
+            "\n"
+            "Settings come from [tool.graphmend] in the nearest pyproject.toml; command-line\n"
+            "options beat them. Exit status: 0 nothing found, 1 graph breaks found%s, 2 error.\n",
+            fix ? "applied" : "`graphmend fix` would apply", fix ? " (or remaining)" : "");
+}
 
 static void print_usage(FILE *out, const char *command) {
     if (strcmp(command, "check") == 0) {
@@ -126,12 +167,20 @@ int gm_cli_parse_options(int argc, char **argv, bool fix, gm_cli_options *option
             options->force_exclude = true;
         } else if (is_flag(arg, "--help") || is_flag(arg, "-h")) {
             print_usage(stdout, argv[0]);
+            print_option_help(stdout, fix);
             exit(0);
         } else if (missing) {
             fprintf(stderr, "graphmend %s: %s needs a value\n", argv[0], arg);
             return 2;
         } else if (arg[0] == '-' && arg[1] != '\0') {
-            fprintf(stderr, "graphmend %s: unknown option '%s'\n", argv[0], arg);
+            char name[64];
+            snprintf(name, sizeof name, "%.*s", (int)strcspn(arg, "="), arg);
+            const char *near = gm_closest_name(name, OPTION_NAMES,
+                                               sizeof OPTION_NAMES / sizeof *OPTION_NAMES);
+            fprintf(stderr, "graphmend %s: unknown option '%s'", argv[0], arg);
+            if (near)
+                fprintf(stderr, " (did you mean '%s'?)", near);
+            fprintf(stderr, "\n");
             print_usage(stderr, argv[0]);
             return 2;
         } else {

@@ -9,6 +9,7 @@
 
 #include "analysis/analyzer.h"
 #include "analysis/mend_apply.h"
+#include "analysis/syntax/python_parser.h"
 #include "server/cli/check_analysis.h"
 #include "server/cli/cli_options.h"
 #include "server/cli/file_rewrite.h"
@@ -134,7 +135,34 @@ static int add_stdin_path(gm_path_list *files, const gm_cli_options *options) {
 /* The paths to work on: stdin's name, or the files the command line selects. Returns 0, or -1
  * (files then holds what could be selected; gm_cli_select_files has said why). */
 static int collect_paths(const gm_cli_options *options, bool from_stdin, gm_path_list *files) {
-    return from_stdin ? add_stdin_path(files, options) : gm_cli_select_files(options, files);
+    int rc = from_stdin ? add_stdin_path(files, options) : gm_cli_select_files(options, files);
+    if (rc == 0 && files->count == 0) /* as ruff says it: nothing was checked */
+        fprintf(stderr, "graphmend: warning: No Python files found under the given path(s)\n");
+    return rc;
+}
+
+/* The offset of the first byte of text that does not begin a valid UTF-8 sequence (an
+ * overlong form, a surrogate or beyond U+10FFFF included), or len when all of it is valid. */
+static size_t first_invalid_utf8(const char *text, size_t len) {
+    const unsigned char *s = (const unsigned char *)text;
+    for (size_t i = 0; i < len;) {
+        unsigned c = s[i];
+        size_t n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3
+                                : (c & 0xF8) == 0xF0 ? 4 : 0;
+        if (n == 0 || i + n > len || (n == 2 && c < 0xC2))
+            return i;
+        unsigned cp = n == 1 ? c : c & (0x3F >> (n - 1));
+        for (size_t k = 1; k < n; k++) {
+            if ((s[i + k] & 0xC0) != 0x80)
+                return i;
+            cp = cp << 6 | (s[i + k] & 0x3F);
+        }
+        if ((n == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+            (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
+            return i;
+        i += n;
+    }
+    return len;
 }
 
 /* Reads the source of path (stdin when from_stdin) into report (text owned by the report) and
@@ -155,6 +183,12 @@ static int load_source(const char *path, bool from_stdin, const gm_cli_options *
     }
     report->text = text;
     report->len = len;
+    size_t bad = first_invalid_utf8(text, len);
+    if (bad < len) /* never a silent check: Python reads source as UTF-8 unless it says */
+        fprintf(stderr,
+                "graphmend: warning: %s is not valid UTF-8 (byte %zu): it is checked as UTF-8 "
+                "all the same, and names or columns after that byte may be off\n",
+                path, bad + 1);
     if (file_options(path, cli, options) != 0) {
         return -1;
     }
@@ -261,8 +295,10 @@ static bool spread_property_facts(check_batch *batch, size_t analysed,
     return ok;
 }
 
-static void report_unanalysed(const char *path) {
-    fprintf(stderr, "graphmend: could not analyse %s (too large or parse timed out)\n", path);
+static void report_unanalysed(const gm_file_report *report) {
+    const char *refused = report->text ? gm_python_text_refused(report->text, report->len) : NULL;
+    fprintf(stderr, "graphmend: could not analyse %s (%s)\n", report->path,
+            refused ? refused : "the parse timed out");
 }
 
 /* What `check` prints for the analysed reports, to out, in the chosen format. */
@@ -313,7 +349,7 @@ static gm_workspace_index *analyse_files(gm_file_report *reports,
     size_t kept = 0;
     for (size_t i = 0; i < analysed; i++) {
         if (failed[i]) {
-            report_unanalysed(reports[i].path);
+            report_unanalysed(&reports[i]);
             free_report(&reports[i]);
             error = true;
             continue;
@@ -341,7 +377,7 @@ static gm_workspace_index *analyse_files(gm_file_report *reports,
     }
     for (size_t i = 0; failed && i < analysed; i++) {
         if (failed[i]) {
-            report_unanalysed(reports[i].path);
+            report_unanalysed(&reports[i]);
             error = true;
         }
     }

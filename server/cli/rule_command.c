@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/options/analysis_options.h"
 #include "analysis/rules/catalogue/rule_catalogue.h"
 
 static const char *severity_name(gm_severity severity) {
@@ -38,6 +39,14 @@ int gm_cli_rule(int argc, char **argv) {
     if (argc != 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         FILE *out = argc == 2 ? stdout : stderr;
         fprintf(out, "usage: graphmend rule ID | --all\n");
+        if (argc == 2)
+            fprintf(out, "\n"
+                         "Explains a rule (markdown): what breaks the graph, why, and what to do.\n"
+                         "\n"
+                         "options:\n"
+                         "  ID          a rule id, such as GM401\n"
+                         "  --all       every rule\n"
+                         "  -h, --help  this help\n");
         return argc == 2 ? 0 : 2;
     }
     if (strcmp(argv[1], "--all") == 0) {
@@ -53,8 +62,11 @@ int gm_cli_rule(int argc, char **argv) {
     }
     const gm_rule *rule = gm_rule_by_id(argv[1]);
     if (!rule) {
-        fprintf(stderr, "graphmend rule: unknown rule '%s' (`graphmend rule --all` lists them)\n",
-                argv[1]);
+        const char *near = gm_closest_rule_id(argv[1]);
+        fprintf(stderr, "graphmend rule: unknown rule '%s'", argv[1]);
+        if (near)
+            fprintf(stderr, " (did you mean '%s'?)", near);
+        fprintf(stderr, "; `graphmend rule --all` lists them\n");
         return 2;
     }
     print_rule(stdout, rule);

@@ -1,5 +1,6 @@
 #include "server/config/pyproject_config.h"
 
+
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "analysis/options/closest_name.h"
 #include "server/config/project_files.h"
 #include "server/workspace/file_reader.h"
 
@@ -171,6 +173,22 @@ static bool read_header(reader *r, char *name, size_t size, bool *array) {
     r->p = eol < r->end ? eol + 1 : eol;
     r->line++;
     return true;
+}
+
+/* Whether the line at r opens a [tool.graphmend...] header that does not close on it: TOML
+ * rejects the file, and reading on would drop the table without a word. */
+static bool unclosed_graphmend_header(const reader *r) {
+    const char *p = r->p;
+    while (p < r->end && (*p == ' ' || *p == '\t'))
+        p++;
+    static const char header[] = "[tool.graphmend";
+    size_t n = sizeof header - 1;
+    if ((size_t)(r->end - p) < n || memcmp(p, header, n) != 0)
+        return false;
+    const char *eol = memchr(p, '\n', (size_t)(r->end - p));
+    const char *close = memchr(p, ']', (size_t)((eol ? eol : r->end) - p));
+    const char *comment = memchr(p, '#', (size_t)((eol ? eol : r->end) - p));
+    return !close || (comment && comment < close);
 }
 
 static bool is_key_char(char c) {
@@ -460,7 +478,19 @@ static int apply_key(reader *r, const char *key_name, const value *v, gm_analysi
             return fail(r, message);
         }
     } else {
-        snprintf(message, sizeof message, "unknown key '%s' in [tool.graphmend]", key_name);
+        static const char *const keys[] = {
+            "allow-rnn",        "capture-dynamic-output-shape-ops", "capture-scalar-outputs",
+            "compile-forward",  "exclude",       "extend-exclude",  "extend-select",
+            "fullgraph",        "ignore",        "ignore-logging-functions",
+            "nested-graph-breaks", "per-file-ignores", "python-version",
+            "reorderable-logging-functions", "select", "torch-version", "training",
+            "unsafe-fixes",     NULL};
+        const char *near = gm_closest_name(key_name, keys, sizeof keys / sizeof *keys);
+        if (near)
+            snprintf(message, sizeof message,
+                     "unknown key '%s' in [tool.graphmend] (did you mean '%s'?)", key_name, near);
+        else
+            snprintf(message, sizeof message, "unknown key '%s' in [tool.graphmend]", key_name);
         return fail(r, message);
     }
     if (*seen & bit) {
@@ -491,6 +521,10 @@ static int parse_project(const char *text, size_t len, gm_analysis_options *opti
         char name[128];
         bool array;
         int header_line = r.line;
+        if (!in_string && unclosed_graphmend_header(&r)) {
+            free(kept);
+            return fail(&r, "the table header [tool.graphmend is not closed: expected ']'");
+        }
         if (!in_string && read_header(&r, name, sizeof name, &array)) {
             inside = in_per_file = false;
             in_project = !array && strcmp(name, "project") == 0;

@@ -31,7 +31,14 @@ const gm_finding_list *gm_server_findings(gm_server *server, gm_document *doc) {
                               "parsing %s took too long; diagnostics paused until next edit",
                               doc->uri);
             }
-            return &empty_findings; /* parse timed out: nothing reliable to say */
+            if (doc->parse_refused && !doc->refusal_told) {
+                /* once per document, until a text of it parses again */
+                doc->refusal_told = true;
+                gm_server_log(server, 2, "not analysing %s: %s", doc->uri, doc->parse_refused);
+                gm_server_show(server, 2, "graphmend does not analyse %s: %s", doc->uri,
+                               doc->parse_refused);
+            }
+            return &empty_findings; /* no tree: nothing reliable to say */
         }
         gm_analysis_options options;
         gm_server_document_options(server, doc, &options);

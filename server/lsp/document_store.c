@@ -7,6 +7,7 @@
 #include "analysis/syntax/python_parser.h"
 #include "server/lsp/confirm_verdicts.h"
 #include "server/lsp/diagnostic_fragments.h"
+#include "server/workspace/file_reader.h"
 #include "server/workspace/parallel_each.h"
 
 int gm_document_store_init(gm_document_store *store) {
@@ -120,8 +121,16 @@ static void mark_used(gm_document_store *store, gm_document *doc) {
 }
 
 static void reparse(gm_document_store *store, gm_document *doc) {
-    TSTree *tree =
-        gm_python_parse_text(store->parser, doc->tree, doc->text, doc->len, doc->may_hold_cr);
+    /* the limit `check` applies to files, for the same reasons */
+    doc->parse_refused =
+        doc->len > GM_READ_FILE_MAX_BYTES ? "larger than the 16 MiB limit for a source file" : NULL;
+    TSTree *tree = doc->parse_refused ? NULL
+                                      : gm_python_parse_text(store->parser, doc->tree, doc->text,
+                                                             doc->len, doc->may_hold_cr);
+    if (!tree && !doc->parse_refused)
+        doc->parse_refused = gm_python_text_refused(doc->text, doc->len);
+    if (tree)
+        doc->refusal_told = false;
     /* the old tree is deleted after the publication, not before the analysis */
     delete_retired(doc);
     doc->retired_tree = doc->tree;
@@ -132,7 +141,7 @@ static void reparse(gm_document_store *store, gm_document *doc) {
     doc->tree = tree;
     doc->tree_dropped = false;
     doc->tree_stale = false;
-    doc->parse_timed_out = tree == NULL;
+    doc->parse_timed_out = tree == NULL && !doc->parse_refused;
     if (tree) {
         store->trees_held++;
     }

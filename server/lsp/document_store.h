@@ -31,6 +31,10 @@ typedef struct gm_document {
     bool tree_dropped; /* not used lately: gm_document_tree parses it again */
     bool tree_stale;   /* edited since its last parse: gm_document_tree reparses it */
     bool parse_timed_out; /* the last parse gave up (GM_DOCUMENT_PARSE_TIMEOUT_MICROS) */
+    /* why the last parse was not even tried (a static string: larger than the 16 MiB a source
+     * file may have, or text the parser library cannot hold), or NULL */
+    const char *parse_refused;
+    bool refusal_told; /* the user was shown parse_refused once (until a parse succeeds) */
     /* The text held a "\r" when opened, or an edit inserted one: the parser then looks for
      * lone ones (which end lines), else it reads the text as it is. */
     bool may_hold_cr;

@@ -221,8 +221,22 @@ static void send_error(gm_server *server, json_t *id, int code, const char *mess
 
 /* A response to one of the server's requests: a malformed one (kind GM_RPC_BAD_RESPONSE) still
  * settles the request it names, as a failure, so that nothing waits for it forever. */
+static bool names_outgoing(const gm_server *server, const json_t *id) {
+    for (size_t i = 0; json_is_integer(id) && i < server->outgoing_count; i++)
+        if (server->outgoing[i].id == (int64_t)json_integer_value(id))
+            return true;
+    return false;
+}
+
 static void handle_response(gm_server *server, gm_rpc_message *msg) {
     bool malformed = msg->kind == GM_RPC_BAD_RESPONSE;
+    /* {"jsonrpc": "2.0", "id": 5}: no request of ours has that id, so it is a request without
+     * "method" (JSON-RPC: -32600), not a response to answer nothing to */
+    if (malformed && msg->lacks_method && !names_outgoing(server, msg->id)) {
+        send_error(server, msg->id, GM_RPC_INVALID_REQUEST,
+                   "a request needs a \"method\" (a response, \"result\" or \"error\")");
+        return;
+    }
     if (malformed) {
         gm_server_log(server, 2, "ignored a malformed response: %s", msg->error_message);
     }

@@ -246,12 +246,29 @@ def test_integer_outside_int64_is_an_invalid_request(servers, raw, expected_id):
 
 @pytest.mark.parametrize("message", [
     {"jsonrpc": "2.0", "id": 424244},
+    {"jsonrpc": "2.0", "id": "no-method", "params": {}},
+], ids=["bare", "with-params"])
+def test_request_without_method_gets_invalid_request(servers, message):
+    """An id that names no request of the server's, with neither "result" nor "error": a
+    request that lacks its method, which JSON-RPC answers with -32600 (it got no answer)."""
+    session = servers.session("neovim")
+    client = session.client
+    mark = client.mark()
+    client.send(message)
+    barrier = client.barrier()
+    answers = [m for m in client.received[mark:] if "method" not in m and m is not barrier]
+    assert len(answers) == 1, answers
+    assert answers[0]["error"]["code"] == INVALID_REQUEST
+    assert answers[0]["id"] == message["id"]
+
+
+@pytest.mark.parametrize("message", [
     {"jsonrpc": "2.0", "id": 424245, "result": None, "error": {"code": -1, "message": "x"}},
     {"jsonrpc": "2.0", "id": 424246, "error": "not an object"},
     {"jsonrpc": "2.0", "id": [1], "result": 1},
     {"jsonrpc": "2.0", "result": 1},
     {"id": 424247, "result": 1},
-], ids=["neither", "both", "bad-error", "bad-id", "no-id", "no-version"])
+], ids=["both", "bad-error", "bad-id", "no-id", "no-version"])
 def test_malformed_response_is_logged_not_answered(servers, message):
     session = servers.session("neovim")
     client = session.client

@@ -181,6 +181,14 @@ static void test_invalid(void) {
     check_invalid(bad_response_cases, sizeof bad_response_cases / sizeof bad_response_cases[0],
                   GM_RPC_BAD_RESPONSE);
     gm_rpc_message_clear(NULL);
+    /* of those, only the one with an id and neither result nor error may be a request that
+     * lacks its method (the server answers it -32600 when the id is none of its requests) */
+    for (size_t i = 0; i < sizeof bad_response_cases / sizeof bad_response_cases[0]; i++) {
+        gm_rpc_message m;
+        gm_rpc_parse(bad_response_cases[i].body, strlen(bad_response_cases[i].body), &m);
+        CHECK(m.lacks_method == (i == 0));
+        gm_rpc_message_clear(&m);
+    }
 }
 
 static void check_serialized(json_t *v, const char *expected) {

@@ -133,9 +133,58 @@ static void lone_cr_ends_lines(void) {
     ts_parser_delete(p);
 }
 
+/* A text of count copies of line (each ending in end), then tail: malloc'd. */
+static char *repeated(const char *line, const char *end, size_t count, const char *tail,
+                      size_t *len) {
+    size_t l = strlen(line), e = strlen(end), t = strlen(tail);
+    char *text = malloc(count * (l + e) + t + 1);
+    CHECK(text != NULL);
+    for (size_t i = 0; i < count; i++) {
+        memcpy(text + i * (l + e), line, l);
+        memcpy(text + i * (l + e) + l, end, e);
+    }
+    memcpy(text + count * (l + e), tail, t + 1);
+    *len = count * (l + e) + t;
+    return text;
+}
+
+/* A run of comments the parser library would miscount is refused before it is parsed, with
+ * "\r" and "\r\n" line ends and blank lines in the run; code ends a run, and a run just below
+ * the bound parses. */
+static void refuses_long_comment_runs(void) {
+    TSParser *parser = gm_python_parser_new(0);
+    CHECK(parser != NULL);
+    const char *ends[] = {"\n", "\r\n", "\r"};
+    for (int i = 0; i < 3; i++) {
+        size_t len;
+        char *text = repeated("  # comment", ends[i], GM_PARSER_MAX_EXTRAS_RUN, "x = 1\n", &len);
+        CHECK(gm_python_text_refused(text, len) != NULL);
+        CHECK(gm_python_parse(parser, NULL, text, len) == NULL);
+        free(text);
+    }
+    size_t len;
+    char *blanks = repeated("# c\n", "\n", GM_PARSER_MAX_EXTRAS_RUN, "", &len);
+    CHECK(gm_python_text_refused(blanks, len) != NULL);
+    free(blanks);
+    char *code = repeated("# c\nx = 1", "\n", GM_PARSER_MAX_EXTRAS_RUN, "", &len);
+    CHECK(gm_python_text_refused(code, len) == NULL);
+    TSTree *tree = gm_python_parse(parser, NULL, code, len);
+    CHECK(tree != NULL);
+    gm_tree_delete(tree);
+    free(code);
+    char *below = repeated("# c", "\n", GM_PARSER_MAX_EXTRAS_RUN - 1, "x = 1\n", &len);
+    CHECK(gm_python_text_refused(below, len) == NULL);
+    tree = gm_python_parse(parser, NULL, below, len);
+    CHECK(tree != NULL);
+    gm_tree_delete(tree);
+    free(below);
+    ts_parser_delete(parser);
+}
+
 int main(void) {
     parses();
     lone_cr_ends_lines();
     time_bound();
+    refuses_long_comment_runs();
     return check_exit_code("analysis/syntax/python_parser");
 }
