@@ -139,3 +139,30 @@ bool gm_cache_has(const char *path) {
     struct stat st;
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
+
+uint64_t gm_cache_content_digest(const char *data, size_t len) {
+    return gm_hash_bytes(hash_int(GM_HASH_INIT, (long long)len), data, len);
+}
+
+bool gm_cache_entry_is_intact(const char *path, size_t len, uint64_t digest) {
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return false;
+    struct stat st;
+    bool intact = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+                  (st.st_mode & (S_IWGRP | S_IWOTH)) == 0 && (size_t)st.st_size == len;
+    char *data = intact ? malloc(len + 1) : NULL;
+    size_t done = 0;
+    while (data && done < len) {
+        ssize_t got = read(fd, data + done, len - done);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            break;
+        done += (size_t)got;
+    }
+    intact = data && done == len && gm_cache_content_digest(data, len) == digest;
+    free(data);
+    close(fd);
+    return intact;
+}

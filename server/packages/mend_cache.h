@@ -32,4 +32,13 @@ int gm_cache_write(const char *path, const char *data, size_t len);
 /* Whether path names a file that exists. */
 bool gm_cache_has(const char *path);
 
+/* A digest of a cached copy's content, recorded beside it when it is written. */
+uint64_t gm_cache_content_digest(const char *data, size_t len);
+
+/* Whether path is the entry that was written: a regular file reached without following a
+ * symbolic link (O_NOFOLLOW), owned by this user and writable by no one else, of len bytes
+ * whose digest is digest. Anything else (replaced by a link, cut short, edited, another
+ * owner's) is a bad entry, never to be used: the caller rebuilds it. */
+bool gm_cache_entry_is_intact(const char *path, size_t len, uint64_t digest);
+
 #endif

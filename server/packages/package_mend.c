@@ -108,6 +108,66 @@ static int list_files(const char *root, record_list *records, char *error, size_
     return 0;
 }
 
+/* What a mended copy's note records: how many mends, whether the line count was kept, and the
+ * copy's length and content digest, by which the copy is checked before each use. */
+typedef struct {
+    size_t mends;
+    bool kept;
+    size_t len;
+    unsigned long long digest;
+} copy_note;
+
+/* Reads "MENDS KEPT LEN DIGEST" from a mended copy's note (an older note without the digest
+ * is not read: its copy is mended again). */
+static bool read_note(const char *path, copy_note *note) {
+    size_t len = 0;
+    char *text = gm_read_file(path, &len);
+    char flag = 0;
+    bool ok = text && sscanf(text, "%zu %c %zu %llx", &note->mends, &flag, &note->len,
+                             &note->digest) == 4 &&
+              (flag == 'k' || flag == 'c');
+    free(text);
+    note->kept = flag == 'k';
+    return ok;
+}
+
+/* Whether the copy a note describes is there as it was written (no copy when no mend). */
+static bool copy_is_intact(const char *copy, const copy_note *note) {
+    return note->mends == 0 || gm_cache_entry_is_intact(copy, note->len, note->digest);
+}
+
+/* Whether copy is the cache's own name for a mended copy: <cache>/mended/<16 hex>.py. A
+ * manifest that names anything else was not written by graphmend. */
+static bool names_cached_copy(const char *cache, const char *copy) {
+    size_t n = strlen(cache);
+    static const char dir[] = "/mended/";
+    if (strncmp(copy, cache, n) != 0 || strncmp(copy + n, dir, sizeof dir - 1) != 0)
+        return false;
+    const char *name = copy + n + sizeof dir - 1;
+    for (int i = 0; i < 16; i++)
+        if (!((name[i] >= '0' && name[i] <= '9') || (name[i] >= 'a' && name[i] <= 'f')))
+            return false;
+    return strcmp(name + 16, ".py") == 0;
+}
+
+/* The copy named by a manifest, checked against its note. */
+static bool cached_copy_is_intact(const char *cache, const char *copy) {
+    if (!names_cached_copy(cache, copy))
+        return false;
+    char note_path[4200];
+    size_t n = strlen(copy);
+    snprintf(note_path, sizeof note_path, "%.*s.note", (int)(n - 3), copy);
+    copy_note note;
+    return read_note(note_path, &note) && note.mends > 0 && copy_is_intact(copy, &note);
+}
+
+static void report_bad_entry(const char *path, const char *entry) {
+    fprintf(stderr,
+            "graphmend: the cache's mended copy of %s (%s) is not the one graphmend wrote "
+            "(replaced, cut short or a link): mending it again\n",
+            path, entry);
+}
+
 static void manifest_path(const char *cache, uint64_t settings, const char *root, char *path,
                           size_t cap) {
     char key[GM_CACHE_KEY_SIZE];
@@ -117,7 +177,7 @@ static void manifest_path(const char *cache, uint64_t settings, const char *root
 
 /* Takes the outcome of each file from the manifest when the manifest lists exactly these files
  * with these sizes and times and its mended copies are still there. */
-static bool reuse_manifest(const char *path, record_list *records) {
+static bool reuse_manifest(const char *path, const char *cache, record_list *records) {
     size_t len = 0;
     char *text = gm_read_file(path, &len);
     if (!text || strncmp(text, MANIFEST_HEADER, strlen(MANIFEST_HEADER)) != 0) {
@@ -151,7 +211,10 @@ static bool reuse_manifest(const char *path, record_list *records) {
         *extra++ = '\0';
         same = strcmp(tab + 1, record->path) == 0 && size == record->size &&
                seconds == record->seconds && nanoseconds == record->nanoseconds &&
-               (status != STATUS_MENDED || gm_cache_has(extra));
+               (status != STATUS_MENDED || cached_copy_is_intact(cache, extra));
+        if (status == STATUS_MENDED && tab && strcmp(tab + 1, record->path) == 0 &&
+            !cached_copy_is_intact(cache, extra))
+            report_bad_entry(record->path, extra);
         record->status = status;
         record->mends = mends;
         record->lines_kept = kept == 'k';
@@ -274,16 +337,6 @@ static void analyse_file(void *context, size_t index) {
     gm_finding_list_free(&findings);
 }
 
-/* Reads "MENDS KEPT" from a mended copy's note. */
-static bool read_note(const char *path, size_t *mends, bool *kept) {
-    size_t len = 0;
-    char *text = gm_read_file(path, &len);
-    char flag = 0;
-    bool ok = text && sscanf(text, "%zu %c", mends, &flag) == 2 && (flag == 'k' || flag == 'c');
-    free(text);
-    *kept = flag == 'k';
-    return ok;
-}
 
 /* Second pass, one file: mend it with the functions other modules' compiled code calls, unless
  * the cache holds that mend already. */
@@ -310,9 +363,14 @@ static void mend_file(void *context, size_t index) {
     snprintf(note, sizeof note, "%s/mended/%s.note", batch->cache, hex);
     size_t mends = 0;
     bool kept = true;
-    if (read_note(note, &mends, &kept) && (mends == 0 || gm_cache_has(copy))) {
-        record->mends = mends;
-        record->lines_kept = kept;
+    copy_note recorded;
+    bool noted = read_note(note, &recorded);
+    bool intact = noted && copy_is_intact(copy, &recorded);
+    if (noted && !intact)
+        report_bad_entry(record->path, copy);
+    if (intact) {
+        record->mends = recorded.mends;
+        record->lines_kept = recorded.kept;
     } else {
         size_t new_len = 0;
         char *mended = gm_mend_text(record->text, record->len, batch->options->unsafe_fixes,
@@ -324,8 +382,12 @@ static void mend_file(void *context, size_t index) {
         bool changed = new_len != record->len || memcmp(mended, record->text, new_len) != 0;
         mends = changed ? mends : 0;
         kept = line_count(mended, new_len) == line_count(record->text, record->len);
-        char text[64];
-        int text_len = snprintf(text, sizeof text, "%zu %c\n", mends, kept ? 'k' : 'c');
+        char text[96];
+        int text_len = snprintf(text, sizeof text, "%zu %c %zu %016llx\n", mends, kept ? 'k' : 'c',
+                                changed ? new_len : (size_t)0,
+                                changed ? (unsigned long long)gm_cache_content_digest(mended,
+                                                                                      new_len)
+                                        : 0ull);
         /* the copy first: a note promises its copy */
         if ((changed && gm_cache_write(copy, mended, new_len) != 0) ||
             gm_cache_write(note, text, (size_t)text_len) != 0) {
@@ -463,7 +525,7 @@ int gm_mend_packages(const gm_package_locations *where, const gm_analysis_option
             manifest_path(cache, settings, root, manifest, sizeof manifest);
             if (list_files(root, &records, error, error_size) != 0) {
                 status = -1;
-            } else if (!reuse_manifest(manifest, &records)) {
+            } else if (!reuse_manifest(manifest, cache, &records)) {
                 for (size_t i = 0; i < records.count; i++) { /* what the manifest left there */
                     file_record *record = &records.items[i];
                     free(record->mended);

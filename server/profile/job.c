@@ -9,6 +9,7 @@
 
 #include "server/config/interpreter_path.h"
 #include "server/profile/helper_script.h"
+#include "server/profile/process_tag.h"
 #include "server/profile/report.h"
 #include "server/profile/workdir.h"
 
@@ -42,6 +43,8 @@ struct gm_profile_job {
     int arm;     /* the arm running or last run */
     long pid;    /* its pid while it runs, also its process group; 0 otherwise */
     int awaited; /* exit + EOF of each pipe still to come for the current arm */
+    bool pipe_done[PIPE_COUNT]; /* its EOF came, or the deadline gave up on it */
+    char tag[GM_PROCESS_TAG_SIZE]; /* in every process of the job (process_tag.h) */
     int closing; /* handles of the current arm not closed yet */
     int64_t exit_status;
     int term_signal;
@@ -84,6 +87,9 @@ static void kill_group(gm_profile_job *job) {
          * workers go with it. */
         kill((pid_t)-job->pid, SIGKILL);
     }
+    /* and what left it for a session of its own, keeping the pipes open */
+    if (job->tag[0])
+        gm_process_tag_kill(job->tag);
 }
 
 static unsigned stage_percent(const char *stage) {
@@ -183,9 +189,24 @@ static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf) {
         }
     } else if (nread < 0) {
         uv_read_stop(stream);
-        one_less_awaited(job);
+        for (int i = 0; i < PIPE_COUNT; i++)
+            if (stream == (uv_stream_t *)&job->pipes[i] && !job->pipe_done[i]) {
+                job->pipe_done[i] = true;
+                one_less_awaited(job);
+            }
     }
     free(buf->base);
+}
+
+/* At the deadline: the pipes are not waited for any longer (a process that escaped every kill
+ * may hold them open for ever); the arm ends when its process has. */
+static void abandon_pipes(gm_profile_job *job) {
+    for (int i = 0; i < PIPE_COUNT && job->arm_open; i++)
+        if (!job->pipe_done[i]) {
+            job->pipe_done[i] = true;
+            uv_read_stop((uv_stream_t *)&job->pipes[i]);
+            one_less_awaited(job);
+        }
 }
 
 static void on_arm_exit(uv_process_t *process, int64_t exit_status, int term_signal) {
@@ -367,6 +388,7 @@ static void on_timeout(uv_timer_t *timer) {
     }
     fail(job, "timeout", message);
     kill_group(job);
+    abandon_pipes(job);
 }
 
 /* The children's environment: ours, with a private inductor (and triton) cache per arm and no
@@ -378,7 +400,7 @@ static char **child_environment(const gm_profile_job *job, int arm) {
     while (environ[count]) {
         count++;
     }
-    char **env = calloc(count + 4, sizeof *env);
+    char **env = calloc(count + 5, sizeof *env);
     if (!env) {
         return NULL;
     }
@@ -409,6 +431,7 @@ static char **child_environment(const gm_profile_job *job, int arm) {
     for (int i = 0; i < 3; i++) {
         env[used++] = own[i];
     }
+    env[used++] = (char *)job->tag; /* the job owns it: free_environment leaves it */
     env[used] = NULL;
     return env;
 }
@@ -421,7 +444,8 @@ static void free_environment(char **env) {
     while (env[count]) {
         count++;
     }
-    for (size_t i = count - 3; i < count; i++) { /* the three strings child_environment made */
+    /* the three strings child_environment made, before the job's tag (which the job owns) */
+    for (size_t i = count - 4; i < count - 1; i++) {
         free(env[i]);
     }
     free(env);
@@ -429,6 +453,7 @@ static void free_environment(char **env) {
 
 static void spawn_arm(gm_profile_job *job, int arm) {
     job->arm = arm;
+    gm_process_tag_new(job->tag);
     job->output_len = 0;
     job->line_len = 0;
     char script[1100], copy[1100], result[1100], outputs[1100], reference[1100];
@@ -523,6 +548,7 @@ static void spawn_arm(gm_profile_job *job, int arm) {
     job->pid = job->process.pid;
     job->awaited = 1 + PIPE_COUNT;
     for (int i = 0; i < PIPE_COUNT; i++) {
+        job->pipe_done[i] = false;
         uv_read_start((uv_stream_t *)&job->pipes[i], alloc_buffer, on_read);
     }
     if (job->callbacks.started && !job->abandoned) {
@@ -604,6 +630,7 @@ gm_profile_job *gm_profile_job_start(uv_loop_t *loop, const gm_profile_request *
 void gm_profile_job_cancel(gm_profile_job *job) {
     fail(job, "cancelled", "the profile was cancelled; its processes were killed");
     kill_group(job);
+    abandon_pipes(job);
 }
 
 void gm_profile_job_abandon(gm_profile_job *job) {

@@ -3,10 +3,18 @@ family and run that broke in the stored ground truth (tests/sweep/data/), with t
 installed (the original arm) and as `graphmend fix` leaves it (safe; unsafe: --unsafe-fixes).
 
     python tests/sweep/mend_sweep.py run --library transformers [--families a,b] [--arms safe,unsafe]
-                                         [--jobs N] [--timeout S] [--force]
+                                         [--jobs N] [--timeout S] [--force] [--graphmend BIN]
     python tests/sweep/mend_sweep.py report --library transformers [--list] [--store]
+                                            [--first-contact SHA] [--graphmend BIN]
 
-(tools/mend-sweep sets up the library's environment, as tools/sweep does, and calls both.)
+(tools/sweep --mend sets up the library's environment and calls both.) --library is
+transformers, timm, diffusers, or one of the libraries added for first contact (torchsde,
+snntorch, nnAudio, torchode, litgpt: the configurations of tests/sweep/libraries/untuned/, built
+as tests/sweep/untuned_libraries.py builds them, through libraries/untuned_adapter.py); such a
+library is imported from build-sweep/env/<library>-<version>/ (put on PYTHONPATH here, and for
+the workers, when the path does not already have the library). --first-contact SHA marks the
+stored file as measured with a build of SHA made before any mend was written for the library
+(top-level "first_contact"); a later --store without it keeps that block, with the runs it had.
 
 1. Mended copies. For each arm and mode, the installed package is copied under
    build-sweep/mend/<library>-<version>/copies/<arm>-<mode>/ beside a pyproject.toml with the
@@ -42,6 +50,7 @@ import json
 import os
 import platform
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -53,6 +62,7 @@ sys.path.insert(0, str(HERE))
 
 import sweep  # noqa: E402  (the ground-truth sweep: model building, break collection)
 from libraries import adapter  # noqa: E402
+from libraries.untuned_adapter import LIBRARIES as UNTUNED, env_path  # noqa: E402
 from sweep import REPO, bench  # noqa: E402
 
 import mend_bench  # noqa: E402  (sys.path has tests/bench/transformers through sweep)
@@ -100,7 +110,12 @@ def worker(family: str, out_path: str, outputs_path: str) -> int:
     capture = bench._install_capture(torch)
     lib = adapter(library)
     module = lib.import_library()
-    result = {"family": family, "library": library, "root": root, "version": module.__version__,
+    version = getattr(module, "__version__", None)
+    if version is None:  # litgpt has none
+        import importlib.metadata
+
+        version = importlib.metadata.version(library)
+    result = {"family": family, "library": library, "root": root, "version": version,
               "torch": torch.__version__, "python": platform.python_version(),
               "stamp": os.environ.get("GM_MEND_STAMP", ""), "runs": []}
     level = sweep._runnable_level(lib, family, torch, result)
@@ -195,13 +210,16 @@ def mended_copy(root: Path, dest: Path, binary: Path, arm: str, mode: str, stamp
                           capture_output=True, text=True, cwd=dest)
     if proc.returncode not in (0, 1):
         raise RuntimeError(f"graphmend fix failed ({proc.returncode}): {proc.stderr[-2000:]}")
+    said = (proc.stdout + "\n" + proc.stderr).strip().splitlines()
     changed = []
     for path in sorted(package.rglob("*.py")):
         original = root / path.relative_to(package)
         if not original.exists() or not filecmp.cmp(original, path, shallow=False):
             changed.append(str(path.relative_to(dest)))
     kept = {"stamp": stamp, "arm": arm, "mode": mode,
-            "summary": (proc.stderr.strip().splitlines() or [""])[-1],
+            # fix's count ("Found N predicted graph breaks (M mended, K remaining).", on stdout,
+            # a line on the unsafe fixes left after it), else its last line
+            "summary": next((line for line in reversed(said) if line.startswith("Found ")), said[-1] if said else ""),
             "seconds": round(time.monotonic() - started, 1), "changed": changed}
     record.write_text(json.dumps(kept, indent=1), encoding="utf-8")
     return kept
@@ -371,6 +389,7 @@ def command_report(args) -> int:
     table = collections.OrderedDict()
     left = []
     problems = []
+    raises = []  # mended runs that raised (or died) where the original ran
     findings = {}
     for family, by_mode in plan.items():
         for mode, runs in sorted(by_mode.items()):
@@ -409,8 +428,17 @@ def command_report(args) -> int:
                         mine, mine_out = _load(base, f"{arm}-{mode}", family)
                         mine_run = {r["spec"]: r for r in _specs(mine or {})}.get(spec)
                         if mine_run is None or mine_run.get("error"):
-                            problems.append(f"{family} [{spec}] {arm}: "
-                                            f"{(mine_run or {}).get('error_summary') or (mine_run or {}).get('error', 'not run')}"[:300])
+                            raised = _raised(mine, mine_run, root, base / "copies" / f"{arm}-{mode}")
+                            if raised:
+                                raises.append({"arm": arm, "run": key, "family": family, **raised})
+                                problems.append(f"{family} [{spec}] {arm}: raises where the original "
+                                                f"does not: {raised['error'][:240]}"
+                                                + (f" (at {raised['file']}:{raised['line']} of the mended "
+                                                   f"copy, original line {raised['original_line']})"
+                                                   if raised.get("file") else ""))
+                            else:
+                                problems.append(f"{family} [{spec}] {arm}: "
+                                                f"{(mine_run or {}).get('error_summary') or (mine_run or {}).get('error', 'not run')}"[:300])
                             row[arm]["after"] += len({s[:2] for s in before})
                             continue
                         mended_root = Path(mine["root"])
@@ -487,9 +515,49 @@ def command_report(args) -> int:
         target = HERE / "data" / "mend" / f"{args.library}-{version}.json"
         target.parent.mkdir(parents=True, exist_ok=True)
         summary["problems"] = problems
+        summary["raises"] = raises
+        kept = None
+        try:
+            kept = json.loads(target.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            pass
+        if args.first_contact and kept and kept.get("first_contact", {}).get("graphmend") not in (
+                None, args.first_contact):
+            print(f"mend_sweep: {target.name} already has a first contact (graphmend "
+                  f"{kept['first_contact']['graphmend']}): not stored", file=sys.stderr)
+            return 2
+        if args.first_contact:
+            summary["first_contact"] = {"graphmend": args.first_contact, "note": FIRST_CONTACT_NOTE}
+        elif kept and "first_contact" in kept:  # a first contact happens once: its figures stay
+            summary["first_contact"] = {"runs": kept.get("runs"), **kept["first_contact"]}
         target.write_text(json.dumps(summary, indent=1, sort_keys=True) + "\n", encoding="utf-8")
         print(f"\nmend_sweep: stored {target.relative_to(REPO)}", file=sys.stderr)
     return 0
+
+
+FIRST_CONTACT_NOTE = "mend arms measured before any mend was written for this library"
+
+
+def _raised(result: dict | None, run: dict | None, root: Path, copy: Path) -> dict | None:
+    """What a mended run that failed raised ({"error", and the innermost frame of the traceback
+    inside the mended copy: "file" relative to the package's parent, "line" there and
+    "original_line", the original's line with that text}); a worker that timed out or died, as
+    "error". None when the run was never asked for."""
+    if run is None:
+        if result and result.get("failed"):
+            return {"error": result["failed"]}
+        return None
+    lines = (run.get("error") or "").strip().splitlines()
+    out = {"error": run.get("error_summary") or (lines[-1][:300] if lines else "failed")}
+    copy_parent = (Path(result["root"]).parent if result and result.get("root") else copy)
+    frames = re.findall(r'File "([^"]+)", line (\d+)', run.get("error") or "")
+    for path, line in reversed(frames):
+        if path.startswith(str(copy_parent) + os.sep):
+            rel = os.path.relpath(path, copy_parent)
+            out.update({"file": rel, "line": int(line),
+                        "original_line": _original_line(root.parent, copy_parent, rel, int(line))})
+            break
+    return out
 
 
 def arm_cells(row: dict, arm: str) -> list:
@@ -509,6 +577,27 @@ def _predictions(args, root: Path, mode: str) -> dict:
     return score.predictions(args.graphmend, root.parent, root.name, training=(mode == "train"))
 
 
+LIBRARIES = ["transformers", "timm", "diffusers", *UNTUNED]
+
+
+def use_environment(library: str) -> None:
+    """A first-contact library not on the path: its build-sweep/env/<library>-<version>/ put on
+    sys.path and PYTHONPATH (the workers', the mended copy going before it)."""
+    if library not in UNTUNED:
+        return
+    import importlib.util
+
+    if importlib.util.find_spec(library) is not None:
+        return
+    env = env_path(library)
+    if env is None:
+        raise SystemExit(f"mend_sweep: {library} is not importable and build-sweep/env/ has no single "
+                         f"{library}-<version>/ holding it (untuned_libraries.py's docstring installs it)")
+    sys.path.insert(0, str(env))
+    os.environ["PYTHONPATH"] = str(env) + (os.pathsep + os.environ["PYTHONPATH"]
+                                          if os.environ.get("PYTHONPATH") else "")
+
+
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["--worker"]:  # bench.run_workers' calling convention: --worker NAME OUT OUT.pt
@@ -517,7 +606,7 @@ def main(argv=None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     for name in ("run", "report"):
         p = sub.add_parser(name)
-        p.add_argument("--library", default="transformers", choices=["transformers", "timm", "diffusers"])
+        p.add_argument("--library", default="transformers", choices=LIBRARIES)
         p.add_argument("--families", default="", help="comma-separated subset of the breaking families")
         p.add_argument("--graphmend", default=os.environ.get("GRAPHMEND_BIN", str(REPO / "build" / "graphmend")))
         if name == "run":
@@ -528,7 +617,11 @@ def main(argv=None) -> int:
         else:
             p.add_argument("--list", action="store_true", help="list every break left")
             p.add_argument("--store", action="store_true", help="write tests/sweep/data/mend/<release>.json")
+            p.add_argument("--first-contact", metavar="SHA", default=None,
+                           help="with --store: mark the file as measured with a build of SHA, before any "
+                                "mend was written for the library")
     args = parser.parse_args(argv)
+    use_environment(args.library)
     return command_run(args) if args.command == "run" else command_report(args)
 
 

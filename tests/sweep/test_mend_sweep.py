@@ -62,3 +62,42 @@ def test_an_arm_that_did_not_run_everywhere_gets_no_figure():
     assert arm_cells(row, "safe") == ["4", "6 (60%)", "2/2"]
     # the unsafe arm ran on the families with 6 of the 10 sites: "0 after" is not "all removed"
     assert arm_cells(row, "unsafe") == ["not run", "-", "-"]
+
+
+def test_first_contact_libraries_dispatch_to_the_untuned_adapter():
+    import mend_sweep
+    from libraries import adapter
+    from libraries.untuned_adapter import LIBRARIES, Untuned
+
+    assert set(LIBRARIES) == {"torchsde", "snntorch", "nnAudio", "torchode", "litgpt"}
+    assert set(LIBRARIES) <= set(mend_sweep.LIBRARIES)
+    for library in LIBRARIES:  # nothing imported: the adapter only names the library
+        lib = adapter(library)
+        assert isinstance(lib, Untuned) and lib.NAME == library
+        assert lib.SHRINK_LEVELS == ("tiny",) and not lib.HELD_OUT
+        assert not lib.in_held_out_code(f"{library}/x.py")
+    assert adapter("timm").NAME == "timm"
+    with pytest.raises(ValueError):
+        adapter("no_such_library")
+
+
+def test_a_mended_run_that_raises_names_its_frame_in_the_copy(tmp_path):
+    from mend_sweep import _raised
+
+    original, copy = tmp_path / "env", tmp_path / "copy"
+    for root, lines in ((original, ["def f(x):", "    return x.item()"]),
+                        (copy, ["import torch", "def f(x):", "    return x.item()"])):
+        (root / "pkg").mkdir(parents=True)
+        (root / "pkg" / "m.py").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    error = (f'Traceback (most recent call last):\n  File "/elsewhere/model.py", line 4, in forward\n'
+             f'  File "{copy}/pkg/m.py", line 3, in f\n  File "/torch/x.py", line 9, in g\n'
+             "NameError: name 'torch2' is not defined")
+    run = {"mode": "eval", "dtype": "float32", "error": error,
+           "error_summary": "NameError: name 'torch2' is not defined"}
+    raised = _raised({"root": str(copy / "pkg"), "runs": [run]}, run, original / "pkg", copy)
+    assert raised == {"error": "NameError: name 'torch2' is not defined", "file": "pkg/m.py",
+                      "line": 3, "original_line": 2}
+    # a worker killed after its timeout: the failure, no frame
+    assert _raised({"failed": "timed out after 300s"}, None, original / "pkg", copy) == {
+        "error": "timed out after 300s"}
+    assert _raised(None, None, original / "pkg", copy) is None

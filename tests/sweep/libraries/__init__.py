@@ -30,6 +30,13 @@ class Built:
 
 
 def adapter(library: str):
+    """The library's adapter module; for a library added for first contact (untuned_adapter's
+    LIBRARIES: configurations of tests/sweep/libraries/untuned/), an object with the same names."""
+    from .untuned_adapter import LIBRARIES, for_library
+
+    if library in LIBRARIES:
+        return for_library(library)
     if library not in ADAPTERS:
-        raise ValueError(f"no sweep adapter for {library!r} (have: {', '.join(sorted(ADAPTERS))})")
+        raise ValueError(f"no sweep adapter for {library!r} (have: "
+                         f"{', '.join(sorted(ADAPTERS) + sorted(LIBRARIES))})")
     return importlib.import_module(f"{__name__}.{ADAPTERS[library]}")
