@@ -73,6 +73,17 @@ static size_t utf8_sequence(const unsigned char *p, size_t avail) {
     return n;
 }
 
+size_t gm_utf8_first_invalid(const char *text, size_t len) {
+    const unsigned char *p = (const unsigned char *)text;
+    for (size_t i = 0; i < len;) {
+        size_t n = utf8_sequence(p + i, len - i);
+        if (n == 0)
+            return i;
+        i += n;
+    }
+    return len;
+}
+
 size_t gm_copy_utf8_sanitized(char *dst, size_t cap, const char *src, size_t len) {
     size_t at = 0;
     const unsigned char *p = (const unsigned char *)src;

@@ -21,4 +21,8 @@ int gm_syntax_error_finding(TSNode error, const char *text, uint32_t len, gm_fin
  * control characters with '?', and cutting only between characters. Returns the bytes written. */
 size_t gm_copy_utf8_sanitized(char *dst, size_t cap, const char *src, size_t len);
 
+/* The offset of the first byte of text that does not begin a valid UTF-8 sequence (overlong
+ * forms, surrogates and code points past U+10FFFF are invalid), or len when all of it is. */
+size_t gm_utf8_first_invalid(const char *text, size_t len);
+
 #endif

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "analysis/analyzer.h"
+#include "analysis/findings/syntax_errors.h"
 #include "analysis/mend_apply.h"
 #include "analysis/syntax/python_parser.h"
 #include "server/cli/check_analysis.h"
@@ -141,30 +142,6 @@ static int collect_paths(const gm_cli_options *options, bool from_stdin, gm_path
     return rc;
 }
 
-/* The offset of the first byte of text that does not begin a valid UTF-8 sequence (an
- * overlong form, a surrogate or beyond U+10FFFF included), or len when all of it is valid. */
-static size_t first_invalid_utf8(const char *text, size_t len) {
-    const unsigned char *s = (const unsigned char *)text;
-    for (size_t i = 0; i < len;) {
-        unsigned c = s[i];
-        size_t n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3
-                                : (c & 0xF8) == 0xF0 ? 4 : 0;
-        if (n == 0 || i + n > len || (n == 2 && c < 0xC2))
-            return i;
-        unsigned cp = n == 1 ? c : c & (0x3F >> (n - 1));
-        for (size_t k = 1; k < n; k++) {
-            if ((s[i + k] & 0xC0) != 0x80)
-                return i;
-            cp = cp << 6 | (s[i + k] & 0x3F);
-        }
-        if ((n == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
-            (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
-            return i;
-        i += n;
-    }
-    return len;
-}
-
 /* Reads the source of path (stdin when from_stdin) into report (text owned by the report) and
  * its options. Returns 0, or -1 after printing why. */
 static int load_source(const char *path, bool from_stdin, const gm_cli_options *cli,
@@ -183,7 +160,7 @@ static int load_source(const char *path, bool from_stdin, const gm_cli_options *
     }
     report->text = text;
     report->len = len;
-    size_t bad = first_invalid_utf8(text, len);
+    size_t bad = gm_utf8_first_invalid(text, len);
     if (bad < len) /* never a silent check: Python reads source as UTF-8 unless it says */
         fprintf(stderr,
                 "graphmend: warning: %s is not valid UTF-8 (byte %zu): it is checked as UTF-8 "
