@@ -104,26 +104,68 @@ TSTree *gm_python_parse(TSParser *parser, const TSTree *old_tree, const char *te
     return gm_python_parse_text(parser, old_tree, text, len, true);
 }
 
-/* The longest run of lines that hold a comment or a line continuation and no token, blank
- * lines between them not ending it (an upper bound of the extras a node may get in a row, but
- * for comments after code, which one line of margin covers). Lines end at "\n" or "\r". */
-static size_t longest_extras_run(const char *text, size_t len) {
-    size_t run = 0, longest = 0;
+/* How many lines hold nothing but a comment or a line continuation (an upper bound of the
+ * extras the file has, but for comments after code, which the margin below 65,535 covers).
+ * Counted over the whole file, not per run: error recovery (an unclosed string, a bracket)
+ * gathers the comments of runs that code separates into one node too. Lines end at "\n" or
+ * "\r". */
+static size_t extra_lines(const char *text, size_t len) {
+    size_t count = 0;
     for (size_t at = 0; at < len;) {
         while (at < len && (text[at] == ' ' || text[at] == '\t' || text[at] == '\f'))
             at++;
         if (at < len && (text[at] == '#' || (text[at] == '\\' && at + 1 < len &&
-                                             (text[at + 1] == '\n' || text[at + 1] == '\r')))) {
-            if (++run > longest)
-                longest = run;
-        } else if (at < len && text[at] != '\n' && text[at] != '\r') {
-            run = 0;
-        }
+                                             (text[at + 1] == '\n' || text[at + 1] == '\r'))))
+            count++;
         const char *nl = memchr(text + at, '\n', len - at);
         const char *cr = memchr(text + at, '\r', (nl ? (size_t)(nl - text) : len) - at);
         const char *end = cr ? cr : nl;
         at = end ? (size_t)(end - text) + 1 : len;
     }
+    return count;
+}
+
+/* The most lines one bracket stays open over, skipping brackets in comments and strings (a
+ * bracket still open at the end counts to the end): inside brackets tree-sitter gathers the
+ * comments, and in error recovery every token, into one node. */
+static size_t longest_bracket_span(const char *text, size_t len) {
+    size_t line = 0, opened_at = 0, longest = 0, depth = 0;
+    char quote = 0;      /* the quote of the string being read, or 0 */
+    bool triple = false; /* that string is triple-quoted */
+    for (size_t at = 0; at < len; at++) {
+        char c = text[at];
+        bool newline = c == '\n' || (c == '\r' && !(at + 1 < len && text[at + 1] == '\n'));
+        if (newline)
+            line++;
+        if (quote) {
+            if (c == '\\' && at + 1 < len) {
+                at++;
+                if (text[at] == '\n' || text[at] == '\r')
+                    line++;
+            } else if (c == quote && (!triple || (at + 2 < len && text[at + 1] == quote &&
+                                                  text[at + 2] == quote))) {
+                at += triple ? 2 : 0;
+                quote = 0;
+            } else if (newline && !triple) {
+                quote = 0; /* an unclosed one-line string ends with its line */
+            }
+        } else if (c == '#') {
+            while (at + 1 < len && text[at + 1] != '\n' && text[at + 1] != '\r')
+                at++;
+        } else if (c == '"' || c == '\'') {
+            quote = c;
+            triple = at + 2 < len && text[at + 1] == c && text[at + 2] == c;
+            at += triple ? 2 : 0;
+        } else if (c == '(' || c == '[' || c == '{') {
+            if (depth++ == 0)
+                opened_at = line;
+        } else if ((c == ')' || c == ']' || c == '}') && depth > 0 && --depth == 0 &&
+                   line - opened_at > longest) {
+            longest = line - opened_at;
+        }
+    }
+    if (depth > 0 && line - opened_at > longest)
+        longest = line - opened_at;
     return longest;
 }
 
@@ -132,8 +174,12 @@ const char *gm_python_text_refused(const char *text, size_t len) {
         return "larger than the 4 GiB the parser can address";
     /* each such line takes two bytes at least */
     if (len / 2 >= GM_PARSER_MAX_EXTRAS_RUN &&
-        longest_extras_run(text, len) >= GM_PARSER_MAX_EXTRAS_RUN)
-        return "60,000 or more comment lines in a row: beyond what the parser library "
+        extra_lines(text, len) >= GM_PARSER_MAX_EXTRAS_RUN)
+        return "60,000 or more comment lines: beyond what the parser library (tree-sitter "
+               "0.20) can hold in one node without corrupting memory";
+    if (len / 2 >= GM_PARSER_MAX_EXTRAS_RUN &&
+        longest_bracket_span(text, len) >= GM_PARSER_MAX_EXTRAS_RUN)
+        return "a bracket open over 60,000 lines or more: beyond what the parser library "
                "(tree-sitter 0.20) can hold in one node without corrupting memory";
     return NULL;
 }

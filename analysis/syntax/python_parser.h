@@ -17,8 +17,10 @@ TSParser *gm_python_parser_new(uint64_t timeout_micros);
 /* Why text is not given to the parser at all, or NULL when it is: tree-sitter 0.20 (Debian 12's)
  * keeps a node's child count in 16 bits, so a run of 65,535 comments (or line continuations)
  * with no token between them makes a node whose children it miscounts, and deleting that tree
- * frees a pointer into the middle of an array (heap corruption). Such a run, far beyond any
- * written module, is refused from GM_PARSER_MAX_EXTRAS_RUN on. */
+ * frees a pointer into the middle of an array (heap corruption); so do comments that error
+ * recovery gathers across code, and the tokens it gathers inside one bracket. A file of that
+ * many comment lines, or a bracket open over that many lines, far beyond any written module,
+ * is refused from GM_PARSER_MAX_EXTRAS_RUN on. */
 #define GM_PARSER_MAX_EXTRAS_RUN 60000u
 const char *gm_python_text_refused(const char *text, size_t len);
 

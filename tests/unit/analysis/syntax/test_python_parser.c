@@ -148,9 +148,9 @@ static char *repeated(const char *line, const char *end, size_t count, const cha
     return text;
 }
 
-/* A run of comments the parser library would miscount is refused before it is parsed, with
- * "\r" and "\r\n" line ends and blank lines in the run; code ends a run, and a run just below
- * the bound parses. */
+/* A file of comments the parser library would miscount is refused before it is parsed, with
+ * "\r" and "\r\n" line ends and blank lines between them; comments after code do not count,
+ * and just below the bound a file parses. */
 static void refuses_long_comment_runs(void) {
     TSParser *parser = gm_python_parser_new(0);
     CHECK(parser != NULL);
@@ -166,7 +166,7 @@ static void refuses_long_comment_runs(void) {
     char *blanks = repeated("# c\n", "\n", GM_PARSER_MAX_EXTRAS_RUN, "", &len);
     CHECK(gm_python_text_refused(blanks, len) != NULL);
     free(blanks);
-    char *code = repeated("# c\nx = 1", "\n", GM_PARSER_MAX_EXTRAS_RUN, "", &len);
+    char *code = repeated("x = 1 # c", "\n", GM_PARSER_MAX_EXTRAS_RUN, "", &len);
     CHECK(gm_python_text_refused(code, len) == NULL);
     TSTree *tree = gm_python_parse(parser, NULL, code, len);
     CHECK(tree != NULL);
@@ -178,6 +178,27 @@ static void refuses_long_comment_runs(void) {
     CHECK(tree != NULL);
     gm_tree_delete(tree);
     free(below);
+    /* a bracket open over that many lines: error recovery or the comments it holds gather in
+     * one node; brackets in strings and comments do not count */
+    char *unclosed = repeated("x = 1", "\n", GM_PARSER_MAX_EXTRAS_RUN, "", &len);
+    unclosed[0] = '[';
+    CHECK(gm_python_text_refused(unclosed, len) != NULL);
+    CHECK(gm_python_parse(parser, NULL, unclosed, len) == NULL);
+    unclosed[0] = '#';
+    CHECK(gm_python_text_refused(unclosed, len) == NULL);
+    memcpy(unclosed, "'['  ", 5);
+    CHECK(gm_python_text_refused(unclosed, len) == NULL);
+    free(unclosed);
+    char *listed = repeated("  # c", "\n", GM_PARSER_MAX_EXTRAS_RUN / 2, "1,\n", &len);
+    char *both = malloc(2 * len + 8);
+    CHECK(both != NULL);
+    memcpy(both, "[", 1);
+    memcpy(both + 1, listed, len);
+    memcpy(both + 1 + len, listed, len);
+    memcpy(both + 1 + 2 * len, "]\n", 3);
+    CHECK(gm_python_text_refused(both, 2 * len + 3) != NULL);
+    free(both);
+    free(listed);
     ts_parser_delete(parser);
 }
 
