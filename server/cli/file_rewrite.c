@@ -113,10 +113,49 @@ static int rewrite_in_place(const char *target, const char *text, size_t len) {
     return ok ? 0 : -1;
 }
 
-int gm_rewrite_file(const char *path, const char *text, size_t len, const char **why) {
+/* Whether target holds exactly expected now. The file is read again rather than trusted by its
+ * size and mtime: an append within the same mtime tick keeps one and a same-length edit the
+ * other. 1: unchanged, 0: changed, -1: unreadable (errno). */
+static int still_holds(const char *target, const char *expected, size_t expected_len) {
+    int fd = open(target, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) {
+        return -1;
+    }
+    char chunk[65536];
+    size_t offset = 0;
+    int verdict = 1;
+    for (;;) {
+        ssize_t n = read(fd, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n < 0) {
+            verdict = -1;
+            break;
+        }
+        if (n == 0) {
+            verdict = offset == expected_len;
+            break;
+        }
+        if ((size_t)n > expected_len - offset ||
+            memcmp(chunk, expected + offset, (size_t)n) != 0) {
+            verdict = 0;
+            break;
+        }
+        offset += (size_t)n;
+    }
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return verdict;
+}
+
+int gm_rewrite_file(const char *path, const char *expected, size_t expected_len,
+                    const char *text, size_t len, const char **why) {
     char *target = realpath(path, NULL); /* through symlinks: the link itself stays */
     struct stat info;
     int status = -1;
+    int unchanged = 1;
     *why = NULL;
     if (!target || stat(target, &info) != 0) {
         *why = strerror(errno);
@@ -126,6 +165,9 @@ int gm_rewrite_file(const char *path, const char *text, size_t len, const char *
                (access(target, W_OK) != 0 && errno == EACCES)) {
         /* the mode bits too: root may write anything, but a 0444 file says "leave me" */
         *why = "the file is read-only";
+    } else if (expected && (unchanged = still_holds(target, expected, expected_len)) != 1) {
+        *why = unchanged == 0 ? "the file changed on disk since it was read; it is left as it is"
+                              : strerror(errno);
     } else {
         status = info.st_nlink > 1 ? rewrite_in_place(target, text, len)
                                    : replace(target, &info, text, len);

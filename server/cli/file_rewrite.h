@@ -6,8 +6,11 @@
 
 #include <stddef.h>
 
-/* Replaces the content of path (or of the file a symlink at path leads to) with text. Returns 0,
- * or -1 with *why saying why in words (the file is then as it was). */
-int gm_rewrite_file(const char *path, const char *text, size_t len, const char **why);
+/* Replaces the content of path (or of the file a symlink at path leads to) with text, provided it
+ * still holds expected (what the caller read and mended; NULL: whatever it holds), as an editor
+ * refuses to save over a file changed on disk. Returns 0, or -1 with *why saying why in words
+ * (the file is then as it was). */
+int gm_rewrite_file(const char *path, const char *expected, size_t expected_len,
+                    const char *text, size_t len, const char **why);
 
 #endif

@@ -4,6 +4,8 @@ workspace, and what `graphmend fix` keeps of the files it rewrites (mode, links,
 import os
 import pathlib
 import stat
+import subprocess
+import time
 
 import pytest
 
@@ -339,3 +341,43 @@ def test_fix_in_a_read_only_directory_keeps_the_file(binary, tmp_path):
         os.chmod(d, 0o755)
     assert proc.returncode == 2, proc
     assert path.read_text(encoding="utf-8") == PRINT_ONLY
+
+
+def bytes_read(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/io", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("rchar:"):
+                    return int(line.split()[1])
+    except FileNotFoundError:
+        pass
+    return -1
+
+
+def test_fix_leaves_a_file_edited_while_it_ran(binary, tmp_path):
+    """The user saves p.py while fix analyses a large file listed after it: fix has read p.py,
+    so writing its mend would drop the edit. It leaves p.py as the user saved it, says so and
+    exits 2; the other file is still handled."""
+    blocks = "".join(
+        f"\nclass Block{i}(nn.Module):\n    def forward(self, x):\n        y = x * 2\n"
+        f"        if y.sum() > 0:\n            y = y + 1\n        return y.relu()\n"
+        for i in range(15000))
+    big = tmp_path / "big.py"
+    big.write_text("import torch\nimport torch.nn as nn\n" + blocks, encoding="utf-8")
+    path = tmp_path / "p.py"
+    path.write_text(PRINT_ONLY, encoding="utf-8")
+    proc = subprocess.Popen([binary, "fix", "--unsafe-fixes", "p.py", "big.py"], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # Sources are read in order before any is analysed: once the process has read as many bytes
+    # as big.py holds, it has read p.py (the loader's reads of libraries are a few KiB).
+    deadline = time.monotonic() + 30
+    while (bytes_read(proc.pid) < big.stat().st_size and proc.poll() is None
+           and time.monotonic() < deadline):
+        time.sleep(0.002)
+    with open(path, "a", encoding="utf-8") as f:
+        f.write("X = 1  # the user's edit\n")
+    out, err = proc.communicate(timeout=120)
+    assert path.read_text(encoding="utf-8") == PRINT_ONLY + "X = 1  # the user's edit\n"
+    assert proc.returncode == 2, (out, err)
+    assert b"p.py" in err and b"changed on disk" in err, err
+    assert b"big.py:" in out  # the other file is still fixed and reported

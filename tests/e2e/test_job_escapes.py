@@ -28,8 +28,10 @@ LINGERING = textwrap.dedent("""\
 
 
     class Net(torch.nn.Module):
-        def forward(self, x):
-            return x * 2 if x.sum() > 0 else x * 0.5  # a mend for profile to compare
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            if x.sum() > 0:  # a safe mend, so that profile has two arms to run
+                x = x * 2
+            return x
 
 
     def graphmend_profile_entry():
@@ -53,7 +55,11 @@ def _job_dirs():
     return {p.name for p in pathlib.Path(tempfile.gettempdir()).glob("graphmend-profile-*")}
 
 
-@pytest.mark.parametrize("command, extra", [("confirm", [])])
+@pytest.mark.parametrize("command, extra", [
+    ("confirm", []),
+    ("profile", ["--device", "cpu", "--backend", "aot_eager", "--iterations", "2",
+                 "--warmup", "1"]),
+])
 def test_a_grandchild_in_its_own_session_does_not_outlive_the_timeout(binary, tmp_path,
                                                                        command, extra):
     model = tmp_path / "lingering.py"

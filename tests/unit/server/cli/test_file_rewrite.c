@@ -1,6 +1,7 @@
 /* What `graphmend fix` keeps of a file it rewrites: mode, symlinks, hard links, read-only files
  * refused; and on a full disk (a file size limit stands in for one) the file as it was and no
- * temp file left, both for the atomic replace and for the in-place rewrite of a hard link. */
+ * temp file left, both for the atomic replace and for the in-place rewrite of a hard link; a file
+ * changed since it was read is left as it is. */
 #include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
@@ -60,24 +61,24 @@ static void check_content(const char *name, const char *expected) {
 static void keeps_mode_and_links(void) {
     const char *why = NULL;
     make("script.py", "old\n", 0750);
-    CHECK_EQ_INT(gm_rewrite_file(in_root("script.py"), "new\n", 4, &why), 0);
+    CHECK_EQ_INT(gm_rewrite_file(in_root("script.py"), NULL, 0, "new\n", 4, &why), 0);
     struct stat info;
     CHECK(stat(in_root("script.py"), &info) == 0 && (info.st_mode & 07777) == 0750);
     check_content("script.py", "new\n");
 
     CHECK_EQ_INT(symlink("script.py", in_root("link.py")), 0);
-    CHECK_EQ_INT(gm_rewrite_file(in_root("link.py"), "newer\n", 6, &why), 0);
+    CHECK_EQ_INT(gm_rewrite_file(in_root("link.py"), NULL, 0, "newer\n", 6, &why), 0);
     CHECK(lstat(in_root("link.py"), &info) == 0 && S_ISLNK(info.st_mode));
     check_content("script.py", "newer\n");
 
     CHECK_EQ_INT(link(in_root("script.py"), in_root("hard.py")), 0);
-    CHECK_EQ_INT(gm_rewrite_file(in_root("script.py"), "in place\n", 9, &why), 0);
+    CHECK_EQ_INT(gm_rewrite_file(in_root("script.py"), NULL, 0, "in place\n", 9, &why), 0);
     check_content("hard.py", "in place\n");
     CHECK(stat(in_root("hard.py"), &info) == 0 && info.st_nlink == 2);
     CHECK_EQ_INT(entries_in_root(), 3);
 
     make("frozen.py", "keep\n", 0444);
-    CHECK_EQ_INT(gm_rewrite_file(in_root("frozen.py"), "lost\n", 5, &why), -1);
+    CHECK_EQ_INT(gm_rewrite_file(in_root("frozen.py"), NULL, 0, "lost\n", 5, &why), -1);
     CHECK(why && strstr(why, "read-only") != NULL);
     check_content("frozen.py", "keep\n");
     CHECK_EQ_INT(entries_in_root(), 4);
@@ -99,14 +100,33 @@ static void full_disk_keeps_the_file(void) {
     getrlimit(RLIMIT_FSIZE, &saved);
     limit.rlim_max = saved.rlim_max;
     CHECK_EQ_INT(setrlimit(RLIMIT_FSIZE, &limit), 0);
-    int single = gm_rewrite_file(in_root("single.py"), big, sizeof big - 1, &why);
-    int linked = gm_rewrite_file(in_root("linked.py"), big, sizeof big - 1, &why);
+    int single = gm_rewrite_file(in_root("single.py"), NULL, 0, big, sizeof big - 1, &why);
+    int linked = gm_rewrite_file(in_root("linked.py"), NULL, 0, big, sizeof big - 1, &why);
     setrlimit(RLIMIT_FSIZE, &saved);
     CHECK_EQ_INT(single, -1);
     CHECK_EQ_INT(linked, -1);
     check_content("single.py", "old\n");
     check_content("other.py", "old\n");
     CHECK_EQ_INT(entries_in_root(), before);
+}
+
+/* fix read "old\n" and mended it; the user appended a line (or edited in place, same length)
+ * meanwhile: the user's text stays and the call says why. */
+static void changed_on_disk_is_left_alone(void) {
+    const char *why = NULL;
+    make("edited.py", "old\nX\n", 0644);
+    CHECK_EQ_INT(gm_rewrite_file(in_root("edited.py"), "old\n", 4, "new\n", 4, &why), -1);
+    CHECK(why != NULL && strstr(why, "changed on disk") != NULL);
+    check_content("edited.py", "old\nX\n");
+    make("same_length.py", "olD\n", 0644);
+    CHECK_EQ_INT(gm_rewrite_file(in_root("same_length.py"), "old\n", 4, "new\n", 4, &why), -1);
+    check_content("same_length.py", "olD\n");
+    make("cut.py", "ol", 0644);
+    CHECK_EQ_INT(gm_rewrite_file(in_root("cut.py"), "old\n", 4, "new\n", 4, &why), -1);
+    check_content("cut.py", "ol");
+    make("kept.py", "old\n", 0644);
+    CHECK_EQ_INT(gm_rewrite_file(in_root("kept.py"), "old\n", 4, "new\n", 4, &why), 0);
+    check_content("kept.py", "new\n");
 }
 
 int main(void) {
@@ -116,6 +136,7 @@ int main(void) {
     }
     keeps_mode_and_links();
     full_disk_keeps_the_file();
+    changed_on_disk_is_left_alone();
     char command[600];
     snprintf(command, sizeof command, "rm -rf '%s'", root);
     if (system(command) != 0) {
