@@ -210,9 +210,12 @@ async function startClient(): Promise<void> {
     output.appendLine(`graphmend failed to start: ${message}`);
     const choice = await vscode.window.showErrorMessage(
       `graphmend: the language server did not start (${message}). Set graphmend.serverPath to the graphmend binary.`,
+      'Open Settings',
       'Show logs',
     );
-    if (choice) {
+    if (choice === 'Open Settings') {
+      await vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.serverPath`);
+    } else if (choice) {
       output.show(true);
     }
   }
