@@ -47,7 +47,10 @@ static void print_help(FILE *out) {
             "from [tool.graphmend] in the nearest pyproject.toml.\n"
             "\n"
             "Directories are searched for *.py files. Exit status: 0 nothing found, 1 graph\n"
-            "breaks found (or remaining after fix), 2 error.\n",
+            "breaks found (or remaining after fix), 2 error.\n"
+            "\n"
+            "`graphmend COMMAND --help` describes each option of a command; `graphmend rule ID`\n"
+            "explains a rule (also docs/rules/ID.md).\n",
             GM_VERSION);
 }
 

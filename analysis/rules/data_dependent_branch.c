@@ -249,8 +249,7 @@ static void numpy_branch(gm_region *region, TSNode condition, const char *constr
     char message[400];
     snprintf(message, sizeof message,
              "`%s` on a NumPy value: torch.compile traces NumPy arrays and scalars as tensors, "
-             "so it breaks the graph here (data-dependent branching); the code before and after "
-             "runs as separate graphs",
+             "so it breaks the graph here (data-dependent branching)",
              construct);
     region->mend_declined = "the condition is a NumPy value: make it a Python bool where it is "
                             "computed (`bool(...)`, or math instead of numpy), and the branch "
@@ -306,23 +305,21 @@ void gm_rule_data_dependent_branch(gm_region *region, TSNode condition, gm_value
         shown[at] = '\0';
         snprintf(message, sizeof message,
                  "`%s` on a tensor value%s, behind a dtype test: when the value is %s, "
-                 "torch.compile breaks the graph here (data-dependent branching) and the code "
-                 "before and after runs as separate graphs; in other dtypes `and` stops at the "
-                 "dtype test and nothing breaks",
+                 "torch.compile breaks the graph here (data-dependent branching); in other dtypes "
+                 "`and` stops at the dtype test and nothing breaks",
                  construct, because, shown);
         region->only_when_dtypes = dtypes;
     } else if (guarding_condition(region, condition, guard, sizeof guard)) {
         snprintf(message, sizeof message,
                  "`%s` on a tensor value%s, behind a Python test: when `%s` holds, torch.compile "
-                 "breaks the graph here (data-dependent branching) and the code before and after "
-                 "runs as separate graphs; otherwise Python's `and`/`or` stops before the "
-                 "tensor and nothing breaks",
+                 "breaks the graph here (data-dependent branching); otherwise Python's `and`/`or` "
+                 "stops before the tensor and nothing breaks",
                  construct, because, guard);
         region->only_when_condition = guard;
     } else {
         snprintf(message, sizeof message,
                  "`%s` on a tensor value%s: torch.compile breaks the graph here (data-dependent "
-                 "branching); the code before and after runs as separate graphs",
+                 "branching)",
                  construct, because);
     }
     gm_fix mends[GM_MENDS_MAX];

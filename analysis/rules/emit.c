@@ -220,8 +220,7 @@ void gm_emit_logging_call(gm_region *region, const gm_rule *rule, TSNode call, c
              "`%s()` call: it is in reorderable_logging_functions, but torch.compile defers only "
              "calls whose arguments are tensors, constants and format strings, and this one's "
              "are not, so it breaks the graph here (GB0296 \"attempted to reorder a debugging "
-             "function that can't actually be reordered\"); the code before and after runs as "
-             "separate graphs",
+             "function that can't actually be reordered\")",
              name);
     gm_emit_finding_as_written(region, rule, call, text, fixes, count);
 }

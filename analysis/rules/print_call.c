@@ -60,8 +60,7 @@ void gm_rule_print_call(gm_region *region, TSNode call) {
     char shown[72], message[200];
     gm_node_shown(call, region->stmt->text, shown, sizeof shown);
     snprintf(message, sizeof message,
-             "`%s`: torch.compile cannot trace the builtin print and breaks the graph here; the "
-             "code before and after runs as separate graphs",
+             "`%s`: torch.compile cannot trace the builtin print and breaks the graph here",
              shown);
     gm_emit_logging_call(region, gm_rule_by_id("GM401"), call, "print", message, mends,
                          (size_t)count);

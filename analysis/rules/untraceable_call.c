@@ -310,8 +310,7 @@ void gm_rule_untraceable_call(gm_region *region, TSNode call) {
     const char *module;
     if (strcmp(name, "torch._dynamo.graph_break") == 0) {
         gm_emit_finding_as_written(region, gm_rule_by_id("GM502"), call,
-                        "`torch._dynamo.graph_break()` call: an explicit graph break; the code "
-                        "before and after runs as separate graphs",
+                        "`torch._dynamo.graph_break()` call: an explicit graph break",
                         NULL, 0);
     } else if (strcmp(name, "torch.backends.cuda.sdp_kernel") == 0) {
         /* the call breaks (a torch.* function returning no tensor); entering what it returns

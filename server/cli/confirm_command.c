@@ -46,8 +46,17 @@ static void print_usage(FILE *out) {
             "graphmend did not predict are listed with dynamo's reason and registry id, then\n"
             "precision and recall of the predictions on that run. This executes the code of\n"
             "PATH. The interpreter is --python, else $GRAPHMEND_PYTHON, else python3.\n"
-            "Exit status: 0 it ran, 2 error (no torch, no entry, the code raised, ...).\n",
-            GM_PROFILE_DEFAULT_ENTRY);
+            "Exit status: 0 it ran, 2 error (no torch, no entry, the code raised, ...).\n"
+            "\n"
+            "options:\n"
+            "  --entry NAME            the entry function (default %s)\n"
+            "  --python PYTHON         the interpreter that runs the code (has torch)\n"
+            "  --output-format FORMAT  text (default) or json\n"
+            "  --timeout SECONDS       give up after this many seconds (default 600)\n"
+            "  --device WHERE          auto (default: CUDA when there is one), cuda, cpu\n"
+            "  -q, --quiet             no progress lines on stderr\n"
+            "  -h, --help              this help\n",
+            GM_PROFILE_DEFAULT_ENTRY, GM_PROFILE_DEFAULT_ENTRY);
 }
 
 /* Returns 0, -1 after --help, or 2 after printing the problem. */

@@ -51,8 +51,25 @@ static void print_usage(FILE *out) {
         "nothing runs. --packages transformers,diffusers: the mended arm also imports those\n"
         "installed packages mended (as `graphmend run` does; their files are never written),\n"
         "the original arm as installed. Exit status: 0 profiled (or nothing to compare), 2\n"
-        "error.\n",
-        GM_PROFILE_DEFAULT_ENTRY);
+        "error.\n"
+        "\n"
+        "options:\n"
+        "  --entry NAME            the entry function (default %s)\n"
+        "  --device WHERE          auto (default: CUDA when there is one), cuda, cpu\n"
+        "  --python PYTHON         the interpreter that runs the code (has torch)\n"
+        "  --output-format FORMAT  text (default) or json\n"
+        "  --unsafe-fixes          mend with the unsafe mends too\n"
+        "  --timeout SECONDS       give up after this many seconds (default 600)\n"
+        "  --iterations N          timed steady-state calls (default 50)\n"
+        "  --warmup N              untimed calls before them (default 5)\n"
+        "  --mode MODE             torch.compile's mode: default, reduce-overhead,\n"
+        "                          max-autotune, max-autotune-no-cudagraphs\n"
+        "  --backend BACKEND       torch.compile's backend: inductor (default), aot_eager,\n"
+        "                          eager\n"
+        "  --packages NAMES        also mend these installed packages in the mended arm\n"
+        "  -q, --quiet             no progress lines on stderr\n"
+        "  -h, --help              this help\n",
+        GM_PROFILE_DEFAULT_ENTRY, GM_PROFILE_DEFAULT_ENTRY);
 }
 
 static int parse_int(const char *flag, const char *text, int low, int *out) {

@@ -25,7 +25,15 @@ static void print_usage(FILE *out) {
             "which). The program runs under the interpreter it starts with (python, python3,\n"
             "a path to one), else --python, else $GRAPHMEND_PYTHON, else python3; that\n"
             "interpreter also says where the packages are. Exit status: the program's; 2 when\n"
-            "graphmend cannot start it.\n");
+            "graphmend cannot start it.\n"
+            "\n"
+            "options:\n"
+            "  --packages NAMES  the installed packages to mend (comma-separated import names)\n"
+            "  --unsafe-fixes    apply the unsafe mends too\n"
+            "  --python PYTHON   the interpreter, when the program does not start with one\n"
+            "  -v, --verbose     report the mending on stderr (which modules it could not mend)\n"
+            "  --                the end of graphmend's options: the program follows\n"
+            "  -h, --help        this help\n");
 }
 
 typedef struct {

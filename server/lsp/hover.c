@@ -110,7 +110,13 @@ json_t *gm_handle_hover(gm_server *server, json_t *params, int *error_code, char
                    markdown ? "PyTorch graph-break reference: [%s](%s)"
                             : "PyTorch graph-break reference: %s %s",
                    rule->registry_id, rule->url);
+            append(text, sizeof text, &used, "%s%s", "\n\n", "");
         }
+        /* The rule's page has its example and mend; the repository has no fixed URL to link. */
+        append(text, sizeof text, &used,
+               markdown ? "The rule in full: `graphmend rule %s` (docs/rules/%s.md)"
+                        : "The rule in full: graphmend rule %s (docs/rules/%s.md)",
+               rule->id, rule->id);
     }
     if (!first) {
         return json_null();

@@ -123,7 +123,7 @@ def test_full_is_the_default_format(binary, files, tmp_path):
     out = proc.stdout.decode()
     assert out.startswith(
         "GM401 `print(y)`: torch.compile cannot trace the builtin print and breaks the graph "
-        "here; the code before and after runs as separate graphs\n"
+        "here\n"
         " --> p.py:7:5\n"
         "  |\n"
         "5 | def f(x: torch.Tensor) -> torch.Tensor:\n"

@@ -1,5 +1,5 @@
 """Real editors as clients, headless: Neovim (its built-in LSP client) and Emacs (eglot, through
-flymake and eglot-code-actions) load the README's set-up snippets, show graphmend's diagnostics
+flymake and eglot-code-actions) load the set-up snippets of docs/editors.md, show graphmend's diagnostics
 at the lines `graphmend check` predicts, offer "Mend GM...", and apply it; the buffer text
 afterwards must equal the original with that mend's edits applied."""
 

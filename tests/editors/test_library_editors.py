@@ -1,4 +1,4 @@
-"""GM902 in a real editor: headless Neovim, set up with the README's snippet, shows at
+"""GM902 in a real editor: headless Neovim, set up with docs/editors.md's snippet, shows at
 `torch.compile(model)` of a model of an installed package the breaks graphmend predicts in the
 package, with related locations into the package's file that open it at the break. The package
 is a fake one outside the project, found through $GRAPHMEND_PYTHON (the server's default

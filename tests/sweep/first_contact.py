@@ -8,7 +8,7 @@ that the figure a new user meets is never overwritten by the tuned one.
 record: scores BIN (a build of commit SHA, made before the library was looked at) against the
 stored runs and writes the result into DATA.json as "first_contact" (refuses when it is already
 there: a first contact happens once). table: per library with a first contact, that score beside
-the current build's, per mode and dtype (the README's table); with --misses, then every break
+the current build's, per mode and dtype (the table of docs/first-contact.md); with --misses, then every break
 site the current build still misses (and every FP), with dynamo's reason and how many runs hit
 it (docs/first-contact.md).
 """

@@ -1,5 +1,5 @@
 ;;; drive-lsp-mode.el --- batch Emacs + lsp-mode driver for tests/editors/test_editors.py  -*- lexical-binding: t -*-
-;; Loads the README's lsp-mode set-up (graphmend-lsp-mode.el), opens GM_FILE, waits for
+;; Loads docs/editors.md's lsp-mode set-up (graphmend-lsp-mode.el), opens GM_FILE, waits for
 ;; graphmend's diagnostics, runs the "Mend GM...: ..." code action on the diagnostic at
 ;; line GM_LINE, and writes what it saw to GM_OUT as JSON.
 (load (expand-file-name "driver-common.el" (file-name-directory load-file-name)) nil t)

@@ -1,5 +1,5 @@
 ;;; drive.el --- batch Emacs test driver for tests/editors/test_editors.py  -*- lexical-binding: t -*-
-;; Loads the README's set-up (graphmend-eglot.el), opens GM_FILE, waits for flymake to show
+;; Loads docs/editors.md's set-up (graphmend-eglot.el), opens GM_FILE, waits for flymake to show
 ;; graphmend's diagnostics, runs `eglot-code-actions' on the diagnostic at line GM_LINE choosing
 ;; the "Mend GM...: ..." action, and writes what it saw to GM_OUT as JSON.
 (load (expand-file-name "driver-common.el" (file-name-directory load-file-name)) nil t)

@@ -1,4 +1,4 @@
--- Headless Neovim test driver (tests/editors/test_neovim.py): loads the README's set-up
+-- Headless Neovim test driver (tests/editors/test_neovim.py): loads docs/editors.md's set-up
 -- (graphmend.lua), opens $GM_FILE, waits for graphmend's diagnostics, asks for the code
 -- actions on the diagnostic at line $GM_LINE (1-based), applies the one titled
 -- "Mend GM...: ...", and writes what it saw to $GM_OUT as JSON.

@@ -1,4 +1,4 @@
--- Headless Neovim driver for GM902 (tests/editors/test_library_editors.py): loads the README's
+-- Headless Neovim driver for GM902 (tests/editors/test_library_editors.py): loads docs/editors.md's
 -- set-up (graphmend.lua), opens $GM_FILE, waits for the GM902 diagnostic (the server publishes
 -- it once the installed package is analysed), records it with its related locations, asks for
 -- the code actions on its line, then opens its first related location as a click on it does

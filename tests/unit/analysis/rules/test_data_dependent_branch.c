@@ -179,7 +179,8 @@ static void spans_and_consequences(void) {
     expect_span("        if x.sum() > 0:\n            pass\n", "x.sum() > 0",
                 "`if x.sum() > 0` on a tensor value (`x` is a tensor because it is annotated "
                 "`torch.Tensor`): torch.compile breaks the graph here");
-    expect_span("        if x.sum() > 0:\n            pass\n", "x.sum() > 0", "separate graphs");
+    expect_span("        if x.sum() > 0:\n            pass\n", "x.sum() > 0",
+                "(data-dependent branching)");
     /* A while's own test breaks and resumes (torch 2.13: three graphs); its body is the loop. */
     expect_span(
         "        for i in range(3):\n            while (x > 0).any():\n                x = x - 1\n",

@@ -378,7 +378,7 @@ static void cache_follows_options(void) {
     ts_parser_delete(parser);
 }
 
-/* The defaults README's settings tables state. */
+/* The defaults docs/configuration.md's settings tables state. */
 static void defaults_match_readme(void) {
     json_t *d = gm_settings_defaults_json();
     CHECK(json_is_true(json_object_get(d, "compileForward")));
