@@ -453,7 +453,8 @@ static int fix_source(gm_file_report *original, const gm_analysis_options *analy
         gm_print_unified_diff(stdout, path, original->text, original->len, mended, new_len);
     } else if (from_stdin && !cli->diff) {
         fwrite(mended, 1, new_len, stdout);
-    } else if (changed && gm_rewrite_file(path, original->text, original->len, mended, new_len, &why) != 0) {
+    } else if (changed && gm_rewrite_file(path, original->text, original->len, mended, new_len,
+                                          &why) != 0) {
         fprintf(stderr, "graphmend: cannot write %s: %s\n", path, why);
         status = -1;
     }

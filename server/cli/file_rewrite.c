@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "server/workspace/file_reader.h"
+
 static int write_all(int fd, const char *text, size_t len) {
     while (len > 0) {
         ssize_t n = write(fd, text, len);
@@ -117,36 +119,13 @@ static int rewrite_in_place(const char *target, const char *text, size_t len) {
  * size and mtime: an append within the same mtime tick keeps one and a same-length edit the
  * other. 1: unchanged, 0: changed, -1: unreadable (errno). */
 static int still_holds(const char *target, const char *expected, size_t expected_len) {
-    int fd = open(target, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0) {
+    size_t len;
+    char *now = gm_read_file(target, &len);
+    if (!now) {
         return -1;
     }
-    char chunk[65536];
-    size_t offset = 0;
-    int verdict = 1;
-    for (;;) {
-        ssize_t n = read(fd, chunk, sizeof chunk);
-        if (n < 0 && errno == EINTR) {
-            continue;
-        }
-        if (n < 0) {
-            verdict = -1;
-            break;
-        }
-        if (n == 0) {
-            verdict = offset == expected_len;
-            break;
-        }
-        if ((size_t)n > expected_len - offset ||
-            memcmp(chunk, expected + offset, (size_t)n) != 0) {
-            verdict = 0;
-            break;
-        }
-        offset += (size_t)n;
-    }
-    int saved = errno;
-    close(fd);
-    errno = saved;
+    int verdict = len == expected_len && memcmp(now, expected, len) == 0;
+    free(now);
     return verdict;
 }
 
@@ -167,7 +146,7 @@ int gm_rewrite_file(const char *path, const char *expected, size_t expected_len,
         *why = "the file is read-only";
     } else if (expected && (unchanged = still_holds(target, expected, expected_len)) != 1) {
         *why = unchanged == 0 ? "the file changed on disk since it was read; it is left as it is"
-                              : strerror(errno);
+                              : gm_read_file_error(errno);
     } else {
         status = info.st_nlink > 1 ? rewrite_in_place(target, text, len)
                                    : replace(target, &info, text, len);

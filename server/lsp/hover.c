@@ -107,10 +107,9 @@ json_t *gm_handle_hover(gm_server *server, json_t *params, int *error_code, char
         }
         if (rule->registry_id && rule->url) {
             append(text, sizeof text, &used,
-                   markdown ? "PyTorch graph-break reference: [%s](%s)"
-                            : "PyTorch graph-break reference: %s %s",
+                   markdown ? "PyTorch graph-break reference: [%s](%s)\n\n"
+                            : "PyTorch graph-break reference: %s %s\n\n",
                    rule->registry_id, rule->url);
-            append(text, sizeof text, &used, "%s%s", "\n\n", "");
         }
         /* The rule's page has its example and mend; the repository has no fixed URL to link. */
         append(text, sizeof text, &used,
