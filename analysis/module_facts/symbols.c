@@ -44,6 +44,23 @@ uint64_t gm_hash_bytes(uint64_t hash, const void *data, size_t len) {
     return hash;
 }
 
+uint64_t gm_hash_words(const void *data, size_t len) {
+    const unsigned char *p = data;
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ ((uint64_t)len * 0xff51afd7ed558ccdull);
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t word;
+        memcpy(&word, p + i, sizeof word);
+        h = (h ^ word) * 0xbf58476d1ce4e5b9ull;
+        h ^= h >> 31;
+    }
+    uint64_t tail = 0;
+    if (len > i)
+        memcpy(&tail, p + i, len - i);
+    h = (h ^ tail) * 0x94d049bb133111ebull;
+    return h ^ (h >> 29);
+}
+
 /* A tagged, length-prefixed field, so that adjacent fields cannot run into each other. */
 static void hash_field(uint64_t *hash, char tag, const char *data, size_t len) {
     uint32_t n = (uint32_t)len;

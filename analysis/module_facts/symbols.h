@@ -78,6 +78,10 @@ void gm_symbols_free(gm_symbols *symbols);
 #define GM_HASH_INIT 0xcbf29ce484222325ull
 uint64_t gm_hash_bytes(uint64_t hash, const void *data, size_t len);
 
+/* A hash of len bytes taken a word at a time, for megabytes (a project's sources, a cache's
+ * entries): several times faster than gm_hash_bytes, and as good for telling texts apart. */
+uint64_t gm_hash_words(const void *data, size_t len);
+
 /* Looks at one child of the module: records what other statements' analysis depends on (imports,
  * class names and bases, bindings of print) in symbols when symbols is non-NULL, and mixes the
  * same records, plus decorators and top-level function names, into *hash: equal hashes mean equal

@@ -1,5 +1,6 @@
 #include "analysis/module_facts/workspace_graph.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,10 @@ typedef struct {
      * passes tensors to (collect_roots moves them into roots) */
     string_list passed;
     uint64_t roots_digest;
+    /* solved, roots not collected yet: collect_roots runs when they are first asked for
+     * (gm_workspace_graph_roots), as a run asks for few of a project's modules */
+    bool roots_pending;
+    size_t name_len;
 } module;
 
 /* A class of the workspace naming another as a base (resolved through the imports): the base
@@ -86,6 +91,10 @@ struct gm_workspace_graph {
     size_t count, capacity;
     size_t *table; /* module index + 1 by name hash, built per solve */
     size_t table_size;
+    /* module index + 1 by root and name, kept while modules are added (finding a module by a
+     * walk of all made adding a project's modules quadratic); 0 size: to be rebuilt */
+    size_t *by_place;
+    size_t by_place_size;
     struct {
         size_t module, node;
     } * queue;
@@ -96,10 +105,19 @@ struct gm_workspace_graph {
     size_t entry_count, entry_capacity;
     bool entry_phase;     /* reaching from the entry points */
     uint32_t current_via; /* what reach() marks in that phase */
+    /* some module's roots_pending: collected before any module changes */
+    bool roots_pending;
+    /* held while roots are collected: analyses on several threads ask for them at once */
+    pthread_mutex_t collecting;
 };
 
 gm_workspace_graph *gm_workspace_graph_new(void) {
-    return calloc(1, sizeof(gm_workspace_graph));
+    gm_workspace_graph *g = calloc(1, sizeof(gm_workspace_graph));
+    if (g && pthread_mutex_init(&g->collecting, NULL) != 0) {
+        free(g);
+        return NULL;
+    }
+    return g;
 }
 
 static void star_tables_free(gm_workspace_graph *g) {
@@ -148,12 +166,14 @@ void gm_workspace_graph_free(gm_workspace_graph *g) {
         module_free(&g->modules[i]);
     free(g->modules);
     free(g->table);
+    free(g->by_place);
     free(g->queue);
     for (size_t i = 0; i < g->entry_count; i++)
         free(g->entry_names[i]);
     free(g->entry_names);
     free(g->subclasses);
     star_tables_free(g);
+    pthread_mutex_destroy(&g->collecting);
     free(g);
 }
 
@@ -161,10 +181,47 @@ size_t gm_workspace_graph_module_count(const gm_workspace_graph *g) {
     return g->count;
 }
 
-static module *find_linear(const gm_workspace_graph *g, const char *root, const char *name) {
+static size_t place_hash(const char *root, const char *name) {
+    uint64_t h = gm_hash_bytes(GM_HASH_INIT, root, strlen(root) + 1);
+    return (size_t)gm_hash_bytes(h, name, strlen(name));
+}
+
+static void place_insert(size_t *table, size_t size, const module *m, size_t index) {
+    size_t at = place_hash(m->root, m->name) & (size - 1);
+    while (table[at])
+        at = (at + 1) & (size - 1);
+    table[at] = index + 1;
+}
+
+/* Rebuilds the table for room modules at least. Returns 0, or -1 on OOM (no table then). */
+static int places_rebuild(gm_workspace_graph *g, size_t room) {
+    size_t size = 64;
+    while (size < 2 * room)
+        size *= 2;
+    free(g->by_place);
+    g->by_place_size = 0;
+    g->by_place = calloc(size, sizeof *g->by_place);
+    if (!g->by_place)
+        return -1;
+    g->by_place_size = size;
     for (size_t i = 0; i < g->count; i++)
-        if (strcmp(g->modules[i].name, name) == 0 && strcmp(g->modules[i].root, root) == 0)
-            return &g->modules[i];
+        place_insert(g->by_place, size, &g->modules[i], i);
+    return 0;
+}
+
+static module *find_module_at(const gm_workspace_graph *g, const char *root, const char *name) {
+    if (!g->by_place_size) { /* no memory for the table: the walk */
+        for (size_t i = 0; i < g->count; i++)
+            if (strcmp(g->modules[i].name, name) == 0 && strcmp(g->modules[i].root, root) == 0)
+                return &g->modules[i];
+        return NULL;
+    }
+    size_t mask = g->by_place_size - 1;
+    for (size_t at = place_hash(root, name) & mask; g->by_place[at]; at = (at + 1) & mask) {
+        module *m = &g->modules[g->by_place[at] - 1];
+        if (strcmp(m->name, name) == 0 && strcmp(m->root, root) == 0)
+            return m;
+    }
     return NULL;
 }
 
@@ -185,9 +242,25 @@ static size_t key_range(const gm_module_summary *summary, const char *key, size_
     return end;
 }
 
+static int collect_roots(const gm_workspace_graph *g, module *m);
+
+/* Collects the roots still pending: what the last solve found must not change with the
+ * summaries that change after it. */
+static void collect_pending_roots(gm_workspace_graph *g) {
+    if (!g->roots_pending)
+        return;
+    for (size_t i = 0; i < g->count; i++)
+        if (g->modules[i].roots_pending) {
+            g->modules[i].roots_pending = false;
+            collect_roots(g, &g->modules[i]); /* on OOM the module has none */
+        }
+    g->roots_pending = false;
+}
+
 int gm_workspace_graph_set(gm_workspace_graph *g, const char *root, const char *name,
                            bool is_package, gm_module_summary *summary) {
-    module *m = find_linear(g, root, name);
+    collect_pending_roots(g);
+    module *m = find_module_at(g, root, name);
     if (m) {
         bool same = m->is_package == is_package && m->summary.digest == summary->digest;
         gm_module_summary_free(&m->summary);
@@ -221,16 +294,22 @@ int gm_workspace_graph_set(gm_workspace_graph *g, const char *root, const char *
         gm_module_summary_free(summary);
         return -1;
     }
+    m->name_len = strlen(name);
     m->is_package = is_package;
     m->summary = *summary;
     memset(summary, 0, sizeof *summary);
     g->count++;
+    if (2 * g->count > g->by_place_size)
+        places_rebuild(g, g->count * 2);
+    else
+        place_insert(g->by_place, g->by_place_size, m, g->count - 1);
     return 1;
 }
 
 int gm_workspace_graph_set_library(gm_workspace_graph *g, const char *root, const char *name,
                                    bool library) {
-    module *m = find_linear(g, root, name);
+    collect_pending_roots(g);
+    module *m = find_module_at(g, root, name);
     if (!m)
         return -1;
     m->library = library;
@@ -238,13 +317,15 @@ int gm_workspace_graph_set_library(gm_workspace_graph *g, const char *root, cons
 }
 
 void gm_workspace_graph_remove(gm_workspace_graph *g, const char *root, const char *name) {
-    module *m = find_linear(g, root, name);
+    collect_pending_roots(g);
+    module *m = find_module_at(g, root, name);
     if (!m)
         return;
     module_free(m);
     size_t at = (size_t)(m - g->modules);
     memmove(m, m + 1, (g->count - at - 1) * sizeof *m);
     g->count--;
+    places_rebuild(g, g->count); /* the modules after it moved */
 }
 
 /* ---- solving ------------------------------------------------------------------------------ */
@@ -292,7 +373,7 @@ static module *find_module(const gm_workspace_graph *g, const char *root, const 
     module *any = NULL;
     for (size_t at = (size_t)hash_span(name, len) & mask; g->table[at]; at = (at + 1) & mask) {
         module *m = &g->modules[g->table[at] - 1];
-        if (strlen(m->name) != len || memcmp(m->name, name, len) != 0)
+        if (m->name_len != len || memcmp(m->name, name, len) != 0)
             continue;
         if (strcmp(m->root, root) == 0)
             return m;
@@ -1245,7 +1326,9 @@ static int reach_entries(gm_workspace_graph *g) {
 }
 
 int gm_workspace_graph_solve(gm_workspace_graph *g) {
+    g->roots_pending = false;
     for (size_t i = 0; i < g->count; i++) {
+        g->modules[i].roots_pending = false;
         roots_clear(&g->modules[i]);
         passed_clear(&g->modules[i]);
     }
@@ -1285,20 +1368,29 @@ int gm_workspace_graph_solve(gm_workspace_graph *g) {
     if (propagate(g, 0, tail) < 0 || reach_entries(g) != 0 || distribute_passed_args(g) != 0)
         return -1;
     for (size_t i = 0; i < g->count; i++)
-        if (collect_roots(g, &g->modules[i]) != 0)
-            return -1;
+        g->modules[i].roots_pending = true;
+    g->roots_pending = true;
     return 0;
 }
 
 const gm_module_summary *gm_workspace_graph_summary(const gm_workspace_graph *g, const char *root,
                                                     const char *name) {
-    const module *m = find_linear(g, root, name);
+    const module *m = find_module_at(g, root, name);
     return m ? &m->summary : NULL;
 }
 
 const char *const *gm_workspace_graph_roots(const gm_workspace_graph *g, const char *root,
                                             const char *name, size_t *count, uint64_t *digest) {
-    const module *m = find_linear(g, root, name);
+    module *m = find_module_at(g, root, name);
+    if (m && g->roots_pending) { /* only a solve or a change writes g->roots_pending */
+        gm_workspace_graph *mutable_graph = (gm_workspace_graph *)g; /* the lazy part of a solve */
+        pthread_mutex_lock(&mutable_graph->collecting);
+        if (m->roots_pending) {
+            collect_roots(g, m); /* on OOM the module has none */
+            m->roots_pending = false;
+        }
+        pthread_mutex_unlock(&mutable_graph->collecting);
+    }
     *count = m ? m->root_count : 0;
     *digest = m ? m->roots_digest : 0;
     return m ? (const char *const *)m->roots : NULL;
@@ -1359,7 +1451,7 @@ static int visit_init_calls(const gm_workspace_graph *g, module *m, const char *
 int gm_workspace_graph_model_classes(gm_workspace_graph *g, const char *root, const char *name,
                                      const char *cls, char ***out) {
     *out = NULL;
-    module *start = find_linear(g, root, name);
+    module *start = find_module_at(g, root, name);
     if (!start || build_table(g) != 0)
         return start ? -1 : 0;
     class_ref *items = NULL;

@@ -58,6 +58,53 @@ bool gm_analysis_options_equal(const gm_analysis_options *a, const gm_analysis_o
            selectors_equal(&a->select, &b->select) && selectors_equal(&a->ignore, &b->ignore);
 }
 
+static uint64_t mix_bytes(uint64_t hash, const void *data, size_t len) {
+    const unsigned char *p = data;
+    for (size_t i = 0; i < len; i++) {
+        hash ^= p[i];
+        hash *= 0x100000001b3ull;
+    }
+    return hash;
+}
+
+static uint64_t mix_int(uint64_t hash, long value) {
+    return mix_bytes(hash, &value, sizeof value);
+}
+
+/* The items with their NULs, so that ["ab"] and ["a", "b"] differ. */
+static uint64_t mix_items(uint64_t hash, size_t count, const char *items, size_t item_size) {
+    hash = mix_int(hash, (long)count);
+    for (size_t i = 0; i < count; i++) {
+        const char *item = items + i * item_size;
+        hash = mix_bytes(hash, item, strlen(item) + 1);
+    }
+    return hash;
+}
+
+uint64_t gm_analysis_options_digest(const gm_analysis_options *o) {
+    uint64_t h = 0xcbf29ce484222325ull;
+    const long flags[] = {o->forward_is_compiled,
+                          o->training,
+                          o->report_syntax_errors,
+                          o->torch_version,
+                          o->python_version,
+                          o->capture_scalar_outputs,
+                          o->capture_dynamic_output_shape_ops,
+                          o->allow_rnn,
+                          o->fullgraph,
+                          o->nested_graph_breaks};
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+        h = mix_int(h, flags[i]);
+    const gm_function_names *names[] = {&o->reorderable_logging_functions,
+                                        &o->ignore_logging_functions};
+    for (size_t i = 0; i < 2; i++)
+        h = mix_items(h, names[i]->count, names[i]->items[0], GM_FUNCTION_NAME_SIZE);
+    const gm_rule_selectors *selectors[] = {&o->select, &o->ignore};
+    for (size_t i = 0; i < 2; i++)
+        h = mix_items(h, selectors[i]->count, selectors[i]->items[0], GM_RULE_SELECTOR_SIZE);
+    return h;
+}
+
 static bool selectors_match(const gm_rule_selectors *selectors, const char *id) {
     for (size_t i = 0; i < selectors->count; i++)
         if (strncmp(id, selectors->items[i], strlen(selectors->items[i])) == 0)

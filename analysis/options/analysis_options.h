@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "analysis/rules/catalogue/rule_catalogue.h"
 
@@ -130,5 +131,9 @@ bool gm_options_fullgraph_traces(const gm_analysis_options *options, bool fullgr
 
 /* Whether two option sets give the same findings (a cached analysis stays valid). */
 bool gm_analysis_options_equal(const gm_analysis_options *a, const gm_analysis_options *b);
+
+/* A digest of everything gm_analysis_options_equal compares: equal options, equal digests (what
+ * a cache of results made with some options is keyed by). */
+uint64_t gm_analysis_options_digest(const gm_analysis_options *options);
 
 #endif

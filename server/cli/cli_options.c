@@ -12,7 +12,8 @@ static const char *const FORMAT_NAMES = "full, concise, json, sarif, github, git
 static const char *const OPTION_NAMES[] = {
     "--output-format", "--select",      "--ignore",    "--unsafe-fixes", "--no-unsafe-fixes",
     "--statistics",    "--show-fixes",  "--exit-zero", "--color",        "--force-exclude",
-    "--python",        "--stdin-filename", "--diff",   "--help",         NULL};
+    "--python",        "--stdin-filename", "--diff",   "--help",         "--no-cache",
+    "--cache-dir",     NULL};
 
 /* What each option does, after the usage line of `--help`. */
 static void print_option_help(FILE *out, bool fix) {
@@ -40,6 +41,9 @@ static void print_option_help(FILE *out, bool fix) {
             "  --color WHEN            auto (default), always, never\n"
             "  --force-exclude         apply exclude to paths given on the command line too\n"
             "  --stdin-filename NAME   read the source from stdin, reported as NAME\n"
+            "  --no-cache              neither read nor write the cache of module summaries\n"
+            "  --cache-dir DIR         keep that cache in DIR (default: .graphmend_cache in\n"
+            "                          the project)\n"
             "  -h, --help              this help\n"
             "\n"
             "Settings come from [tool.graphmend] in the nearest pyproject.toml; command-line\n"
@@ -54,13 +58,15 @@ static void print_usage(FILE *out, const char *command) {
                 "                       [--select IDS] [--ignore IDS] [--unsafe-fixes]\n"
                 "                       [--statistics] [--show-fixes] [--exit-zero]\n"
                 "                       [--color auto|always|never] [--force-exclude]\n"
-                "                       [--python PATH] [--stdin-filename NAME] [PATHS...]\n");
+                "                       [--python PATH] [--stdin-filename NAME]\n"
+                "                       [--no-cache] [--cache-dir DIR] [PATHS...]\n");
     } else {
         fprintf(out,
                 "usage: graphmend fix [--unsafe-fixes|--no-unsafe-fixes] [--diff] [--select IDS]\n"
                 "                     [--ignore IDS] [--output-format FORMAT] [--show-fixes]\n"
                 "                     [--exit-zero] [--color auto|always|never] [--force-exclude]\n"
-                "                     [--stdin-filename NAME] [PATHS...]\n");
+                "                     [--stdin-filename NAME] [--no-cache] [--cache-dir DIR]\n"
+                "                     [PATHS...]\n");
     }
 }
 
@@ -151,6 +157,14 @@ int gm_cli_parse_options(int argc, char **argv, bool fix, gm_cli_options *option
             options->python = value;
         } else if ((value = option_value("--stdin-filename", argc, argv, &i, &missing))) {
             options->stdin_filename = value;
+        } else if ((value = option_value("--cache-dir", argc, argv, &i, &missing))) {
+            if (!value[0]) {
+                fprintf(stderr, "graphmend %s: --cache-dir needs a directory\n", argv[0]);
+                return 2;
+            }
+            options->cache_dir = value;
+        } else if (is_flag(arg, "--no-cache")) {
+            options->no_cache = true;
         } else if (is_flag(arg, "--unsafe-fixes") || is_flag(arg, "--no-unsafe-fixes")) {
             /* beats unsafe-fixes in pyproject.toml, like the rule selectors */
             options->rules.unsafe_fixes = arg[2] == 'u';

@@ -21,6 +21,8 @@ typedef struct {
     const char *stdin_filename; /* read the source from stdin and report it under this name */
     const char *python; /* check: the interpreter whose installed packages GM902 looks into, or
                            NULL for the default ($GRAPHMEND_PYTHON, then python3) */
+    bool no_cache;         /* --no-cache: no summary cache read or written */
+    const char *cache_dir; /* --cache-dir, or NULL: the cache-dir setting, else the project's */
     const char **paths;         /* as given (pointers into argv); "." when none were */
     int path_count;
     gm_analysis_options rules; /* --select / --ignore / --unsafe-fixes, as rules_set says */

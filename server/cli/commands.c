@@ -23,10 +23,12 @@
 #include "server/cli/terminal_style.h"
 #include "server/cli/unified_diff.h"
 #include "server/config/pyproject_config.h"
+#include "server/config/summary_cache.h"
 #include "server/profile/defaults.h"
 #include "server/workspace/file_reader.h"
 #include "server/workspace/parallel_each.h"
 #include "server/workspace/python_files.h"
+#include "server/workspace/summary_store.h"
 #include "server/workspace/workspace_index.h"
 
 /* Most files of the workspace read to follow compiled code across imports. */
@@ -72,6 +74,29 @@ static bool is_package_directory(const char *path) {
            stat(init, &info) == 0 && S_ISREG(info.st_mode);
 }
 
+/* Reads and writes the summaries of the project of path through its cache (unless --no-cache):
+ * the store, or NULL when there is none. */
+static gm_summary_store *use_summary_cache(gm_workspace_index *workspace, const char *path,
+                                           const char *project_root, const gm_cli_options *cli,
+                                           const gm_analysis_options *options) {
+    if (cli->no_cache)
+        return NULL;
+    gm_summary_store *store = gm_project_summary_store(path, project_root, cli->cache_dir, options);
+    if (store) {
+        gm_summary_memo memo = gm_summary_store_memo(store);
+        gm_workspace_index_set_memo(workspace, &memo);
+    }
+    return store;
+}
+
+static void finish_summary_cache(gm_workspace_index *workspace, gm_summary_store *store) {
+    gm_workspace_index_set_memo(workspace, NULL);
+    if (store && gm_summary_store_save(store) != 0)
+        fprintf(stderr, "graphmend: warning: could not write the cache %s (%s)\n",
+                gm_summary_store_path(store), strerror(errno));
+    gm_summary_store_free(store);
+}
+
 static gm_workspace_index *complete_workspace(gm_workspace_index *workspace,
                                               const gm_path_list *files,
                                               const gm_cli_options *cli) {
@@ -81,16 +106,22 @@ static gm_workspace_index *complete_workspace(gm_workspace_index *workspace,
     gm_analysis_options options;
     gm_analysis_options_default(&options);
     char previous[4096] = "";
+    gm_summary_store *store = NULL;
     for (size_t i = 0; i < files->count; i++) {
         char root[4096];
         gm_workspace_scan_stats stats;
         if (gm_project_root_for_path(files->paths[i], root, sizeof root) == 0 &&
             strcmp(root, previous) != 0) {
+            /* the first project's cache: summaries are kept by content, good in any project */
+            if (!previous[0])
+                store = use_summary_cache(workspace, files->paths[i], root, cli, &options);
             gm_workspace_index_scan(workspace, root, &options, MAX_WORKSPACE_FILES, &stats);
             snprintf(previous, sizeof previous, "%s", root);
         }
     }
-    if (gm_workspace_index_load_imports(workspace, &options, MAX_WORKSPACE_FILES) != 0) {
+    int loaded = gm_workspace_index_load_imports(workspace, &options, MAX_WORKSPACE_FILES);
+    finish_summary_cache(workspace, store);
+    if (loaded != 0) {
         gm_workspace_index_free(workspace);
         return NULL;
     }

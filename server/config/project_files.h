@@ -25,6 +25,8 @@ typedef struct {
     char exclude[GM_MAX_PROJECT_PATTERNS][GM_PROJECT_PATTERN_SIZE]; /* and extend-exclude */
     size_t per_file_ignore_count;
     gm_per_file_ignore per_file_ignores[GM_MAX_PROJECT_PATTERNS];
+    /* cache-dir as written (relative to root unless absolute); "" when not given */
+    char cache_dir[4096];
 } gm_project_files;
 
 /* Whether an exclude pattern of project matches path or a directory above it in the project,

@@ -357,7 +357,12 @@ static int read_per_file_ignore(reader *r, value *v, gm_project_files *files) {
 }
 
 /* Bits of `seen` for the keys that are no analysis options (duplicates are errors too). */
-enum { SEEN_EXCLUDE = 1u << 24, SEEN_EXTEND_EXCLUDE = 1u << 25, SEEN_EXTEND_SELECT = 1u << 26 };
+enum {
+    SEEN_EXCLUDE = 1u << 24,
+    SEEN_EXTEND_EXCLUDE = 1u << 25,
+    SEEN_EXTEND_SELECT = 1u << 26,
+    SEEN_CACHE_DIR = 1u << 27
+};
 
 /* Applies key = value (of [tool.graphmend]) to *next; exclude patterns go to kept (when not
  * NULL), extend-select to *extend_select. Returns 0, or -1 after fail(). */
@@ -465,6 +470,13 @@ static int apply_key(reader *r, const char *key_name, const value *v, gm_analysi
         }
         if (kept && add_patterns(r, v, kept) != 0)
             return -1;
+    } else if (strcmp(key_name, "cache-dir") == 0) {
+        bit = SEEN_CACHE_DIR;
+        if (v->kind != VALUE_STRING || !v->string[0])
+            return fail(r, "cache-dir must be a directory (a string)");
+        if (kept && snprintf(kept->cache_dir, sizeof kept->cache_dir, "%s", v->string) >=
+                        (int)sizeof kept->cache_dir)
+            return fail(r, "cache-dir is too long");
     } else if (strcmp(key_name, "extend-select") == 0) {
         bit = SEEN_EXTEND_SELECT;
         if (v->kind != VALUE_ARRAY)
@@ -479,7 +491,8 @@ static int apply_key(reader *r, const char *key_name, const value *v, gm_analysi
         }
     } else {
         static const char *const keys[] = {
-            "allow-rnn",        "capture-dynamic-output-shape-ops", "capture-scalar-outputs",
+            "allow-rnn",        "cache-dir",     "capture-dynamic-output-shape-ops",
+            "capture-scalar-outputs",
             "compile-forward",  "exclude",       "extend-exclude",  "extend-select",
             "fullgraph",        "ignore",        "ignore-logging-functions",
             "nested-graph-breaks", "per-file-ignores", "python-version",

@@ -104,6 +104,9 @@ struct gm_server {
     size_t workspace_folder_count;
     struct gm_workspace_index *workspace;
     struct gm_workspace_scan *scan; /* files still to index, or NULL */
+    /* the summaries of the first folder's project kept between sessions (summary_store.h),
+     * or NULL */
+    struct gm_summary_store *summary_store;
 
     /* The event loop that runs profile children (gm_server_attach_loop; NULL: profiling is
      * refused) and the profiles in flight. */

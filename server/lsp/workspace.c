@@ -10,8 +10,10 @@
 #include "protocol/lsp_params.h"
 #include "protocol/uri.h"
 #include "server/lsp/lsp_internal.h"
+#include "server/config/summary_cache.h"
 #include "server/workspace/file_reader.h"
 #include "server/workspace/python_walk.h"
+#include "server/workspace/summary_store.h"
 #include "server/workspace/workspace_index.h"
 
 /* Most files indexed per workspace: beyond it, cross-file calls into the rest are not seen. */
@@ -123,6 +125,36 @@ static bool is_open(char *const *paths, size_t count, const char *path) {
     return false;
 }
 
+/* Keeps what the index summarised for the next session (a new file, renamed over the old). */
+static void save_summaries(gm_server *server) {
+    if (server->summary_store && gm_summary_store_save(server->summary_store) != 0)
+        gm_server_log(server, 2, "workspace: could not write the cache %s",
+                      gm_summary_store_path(server->summary_store));
+}
+
+/* The index summarises files from disk through the cache of the first folder's project, the
+ * one `graphmend check` keeps there too: a second session in a large workspace reads its
+ * summaries instead of parsing every file again. Only for the default forward-is-compiled:
+ * files opened outside the folders are summarised with the defaults, and the cache must hold
+ * summaries of one kind. */
+static void open_summary_store(gm_server *server) {
+    if (server->summary_store || server->workspace_folder_count == 0 ||
+        !server->settings.analysis.forward_is_compiled)
+        return;
+    const char *folder = server->workspace_folders[0];
+    char project[4096], inside[4096 + 16];
+    if (gm_project_root_for_path(folder, project, sizeof project) != 0)
+        snprintf(project, sizeof project, "%s", folder);
+    snprintf(inside, sizeof inside, "%s/pyproject.toml", folder); /* the nearest one to it */
+    gm_analysis_options options;
+    gm_analysis_options_default(&options);
+    server->summary_store = gm_project_summary_store(inside, project, NULL, &options);
+    if (server->summary_store) {
+        gm_summary_memo memo = gm_summary_store_memo(server->summary_store);
+        gm_workspace_index_set_memo(server->workspace, &memo);
+    }
+}
+
 /* Summarises files until budget_us has passed (walking only, when summarise is false); at the
  * end, solves and refreshes what changed. An open document is not read from disk: its analysis
  * gives the index its summary (gm_workspace_after_analysis), of the text being edited, in the
@@ -161,6 +193,7 @@ static void scan_step(gm_server *server, double budget_us, bool summarise) {
                                     "are not followed"
                                   : "");
     scan_free(server);
+    save_summaries(server);
     if (gm_workspace_index_solve(index) == 0) {
         reanalyse_entered_documents(server, NULL);
         gm_publish_dirty_diagnostics(server);
@@ -171,6 +204,7 @@ void gm_workspace_index_folders(gm_server *server) {
     if (!index_of(server) || server->workspace_folder_count == 0)
         return;
     scan_free(server);
+    open_summary_store(server);
     server->scan = calloc(1, sizeof *server->scan);
     if (!server->scan)
         return;
@@ -339,6 +373,11 @@ void gm_workspace_document_closed(gm_server *server, const char *uri) {
 
 void gm_workspace_free(gm_server *server) {
     scan_free(server);
+    save_summaries(server);
+    if (server->workspace)
+        gm_workspace_index_set_memo(server->workspace, NULL);
+    gm_summary_store_free(server->summary_store);
+    server->summary_store = NULL;
     for (size_t i = 0; i < server->workspace_folder_count; i++)
         free(server->workspace_folders[i]);
     server->workspace_folder_count = 0;

@@ -9,6 +9,7 @@
 #include "analysis/module_facts/symbols.h"
 #include "analysis/module_facts/workspace_graph.h"
 #include "server/workspace/file_reader.h"
+#include "server/workspace/parallel_each.h"
 #include "server/workspace/python_files.h"
 
 typedef struct {
@@ -242,6 +243,33 @@ static file_entry *add_entry(gm_workspace_index *index, const char *real_path) {
 
 /* ---- summaries ------------------------------------------------------------------------- */
 
+/* Indexes the file whose summary was just made (taken), as the file at real_path. */
+static int index_summary(gm_workspace_index *index, const char *real_path,
+                         gm_module_summary *summary) {
+    file_entry *f = add_entry(index, real_path);
+    if (!f) {
+        gm_module_summary_free(summary);
+        return -1;
+    }
+    return gm_workspace_graph_set(index->graph, f->root, f->module, f->is_package, summary) < 0
+               ? -1
+               : 0;
+}
+
+/* The summary of text, through the memo when there is one. */
+static int summarise_text(gm_workspace_index *index, const char *text, size_t len,
+                          const gm_analysis_options *options, gm_module_summary *summary) {
+    if (!index->memo.lookup)
+        return gm_module_summary_from_source(text, len, options, summary);
+    uint64_t content = gm_hash_words(text, len);
+    if (index->memo.lookup(index->memo.context, content, summary))
+        return 0;
+    int rc = gm_module_summary_from_source(text, len, options, summary);
+    if (rc == 0 && index->memo.store)
+        index->memo.store(index->memo.context, content, summary);
+    return rc;
+}
+
 static int summarise_from_disk(gm_workspace_index *index, const char *real_path,
                                const gm_analysis_options *options) {
     size_t len = 0;
@@ -249,24 +277,9 @@ static int summarise_from_disk(gm_workspace_index *index, const char *real_path,
     if (!text)
         return -1;
     gm_module_summary summary;
-    uint64_t content = index->memo.lookup ? gm_hash_bytes(GM_HASH_INIT, text, len) : 0;
-    int rc = 0;
-    if (!index->memo.lookup || !index->memo.lookup(index->memo.context, content, &summary)) {
-        rc = gm_module_summary_from_source(text, len, options, &summary);
-        if (rc == 0 && index->memo.store)
-            index->memo.store(index->memo.context, content, &summary);
-    }
+    int rc = summarise_text(index, text, len, options, &summary);
     free(text);
-    if (rc != 0)
-        return -1;
-    file_entry *f = add_entry(index, real_path);
-    if (!f) {
-        gm_module_summary_free(&summary);
-        return -1;
-    }
-    return gm_workspace_graph_set(index->graph, f->root, f->module, f->is_package, &summary) < 0
-               ? -1
-               : 0;
+    return rc == 0 ? index_summary(index, real_path, &summary) : -1;
 }
 
 int gm_workspace_index_add_file(gm_workspace_index *index, const char *path,
@@ -279,6 +292,97 @@ int gm_workspace_index_add_file(gm_workspace_index *index, const char *path,
     return summarise_from_disk(index, real, options);
 }
 
+/* ---- the scan, on every core ---- */
+
+/* Files a scan reads and summarises at once: their sources are held until indexed. */
+#define GM_SCAN_BATCH 512
+
+typedef struct {
+    char *path; /* resolved; NULL: skipped (unresolvable, known already, or a second name) */
+    char *text;
+    size_t len;
+    uint64_t content;
+    gm_module_summary summary;
+    bool summarised;
+    bool remembered; /* the memo's */
+} scan_item;
+
+typedef struct {
+    scan_item *items;
+    const gm_analysis_options *options;
+    bool hash;
+} scan_batch;
+
+static void read_item(void *context, size_t i) {
+    scan_batch *batch = context;
+    scan_item *item = &batch->items[i];
+    if (!item->path)
+        return;
+    item->text = gm_read_file(item->path, &item->len);
+    if (item->text && batch->hash)
+        item->content = gm_hash_words(item->text, item->len);
+}
+
+static void summarise_item(void *context, size_t i) {
+    scan_batch *batch = context;
+    scan_item *item = &batch->items[i];
+    if (item->text && !item->summarised)
+        item->summarised =
+            gm_module_summary_from_source(item->text, item->len, batch->options,
+                                          &item->summary) == 0;
+}
+
+static bool listed_before(const scan_item *items, size_t count, const char *path) {
+    for (size_t i = 0; i < count; i++)
+        if (items[i].path && strcmp(items[i].path, path) == 0)
+            return true;
+    return false;
+}
+
+/* Reads and summarises paths[0..count) on every core (the memo asked and told on this
+ * thread only), then indexes them in order. */
+static void scan_batch_run(gm_workspace_index *index, char *const *paths, size_t count,
+                           const gm_analysis_options *options, gm_workspace_scan_stats *stats) {
+    scan_item *items = calloc(count, sizeof *items);
+    if (!items) {
+        stats->failed += count;
+        return;
+    }
+    for (size_t i = 0; i < count; i++) {
+        char real[PATH_MAX];
+        if (!realpath(paths[i], real)) {
+            stats->failed++;
+        } else if (find_file(index, real) || listed_before(items, i, real)) {
+            stats->files++; /* as gm_workspace_index_add_file counts a known file */
+        } else if (!(items[i].path = strdup(real))) {
+            stats->failed++;
+        }
+    }
+    scan_batch batch = {items, options, index->memo.lookup != NULL};
+    unsigned threads = gm_parallel_threads();
+    gm_parallel_each(count, threads, read_item, &batch);
+    for (size_t i = 0; batch.hash && i < count; i++)
+        if (items[i].text && index->memo.lookup(index->memo.context, items[i].content,
+                                                &items[i].summary))
+            items[i].summarised = items[i].remembered = true;
+    gm_parallel_each(count, threads, summarise_item, &batch);
+    for (size_t i = 0; i < count; i++) {
+        scan_item *item = &items[i];
+        if (item->path) {
+            bool made = item->summarised;
+            if (made && !item->remembered && index->memo.store)
+                index->memo.store(index->memo.context, item->content, &item->summary);
+            if (made && index_summary(index, item->path, &item->summary) == 0)
+                stats->files++;
+            else
+                stats->failed++;
+        }
+        free(item->path);
+        free(item->text);
+    }
+    free(items);
+}
+
 int gm_workspace_index_scan(gm_workspace_index *index, const char *root,
                             const gm_analysis_options *options, size_t max_files,
                             gm_workspace_scan_stats *stats) {
@@ -286,11 +390,9 @@ int gm_workspace_index_scan(gm_workspace_index *index, const char *root,
     gm_path_list files = {0};
     size_t room = max_files > index->count ? max_files - index->count : 0;
     gm_find_python_files(root, &files, room, &stats->truncated);
-    for (size_t i = 0; i < files.count; i++) {
-        if (gm_workspace_index_add_file(index, files.paths[i], options) == 0)
-            stats->files++;
-        else
-            stats->failed++;
+    for (size_t at = 0; at < files.count; at += GM_SCAN_BATCH) {
+        size_t n = files.count - at < GM_SCAN_BATCH ? files.count - at : GM_SCAN_BATCH;
+        scan_batch_run(index, files.paths + at, n, options, stats);
     }
     gm_path_list_free(&files);
     return 0;
@@ -312,17 +414,86 @@ static bool module_file(const char *root, const char *module, size_t len, char *
     return file_exists(path, false);
 }
 
+/* Whether the index knows the module of an absolute dotted name under root: a project's
+ * files import each other thousands of times, and the file system answered each with a stat
+ * and a realpath. */
+static bool module_known(const gm_workspace_index *index, const char *root, const char *module,
+                         size_t len) {
+    char name[GM_NAME_MAX];
+    if (len >= sizeof name)
+        return false;
+    memcpy(name, module, len);
+    name[len] = '\0';
+    return gm_workspace_graph_summary(index->graph, root, name) != NULL;
+}
+
+/* Modules found missing during one gm_workspace_index_load_imports (torch, typing, ...: every
+ * file imports them, and each import asked the file system twice), by a hash of root and
+ * name. A file created meanwhile is found by the next load. */
+typedef struct {
+    uint64_t *slots; /* 0: empty */
+    size_t size, count;
+} absent_set;
+
+static uint64_t absent_key(const char *root, const char *module, size_t len) {
+    uint64_t h = gm_hash_bytes(GM_HASH_INIT, root, strlen(root) + 1);
+    h = gm_hash_bytes(h, module, len);
+    return h ? h : 1;
+}
+
+static bool absent_has(const absent_set *set, uint64_t key) {
+    if (!set->size)
+        return false;
+    for (size_t at = (size_t)key & (set->size - 1); set->slots[at];
+         at = (at + 1) & (set->size - 1))
+        if (set->slots[at] == key)
+            return true;
+    return false;
+}
+
+static void absent_add(absent_set *set, uint64_t key) {
+    if (2 * (set->count + 1) > set->size) {
+        size_t size = set->size ? set->size * 2 : 256;
+        uint64_t *slots = calloc(size, sizeof *slots);
+        if (!slots)
+            return; /* only a memo */
+        for (size_t i = 0; i < set->size; i++) {
+            if (!set->slots[i])
+                continue;
+            size_t at = (size_t)set->slots[i] & (size - 1);
+            while (slots[at])
+                at = (at + 1) & (size - 1);
+            slots[at] = set->slots[i];
+        }
+        free(set->slots);
+        set->slots = slots;
+        set->size = size;
+    }
+    size_t at = (size_t)key & (set->size - 1);
+    while (set->slots[at])
+        at = (at + 1) & (set->size - 1);
+    set->slots[at] = key;
+    set->count++;
+}
+
 /* Adds the files of every package and module along an absolute dotted name (pkg, pkg.sub,
  * pkg.sub.mod, ...) found under root. */
 static void load_name(gm_workspace_index *index, const char *root, const char *name,
-                      const gm_analysis_options *options, size_t max_files) {
+                      const gm_analysis_options *options, size_t max_files, absent_set *absent) {
     char path[PATH_MAX];
     size_t len = strlen(name);
     for (size_t cut = 1; cut <= len && index->count < max_files; cut++) {
         if (cut < len && name[cut] != '.')
             continue;
-        if (!module_file(root, name, cut, path, sizeof path))
+        if (module_known(index, root, name, cut))
+            continue;
+        uint64_t key = absent_key(root, name, cut);
+        if (absent_has(absent, key))
+            break;
+        if (!module_file(root, name, cut, path, sizeof path)) {
+            absent_add(absent, key);
             break; /* a package that is not there has no modules either */
+        }
         gm_workspace_index_add_file(index, path, options);
     }
 }
@@ -334,6 +505,7 @@ static bool same_top_package(const char *a, const char *b) {
 
 int gm_workspace_index_load_imports(gm_workspace_index *index, const gm_analysis_options *options,
                                     size_t max_files) {
+    absent_set absent = {0};
     /* Files added while looping are visited too: the loop runs to the growing count. */
     for (size_t i = 0; i < index->count && index->count < max_files; i++) {
         if (index->files[i].imports_loaded)
@@ -353,10 +525,11 @@ int gm_workspace_index_load_imports(gm_workspace_index *index, const gm_analysis
              * only the importer's own package is followed. */
             if (installed && !same_top_package(f.module, absolute))
                 continue;
-            load_name(index, f.root, absolute, options, max_files);
+            load_name(index, f.root, absolute, options, max_files, &absent);
             summary = gm_workspace_graph_summary(index->graph, f.root, f.module);
         }
     }
+    free(absent.slots);
     return 0;
 }
 

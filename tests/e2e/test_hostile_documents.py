@@ -21,9 +21,10 @@ def _wait_shown(client, needle):
 
 
 def _replace_and_check(session, uri):
+    since = session.client.mark()  # before the change: its publication may come at once
     session.change(uri, [{"text": PRINT_ONLY}])
     items = session.diagnostics_until(uri, lambda d: any(x["code"] == "GM401" for x in d),
-                                      since=session.client.mark(), timeout=60)
+                                      since=since, timeout=60)
     assert any(x["code"] == "GM401" for x in items), items
 
 
