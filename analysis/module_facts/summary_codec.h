@@ -13,7 +13,7 @@
 
 /* Bumped whenever the encoding or the meaning of a summary's fields changes: entries of
  * another format are never decoded. */
-#define GM_SUMMARY_FORMAT 1u
+#define GM_SUMMARY_FORMAT 2u
 
 typedef struct {
     uint8_t *data;

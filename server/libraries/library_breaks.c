@@ -324,7 +324,7 @@ static int report_build(gm_library_cache *cache, const char *package_dir, const 
         return -1;
     gm_workspace_index_keep_to_package(index);
     memo_context memo_of = {cache, gm_library_options_digest(&options)};
-    gm_summary_memo memo = {memo_lookup, memo_store, &memo_of};
+    gm_summary_memo memo = {.lookup = memo_lookup, .store = memo_store, .context = &memo_of};
     gm_workspace_index_set_memo(index, &memo);
     int rc = -1;
     if (gm_workspace_index_add_file(index, class_path, &options) != 0) {

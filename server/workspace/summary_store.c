@@ -22,7 +22,7 @@
 #define ENTRY_HEADER_SIZE (8 + 4 + 4 + 8)       /* content hash, age, length, checksum */
 #define STORE_MAX_BYTES ((size_t)1 << 30)      /* a file larger than this is not ours */
 #define STORE_MAX_AGE 8u                       /* saves an unused entry survives */
-#define STALE_STORE_SECONDS (30L * 24 * 3600) /* other builds' files older than this go */
+#define STALE_STORE_SECONDS 3600L /* other builds' and options' files unsaved this long go */
 
 typedef struct {
     uint64_t content;
@@ -32,6 +32,23 @@ typedef struct {
     uint8_t *owned; /* payload of an entry stored this run, else NULL (it lies in the file) */
     bool used, rejected;
 } store_entry;
+
+/* What a file's stat was when its content had a hash: the same stat again, and the file is not
+ * read (as git's index and ruff's cache trust a file's times). */
+typedef struct {
+    uint64_t path; /* hash of the resolved path; 0: an empty slot */
+    uint64_t device, inode, size;
+    int64_t modified_s, modified_ns, changed_s, changed_ns;
+    uint64_t content;
+    bool seen; /* asked for or recorded this run */
+} file_stamp;
+
+#define STAMP_FIELDS 9
+#define STAMP_BYTES (STAMP_FIELDS * 8)
+#define STAMPS_KEPT_MAX 200000u
+/* A file changed this recently may change again within the same tick of its times: its stamp
+ * is not kept (git's "racily clean" entries). */
+#define STAMP_SETTLED_SECONDS 2
 
 struct gm_summary_store {
     char directory[PATH_MAX];
@@ -43,6 +60,8 @@ struct gm_summary_store {
     size_t count, capacity;
     size_t *table; /* entry index + 1 by content hash */
     size_t table_size;
+    file_stamp *stamps; /* open addressing by path hash */
+    size_t stamp_size, stamp_count;
     bool dirty;
     gm_summary_store_stats stats;
 };
@@ -122,6 +141,142 @@ static store_entry *add_entry(gm_summary_store *store, uint64_t content) {
     return e;
 }
 
+/* ---- file stamps ---- */
+
+static uint64_t path_key(const char *path) {
+    uint64_t h = gm_hash_words(path, strlen(path));
+    return h ? h : 1;
+}
+
+static file_stamp *stamp_slot(gm_summary_store *store, uint64_t key) {
+    if (!store->stamp_size)
+        return NULL;
+    size_t mask = store->stamp_size - 1, at = (size_t)key & mask;
+    while (store->stamps[at].path && store->stamps[at].path != key)
+        at = (at + 1) & mask;
+    return &store->stamps[at];
+}
+
+static int stamps_grow(gm_summary_store *store) {
+    size_t size = store->stamp_size ? store->stamp_size * 2 : 1024;
+    file_stamp *stamps = calloc(size, sizeof *stamps);
+    if (!stamps)
+        return -1;
+    for (size_t i = 0; i < store->stamp_size; i++) {
+        if (!store->stamps[i].path)
+            continue;
+        size_t at = (size_t)store->stamps[i].path & (size - 1);
+        while (stamps[at].path)
+            at = (at + 1) & (size - 1);
+        stamps[at] = store->stamps[i];
+    }
+    free(store->stamps);
+    store->stamps = stamps;
+    store->stamp_size = size;
+    return 0;
+}
+
+static file_stamp *stamp_put(gm_summary_store *store, uint64_t key) {
+    if (2 * (store->stamp_count + 1) > store->stamp_size && stamps_grow(store) != 0)
+        return NULL;
+    file_stamp *slot = stamp_slot(store, key);
+    if (!slot->path) {
+        slot->path = key;
+        store->stamp_count++;
+    }
+    return slot;
+}
+
+static void stamp_fields(const file_stamp *st, uint64_t fields[STAMP_FIELDS]) {
+    const uint64_t values[STAMP_FIELDS] = {st->path,
+                                           st->device,
+                                           st->inode,
+                                           st->size,
+                                           (uint64_t)st->modified_s,
+                                           (uint64_t)st->modified_ns,
+                                           (uint64_t)st->changed_s,
+                                           (uint64_t)st->changed_ns,
+                                           st->content};
+    memcpy(fields, values, sizeof values);
+}
+
+static void stamp_of(const struct stat *info, file_stamp *st) {
+    st->device = (uint64_t)info->st_dev;
+    st->inode = (uint64_t)info->st_ino;
+    st->size = (uint64_t)info->st_size;
+    st->modified_s = (int64_t)info->st_mtim.tv_sec;
+    st->modified_ns = (int64_t)info->st_mtim.tv_nsec;
+    st->changed_s = (int64_t)info->st_ctim.tv_sec;
+    st->changed_ns = (int64_t)info->st_ctim.tv_nsec;
+}
+
+static bool same_stamp(const file_stamp *a, const file_stamp *b) {
+    return a->device == b->device && a->inode == b->inode && a->size == b->size &&
+           a->modified_s == b->modified_s && a->modified_ns == b->modified_ns &&
+           a->changed_s == b->changed_s && a->changed_ns == b->changed_ns;
+}
+
+/* The stamps after the entries: a count, the stamps, a checksum of both. Anything else there
+ * (cut short, changed) drops them all: files are then read once more. */
+static void load_stamps(gm_summary_store *store, const uint8_t *p, const uint8_t *end) {
+    if ((size_t)(end - p) < 4 + 8) {
+        store->dirty = true;
+        return;
+    }
+    uint32_t count = read_u32(p);
+    size_t bytes = 4 + (size_t)count * STAMP_BYTES;
+    if ((size_t)(end - p) != bytes + 8 || read_u64(p + bytes) != gm_hash_words(p, bytes)) {
+        store->dirty = true;
+        return;
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        const uint8_t *at = p + 4 + (size_t)i * STAMP_BYTES;
+        uint64_t key = read_u64(at);
+        file_stamp *st = key ? stamp_put(store, key) : NULL;
+        if (!st)
+            continue;
+        st->device = read_u64(at + 8);
+        st->inode = read_u64(at + 16);
+        st->size = read_u64(at + 24);
+        st->modified_s = (int64_t)read_u64(at + 32);
+        st->modified_ns = (int64_t)read_u64(at + 40);
+        st->changed_s = (int64_t)read_u64(at + 48);
+        st->changed_ns = (int64_t)read_u64(at + 56);
+        st->content = read_u64(at + 64);
+        st->seen = false;
+    }
+}
+
+static bool memo_stamp_lookup(void *context, const char *path, const struct stat *info,
+                              uint64_t *content) {
+    gm_summary_store *store = context;
+    file_stamp now;
+    stamp_of(info, &now);
+    file_stamp *st = stamp_slot(store, path_key(path));
+    if (!st || !st->path || !same_stamp(st, &now))
+        return false;
+    st->seen = true;
+    *content = st->content;
+    return true;
+}
+
+static void memo_stamp_record(void *context, const char *path, const struct stat *info,
+                              uint64_t content) {
+    gm_summary_store *store = context;
+    time_t now = time(NULL);
+    if (now - info->st_mtim.tv_sec < STAMP_SETTLED_SECONDS ||
+        now - info->st_ctim.tv_sec < STAMP_SETTLED_SECONDS)
+        return;
+    file_stamp *st = stamp_put(store, path_key(path));
+    if (!st)
+        return;
+    file_stamp fresh = {.path = st->path, .content = content, .seen = true};
+    stamp_of(info, &fresh);
+    if (!same_stamp(st, &fresh) || st->content != content)
+        store->dirty = true;
+    *st = fresh;
+}
+
 /* ---- reading the file ---- */
 
 static uint8_t *read_whole(const char *path, size_t *len) {
@@ -179,7 +334,7 @@ static void load_entries(gm_summary_store *store) {
         }
         p += ENTRY_HEADER_SIZE + len;
     }
-    store->dirty |= p != end;
+    load_stamps(store, p, end);
 }
 
 static bool entry_intact(const store_entry *e) {
@@ -236,7 +391,7 @@ static void memo_store(void *context, uint64_t content, const gm_module_summary 
 }
 
 gm_summary_memo gm_summary_store_memo(gm_summary_store *store) {
-    gm_summary_memo memo = {memo_lookup, memo_store, store};
+    gm_summary_memo memo = {memo_lookup, memo_store, memo_stamp_lookup, memo_stamp_record, store};
     return memo;
 }
 
@@ -328,7 +483,8 @@ static int write_all(int fd, const uint8_t *data, size_t len) {
     return 0;
 }
 
-/* Other builds' and other options' files nobody has saved for a month. */
+/* Other builds' and other options' files nobody has saved for an hour: an upgrade (or a
+ * developer's every build) leaves one behind, each as large as the project's summaries. */
 static void remove_stale_stores(const gm_summary_store *store) {
     DIR *dir = opendir(store->directory);
     if (!dir)
@@ -373,6 +529,36 @@ int gm_summary_store_save(gm_summary_store *store) {
         rc = gm_byte_buffer_append(&out, entry, sizeof entry) ||
              gm_byte_buffer_append(&out, e->payload, e->len);
     }
+    /* the stamps asked for or recorded this run, then others while there is room */
+    uint32_t stamps = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < store->stamp_size; i++) {
+            file_stamp *st = &store->stamps[i];
+            if (st->path && st->seen == (pass == 0) && stamps < STAMPS_KEPT_MAX)
+                stamps++;
+        }
+    size_t section = out.len;
+    uint8_t number[8];
+    write_u32(number, stamps);
+    rc = rc || gm_byte_buffer_append(&out, number, 4);
+    uint32_t written = 0;
+    for (int pass = 0; rc == 0 && pass < 2; pass++)
+        for (size_t i = 0; rc == 0 && i < store->stamp_size && written < stamps; i++) {
+            file_stamp *st = &store->stamps[i];
+            if (!st->path || st->seen != (pass == 0))
+                continue;
+            uint64_t fields[STAMP_FIELDS];
+            stamp_fields(st, fields);
+            uint8_t bytes[STAMP_BYTES];
+            for (int f = 0; f < STAMP_FIELDS; f++)
+                write_u64(bytes + 8 * f, fields[f]);
+            rc = gm_byte_buffer_append(&out, bytes, sizeof bytes);
+            written++;
+        }
+    if (rc == 0) {
+        write_u64(number, gm_hash_words(out.data + section, out.len - section));
+        rc = gm_byte_buffer_append(&out, number, 8);
+    }
     char temporary[PATH_MAX + 16];
     snprintf(temporary, sizeof temporary, "%s.XXXXXX", store->path);
     int fd = rc == 0 ? mkstemp(temporary) : -1;
@@ -403,6 +589,7 @@ void gm_summary_store_free(gm_summary_store *store) {
         free(store->entries[i].owned);
     free(store->entries);
     free(store->table);
+    free(store->stamps);
     free(store->file);
     free(store);
 }

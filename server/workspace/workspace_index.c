@@ -299,6 +299,8 @@ int gm_workspace_index_add_file(gm_workspace_index *index, const char *path,
 
 typedef struct {
     char *path; /* resolved; NULL: skipped (unresolvable, known already, or a second name) */
+    struct stat info; /* taken before the file is read */
+    bool stamped;     /* info was taken */
     char *text;
     size_t len;
     uint64_t content;
@@ -316,7 +318,7 @@ typedef struct {
 static void read_item(void *context, size_t i) {
     scan_batch *batch = context;
     scan_item *item = &batch->items[i];
-    if (!item->path)
+    if (!item->path || item->summarised)
         return;
     item->text = gm_read_file(item->path, &item->len);
     if (item->text && batch->hash)
@@ -359,12 +361,28 @@ static void scan_batch_run(gm_workspace_index *index, char *const *paths, size_t
         }
     }
     scan_batch batch = {items, options, index->memo.lookup != NULL};
+    const gm_summary_memo *memo = &index->memo;
+    /* a file whose stat is the one its content was recorded with is not read at all */
+    for (size_t i = 0; memo->stamp_lookup && i < count; i++) {
+        scan_item *item = &items[i];
+        uint64_t content;
+        item->stamped = item->path && stat(item->path, &item->info) == 0;
+        if (item->stamped &&
+            memo->stamp_lookup(memo->context, item->path, &item->info, &content) &&
+            memo->lookup(memo->context, content, &item->summary))
+            item->summarised = item->remembered = true;
+    }
     unsigned threads = gm_parallel_threads();
     gm_parallel_each(count, threads, read_item, &batch);
-    for (size_t i = 0; batch.hash && i < count; i++)
-        if (items[i].text && index->memo.lookup(index->memo.context, items[i].content,
-                                                &items[i].summary))
-            items[i].summarised = items[i].remembered = true;
+    for (size_t i = 0; batch.hash && i < count; i++) {
+        scan_item *item = &items[i];
+        if (!item->text)
+            continue;
+        if (item->stamped && memo->stamp_record)
+            memo->stamp_record(memo->context, item->path, &item->info, item->content);
+        if (memo->lookup(memo->context, item->content, &item->summary))
+            item->summarised = item->remembered = true;
+    }
     gm_parallel_each(count, threads, summarise_item, &batch);
     for (size_t i = 0; i < count; i++) {
         scan_item *item = &items[i];

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 #include "analysis/module_facts/module_summary.h"
 #include "analysis/options/analysis_options.h"
@@ -52,6 +53,13 @@ int gm_workspace_index_add_file(gm_workspace_index *index, const char *path,
 typedef struct {
     bool (*lookup)(void *context, uint64_t content_hash, gm_module_summary *summary);
     void (*store)(void *context, uint64_t content_hash, const gm_module_summary *summary);
+    /* Optional (NULL: every file is read and hashed): the content hash recorded for the file
+     * at path (resolved) when info, its stat, is the one recorded with it (device, inode, size,
+     * modification and change times); record keeps one, for a file read after that stat. */
+    bool (*stamp_lookup)(void *context, const char *path, const struct stat *info,
+                         uint64_t *content_hash);
+    void (*stamp_record)(void *context, const char *path, const struct stat *info,
+                         uint64_t content_hash);
     void *context;
 } gm_summary_memo;
 

@@ -167,3 +167,25 @@ def test_a_bad_cache_dir_setting_is_an_error_that_says_so(binary, linked_project
     proc = subprocess.run([binary, "check", "--cache-dir"], cwd=linked_project,
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2 and "--cache-dir needs a value" in proc.stderr
+
+
+def test_a_file_rewritten_with_its_old_size_and_times_is_read_again(binary, linked_project):
+    """A settled file is not read when its stat is the one recorded; one whose content changed
+    behind the same size and modification time (restored by a tool) still is: its change time
+    moved."""
+    model = linked_project / "pkg" / "model.py"
+    old = os.stat(model)
+    past = old.st_mtime - 3600
+    for path in linked_project.rglob("*.py"):
+        os.utime(path, (past, past))
+    helpers = "pkg/helpers.py"
+    without = check(binary, linked_project, "--no-cache", helpers)
+    assert check(binary, linked_project, helpers) == without  # records the stamps
+    assert check(binary, linked_project, helpers) == without  # trusts them
+    edited = MODEL.replace("return norm(x)", "return x + 00 ")
+    assert len(edited) == len(MODEL)
+    model.write_text(edited)
+    os.utime(model, (past, past))
+    after = check(binary, linked_project, "--no-cache", helpers)
+    assert after != without
+    assert check(binary, linked_project, helpers) == after

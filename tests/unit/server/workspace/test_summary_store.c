@@ -106,15 +106,16 @@ static bool file_exists(const char *path) {
     return lstat(path, &info) == 0;
 }
 
-/* Flips a byte near the end of the store's file: inside the last entry's payload. */
+/* Flips a byte inside the last entry's payload: before the file's last 12 bytes (the count of
+ * file stamps, none here, and their checksum). */
 static void corrupt_tail(const char *path) {
     int fd = open(path, O_RDWR);
     CHECK(fd >= 0);
     off_t end = lseek(fd, 0, SEEK_END);
     unsigned char byte = 0;
-    CHECK(pread(fd, &byte, 1, end - 3) == 1);
+    CHECK(pread(fd, &byte, 1, end - 15) == 1);
     byte ^= 0x20;
-    CHECK(pwrite(fd, &byte, 1, end - 3) == 1);
+    CHECK(pwrite(fd, &byte, 1, end - 15) == 1);
     close(fd);
 }
 
