@@ -13,8 +13,8 @@ rep (these machines are shared and noisy, so the ratios are what to read):
    one file checked inside it (models/qwen3/modeling_qwen3.py: llama is held out) with the
    project cache cold (`<repo>/.graphmend_cache` deleted before the run) and warm (right after
    that cold run), the same file copied outside any project, and `check src/transformers` cold
-   and warm, beside `ruff check --no-cache --select ALL` on the same paths (and on the tree with
-   ruff's own cache warm): wall and CPU seconds, and the ratios to ruff and to the outside copy.
+   and warm, beside `ruff check --no-cache --select ALL` on the same paths: wall and CPU
+   seconds, and the ratios to ruff and to the outside copy.
    Runs are from the repository's root, as a user runs them, on every core.
 
     .venv/bin/python tests/bench/cli_vs_ruff.py --graphmend build/graphmend --ruff .venv/bin/ruff
@@ -31,6 +31,7 @@ import argparse
 import hashlib
 import os
 import pathlib
+import re
 import resource
 import shutil
 import statistics
@@ -165,7 +166,7 @@ def project_markers_above(path: pathlib.Path) -> list[pathlib.Path]:
             for name in ("pyproject.toml", "setup.cfg", ".git") if (folder / name).exists()]
 
 
-def timed_output(argv: list[str], cwd: pathlib.Path) -> tuple[float, float, str]:
+def timed_output(argv: list[str], cwd: pathlib.Path) -> tuple[float, float, str, int]:
     """timed(), and a digest of what the run printed (so cold and warm findings can be
     compared)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -176,7 +177,10 @@ def timed_output(argv: list[str], cwd: pathlib.Path) -> tuple[float, float, str]
     if proc.returncode not in (0, 1):
         raise SystemExit(f"{argv[0]} exited {proc.returncode}: {proc.stderr.decode()[-800:]}")
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu, hashlib.sha256(proc.stdout).hexdigest()[:12]
+    # concise output: one "path:line:col: ..." line per finding
+    count = sum(1 for line in proc.stdout.splitlines()
+                if re.match(rb"[^:\s][^:]*:\d+:\d+: ", line))
+    return wall, cpu, hashlib.sha256(proc.stdout).hexdigest()[:12], count
 
 
 def cache_size(repo: pathlib.Path) -> tuple[int, int]:
@@ -190,99 +194,111 @@ def cache_size(repo: pathlib.Path) -> tuple[int, int]:
 
 
 def repo_case(args) -> list[str]:
-    """One file checked inside a real repository (cold: the project cache deleted first; warm:
-    right after the cold run of the same command wrote it), the same file outside any project,
-    and the whole tree cold and warm, beside ruff on the same paths, alternated rep by rep."""
+    """Files checked one at a time inside a real repository (cold: the project cache deleted
+    first; warm: right after the cold run of the same command wrote it), each also copied outside
+    any project, and the whole tree cold and warm, beside ruff on the same paths, alternated rep
+    by rep."""
     sys.path.insert(0, str(REPO / "tests" / "bench"))
     import bench_repo  # noqa: E402
 
     repo = bench_repo.make(args.repo, args.repo_source)
-    relative = pathlib.Path(args.repo_file)
+    relatives = [pathlib.Path(f) for f in args.repo_file or bench_repo.DEFAULT_FILES]
     tree_relative = pathlib.Path("src") / args.repo_source.name
-    if not (repo / relative).is_file():
-        raise SystemExit(f"no {relative} in {repo}")
+    for relative in relatives:
+        if not (repo / relative).is_file():
+            raise SystemExit(f"no {relative} in {repo}")
     files = sum(1 for _ in (repo / tree_relative).rglob("*.py"))
     with tempfile.TemporaryDirectory(prefix="graphmend-bench-outside-") as outside_dir:
         outside = pathlib.Path(outside_dir)
-        shutil.copy2(repo / relative, outside / relative.name)
+        for k, relative in enumerate(relatives):
+            (outside / str(k)).mkdir()
+            shutil.copy2(repo / relative, outside / str(k) / relative.name)
         markers = project_markers_above(outside)
         if markers:
-            print(f"(warning: the outside copy is under {markers[0]}: not outside every project)")
-        return repo_case_in(args, repo, relative, tree_relative, outside, files)
+            print(f"(warning: the outside copies are under {markers[0]}: not outside every "
+                  f"project)")
+        return repo_case_in(args, repo, relatives, tree_relative, outside, files)
 
 
-def repo_case_in(args, repo, relative, tree_relative, outside, files) -> list[str]:
+def repo_case_in(args, repo, relatives, tree_relative, outside, files) -> list[str]:
     gm, ruff = args.graphmend, args.ruff
-    ruff_cached = [ruff, "check", "--select", "ALL", "--quiet", "--exit-zero"]
     # (label, argv, cwd, cold): a cold run deletes <repo>/.graphmend_cache first; each warm row
     # comes right after the cold row of the same command, whose run left the cache it reads.
-    groups = [
-        [("file inside, cold", graphmend_argv(gm, relative), repo, True),
-         ("file inside, warm", graphmend_argv(gm, relative), repo, False)],
-        [("file outside", graphmend_argv(gm, outside / relative.name), outside, None)],
-        [("ruff file", ruff_argv(ruff, relative), repo, None)],
-        [("tree, cold", graphmend_argv(gm, tree_relative), repo, True),
-         ("tree, warm", graphmend_argv(gm, tree_relative), repo, False)],
-        [("ruff tree", ruff_argv(ruff, tree_relative), repo, None)],
-        [("ruff tree, its cache", [*ruff_cached, str(tree_relative)], repo, None)],
-    ]
-    # Unmeasured: the files into the page cache, ruff's own cache filled, the outside copy run
-    # once (a cache of its own, where a binary keeps one, is then warm).
+    groups = []
+    for k, relative in enumerate(relatives):
+        copy = outside / str(k) / relative.name
+        groups += [
+            [((k, "inside, cold"), graphmend_argv(gm, relative), repo, True),
+             ((k, "inside, warm"), graphmend_argv(gm, relative), repo, False)],
+            [((k, "outside"), graphmend_argv(gm, copy), copy.parent, None)],
+            [((k, "ruff"), ruff_argv(ruff, relative), repo, None)]]
+    groups += [
+        [(("tree", "cold"), graphmend_argv(gm, tree_relative), repo, True),
+         (("tree", "warm"), graphmend_argv(gm, tree_relative), repo, False)],
+        [(("tree", "ruff"), ruff_argv(ruff, tree_relative), repo, None)]]
+    # Unmeasured: the files into the page cache, each outside copy run once (a cache of its own,
+    # where a binary keeps one, is then warm).
     timed(ruff_argv(ruff, tree_relative), cwd=repo)
-    timed([*ruff_cached, str(tree_relative)], cwd=repo)
-    timed(graphmend_argv(gm, outside / relative.name), cwd=outside)
-    samples: dict[str, list[tuple[float, float]]] = {}
-    digests: dict[str, set[str]] = {}
+    for k, relative in enumerate(relatives):
+        timed(graphmend_argv(gm, outside / str(k) / relative.name), cwd=outside / str(k))
+    samples: dict[tuple, list[tuple[float, float]]] = {}
+    digests: dict[tuple, set[str]] = {}
+    findings: dict[tuple, int] = {}
     written = None
     for rep in range(args.reps):
         for group in groups if rep % 2 == 0 else reversed(groups):
             for label, argv, cwd, cold in group:
                 if cold:
                     shutil.rmtree(repo / CACHE_DIR, ignore_errors=True)
-                wall, cpu, digest = timed_output(argv, cwd)
+                wall, cpu, digest, count = timed_output(argv, cwd)
                 samples.setdefault(label, []).append((wall, cpu))
-                digests.setdefault(label.split(",")[0], set()).add(digest)
-                if cold and label.startswith("tree"):
+                if label[1] != "ruff":
+                    digests.setdefault((label[0], label[1] == "outside"), set()).add(digest)
+                findings[label] = count
+                if cold and label[0] == "tree":
                     written = cache_size(repo)
     med = {label: (statistics.median(w for w, _ in s), statistics.median(c for _, c in s))
            for label, s in samples.items()}
-    r_file, r_tree = med["ruff file"][0], med["ruff tree"][0]
-    outside_wall = med["file outside"][0]
-    f, t = relative.as_posix(), tree_relative.as_posix()
+    r_tree = med[("tree", "ruff")][0]
+    t = tree_relative.as_posix()
     rows = [f"{repo} (transformers 5.23.0 laid out as its repository: pyproject.toml, "
             f"{t}/ with {files:,} .py files, git init; held-out families left out); "
-            f"median of {args.reps}, wall seconds; cold: {CACHE_DIR}/ deleted before the run, "
-            f"warm: right after the cold run of the same command",
+            f"median of {args.reps}; cold: {CACHE_DIR}/ deleted before the run, warm: right "
+            f"after the cold run of the same command; run from the repository's root",
             "",
-            "| command | wall s | CPU s | / ruff, same paths | / ruff, whole tree | "
+            "| command | findings | wall s | CPU s | / ruff, same paths | / ruff, whole tree | "
             "/ same file outside |",
-            "|---|---:|---:|---:|---:|---:|"]
-    shown = [
-        ("file inside, cold", f"graphmend check {f}, cold", r_file, True),
-        ("file inside, warm", f"graphmend check {f}, warm", r_file, True),
-        ("file outside", "graphmend check of the same file copied outside any project", r_file,
-         False),
-        ("ruff file", f"ruff check --no-cache --select ALL {f}", r_file, False),
-        ("tree, cold", f"graphmend check {t}, cold", r_tree, False),
-        ("tree, warm", f"graphmend check {t}, warm", r_tree, False),
-        ("ruff tree", f"ruff check --no-cache --select ALL {t}", r_tree, False),
-        ("ruff tree, its cache", f"ruff check --select ALL {t} (its cache warm)", r_tree, False),
-    ]
-    for label, text, ruff_same, vs_outside in shown:
+            "|---|---:|---:|---:|---:|---:|---:|"]
+
+    def row(label, code, note, ruff_same, outside_wall=None):
         wall, cpu = med[label]
-        rows.append(f"| `{text}` | {wall:.2f} | {cpu:.2f} | {wall / ruff_same:.2f}x | "
-                    f"{wall / r_tree:.2f}x | "
-                    f"{f'{wall / outside_wall:.1f}x' if vs_outside else ''} |")
+        shown = f"{wall / outside_wall:.1f}x" if outside_wall else ""
+        count = "" if label[1] == "ruff" else f"{findings[label]:,}"
+        rows.append(f"| `{code}`{note} | {count} | {wall:.2f} | {cpu:.2f} | "
+                    f"{wall / ruff_same:.2f}x | {wall / r_tree:.2f}x | {shown} |")
+
+    for k, relative in enumerate(relatives):
+        f = relative.as_posix()
+        r_file, o_wall = med[(k, "ruff")][0], med[(k, "outside")][0]
+        row((k, "inside, cold"), f"graphmend check {f}", ", cold", r_file, o_wall)
+        row((k, "inside, warm"), f"graphmend check {f}", ", warm", r_file, o_wall)
+        row((k, "outside"), f"graphmend check {relative.name}", " copied outside any project",
+            r_file)
+        row((k, "ruff"), f"ruff check --no-cache --select ALL {f}", "", r_file)
+    row(("tree", "cold"), f"graphmend check {t}", ", cold", r_tree)
+    row(("tree", "warm"), f"graphmend check {t}", ", warm", r_tree)
+    row(("tree", "ruff"), f"ruff check --no-cache --select ALL {t}", "", r_tree)
     rows.append("")
     if written and written[0]:
         rows.append(f"{CACHE_DIR}/ after a cold run of the whole tree: {written[0]:,} files, "
                     f"{written[1] / 1e6:.1f} MB")
     else:
         rows.append(f"no {CACHE_DIR}/ written (this binary keeps no project cache)")
-    for command in ("file inside", "tree"):
-        if len(digests[command]) > 1:
-            rows.append(f"WARNING: `{command}` printed different findings across cold and warm "
-                        f"runs ({len(digests[command])} distinct outputs)")
+    for (what, outside_copy), seen in digests.items():
+        if len(seen) > 1:
+            name = t if what == "tree" else relatives[what].as_posix()
+            rows.append(f"WARNING: graphmend check {name}{' (outside)' if outside_copy else ''} "
+                        f"printed different findings across runs ({len(seen)} distinct outputs)")
     return rows
 
 
@@ -304,8 +320,9 @@ def main() -> int:
                              "reused; tests/bench/bench_repo.py)")
     parser.add_argument("--repo-source", type=pathlib.Path,
                         default=REPO / "build-sweep/src/transformers-5.23.0/transformers")
-    parser.add_argument("--repo-file", default="src/transformers/models/qwen3/modeling_qwen3.py",
-                        help="the file the single-file rows check, relative to the repository")
+    parser.add_argument("--repo-file", action="append",
+                        help="a file the single-file rows check, relative to the repository "
+                             "(repeatable; default: tests/bench/bench_repo.py's DEFAULT_FILES)")
     args = parser.parse_args()
     cases = set(args.case.split(","))
     if "all" in cases:

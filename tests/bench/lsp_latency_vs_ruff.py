@@ -412,16 +412,50 @@ def repo_session(name: str, argv: list[str], repo: pathlib.Path, path: pathlib.P
 def repo_case(args, argvs: dict[str, list[str]], log_dir: pathlib.Path) -> int:
     """The editor's start in a large workspace, graphmend with its project cache cold (deleted
     before the start) and warm (right after a cold start that ran until its index completed),
-    ruff's server beside it (no cache of its own: one row), alternated rep by rep."""
+    ruff's server beside it (no cache of its own: one row), alternated rep by rep; per file."""
     sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
     import bench_repo  # noqa: E402
 
     repo = bench_repo.make(pathlib.Path(args.repo), pathlib.Path(args.repo_source))
-    path = repo / args.repo_file
-    if not path.is_file():
-        raise SystemExit(f"no {args.repo_file} in {repo}")
+    relatives = args.repo_file or list(bench_repo.DEFAULT_FILES)
+    for relative in relatives:
+        if not (repo / relative).is_file():
+            raise SystemExit(f"no {relative} in {repo}")
     files = sum(1 for _ in (repo / "src").rglob("*.py"))
-    lines = path.read_bytes().count(b"\n")
+    print(f"{repo} as the workspace folder ({files:,} .py files; held-out families left out), "
+          f"one file opened right after `initialized`; median of {args.reps} starts; ms from "
+          f"the `initialize` request unless said; cold: {CACHE_DIR}/ deleted before the start, "
+          f"warm: right after a cold start; a start ends {args.settle:g} s after the last "
+          f"publication once the index said it was complete")
+    print()
+    print("| file | server | initialize answered | first diagnostics | didOpen -> first "
+          "diagnostics | index complete | last diagnostics | publications | diagnostics "
+          "first -> last | peak RSS MB | first diagnostics / ruff's |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for relative in relatives:
+        path = repo / relative
+        lines = path.read_bytes().count(b"\n")
+        med = repo_file_case(args, argvs, log_dir, repo, path)
+        ruff_first = med["ruff server"]["first diagnostics"]
+        for k, (label, m) in enumerate(med.items()):
+            done = f"{m['index done']:,.0f}" if m["index done"] is not None else "-"
+            last = f"{m['last diagnostics']:,.0f}" if m["publications"] > 1 else "-"
+            shown = f"{pathlib.Path(relative).name} ({lines:,} lines)" if k == 0 else ""
+            print(f"| {shown} | {label} | {m['initialize response']:,.0f} | "
+                  f"{m['first diagnostics']:,.0f} | {m['didOpen to first']:,.0f} | {done} | "
+                  f"{last} | {m['publications']:g} | {m['first count']:g} -> "
+                  f"{m['last count']:g} | {m['peak RSS MB']:,.0f} | "
+                  f"{m['first diagnostics'] / ruff_first:.2f}x |", flush=True)
+    cache = repo / CACHE_DIR
+    print()
+    print(f"{CACHE_DIR}/ after the last start: " +
+          (f"{sum(1 for p in cache.rglob('*') if p.is_file()):,} files" if cache.is_dir()
+           else "none (this server keeps no project cache)"))
+    return 0
+
+
+def repo_file_case(args, argvs, log_dir, repo, path) -> dict[str, dict]:
+    """Medians per row (graphmend cold, graphmend warm, ruff) of the starts with path opened."""
     # (label, server, cold): the warm start comes right after the cold one, which left the cache
     groups = [[("graphmend, cold cache", "graphmend", True),
                ("graphmend, warm cache", "graphmend", False)],
@@ -440,35 +474,12 @@ def repo_case(args, argvs: dict[str, list[str]], log_dir: pathlib.Path) -> int:
                 if cold:
                     shutil.rmtree(repo / CACHE_DIR, ignore_errors=True)
                 results[label].append(session(name))
+
     def median_or_none(values: list) -> float | None:
         return None if any(v is None for v in values) else statistics.median(values)
 
-    med = {label: {key: median_or_none([r[key] for r in rs]) for key in rs[0]}
-           for label, rs in results.items()}
-    print(f"{repo} as the workspace folder ({files:,} .py files; held-out families left out), "
-          f"{args.repo_file} ({lines:,} lines) opened right after `initialized`; median of "
-          f"{args.reps}; ms from the `initialize` request unless said; cold: {CACHE_DIR}/ "
-          f"deleted before the start; a start ends {args.settle:g} s after the last "
-          f"publication once the index said it was complete")
-    print()
-    print("| server | initialize answered | first diagnostics | didOpen -> first diagnostics | "
-          "index complete | last diagnostics | publications | diagnostics first -> last | "
-          "peak RSS MB | first diagnostics / ruff's |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    ruff_first = med["ruff server"]["first diagnostics"]
-    for label, m in med.items():
-        done = f"{m['index done']:,.0f}" if m["index done"] is not None else "-"
-        last = f"{m['last diagnostics']:,.0f}" if m["publications"] > 1 else "-"
-        print(f"| {label} | {m['initialize response']:,.0f} | {m['first diagnostics']:,.0f} | "
-              f"{m['didOpen to first']:,.0f} | {done} | {last} | {m['publications']:g} | "
-              f"{m['first count']:g} -> {m['last count']:g} | {m['peak RSS MB']:,.0f} | "
-              f"{m['first diagnostics'] / ruff_first:.2f}x |", flush=True)
-    cache = repo / CACHE_DIR
-    print()
-    print(f"{CACHE_DIR}/ after the last start: " +
-          (f"{sum(1 for p in cache.rglob('*') if p.is_file()):,} files" if cache.is_dir()
-           else "none (this server keeps no project cache)"))
-    return 0
+    return {label: {key: median_or_none([r[key] for r in rs]) for key in rs[0]}
+            for label, rs in results.items()}
 
 
 def main() -> int:
@@ -488,7 +499,9 @@ def main() -> int:
     parser.add_argument("--repo-source",
                         default=str(pathlib.Path(__file__).resolve().parents[2] /
                                     "build-sweep/src/transformers-5.23.0/transformers"))
-    parser.add_argument("--repo-file", default="src/transformers/models/qwen3/modeling_qwen3.py")
+    parser.add_argument("--repo-file", action="append",
+                        help="the file opened, relative to the repository (repeatable; "
+                             "default: tests/bench/bench_repo.py's DEFAULT_FILES)")
     parser.add_argument("--reps", type=int, default=3, help="starts per row, repository case")
     parser.add_argument("--settle", type=float, default=3.0,
                         help="seconds of quiet after the index completes before a start ends")
@@ -504,9 +517,10 @@ def main() -> int:
     log_dir.mkdir(parents=True, exist_ok=True)
     ruff_version = subprocess.run([args.ruff, "--version"], capture_output=True, text=True,
                                   check=False).stdout.strip()
+    edits = (f"; {args.edits} edits per file (1 pair in {WHOLE_FILE_EVERY} parse-breaking or "
+             f"import-line), cold open x{args.opens}") if args.files else ""
     print(f"{time.strftime('%Y-%m-%d %H:%M %Z')}, {os.cpu_count()} cores, load "
-          f"{os.getloadavg()[0]:.1f}; {ruff_version}; {args.edits} edits per file "
-          f"(1 pair in {WHOLE_FILE_EVERY} parse-breaking or import-line), cold open x{args.opens}")
+          f"{os.getloadavg()[0]:.1f}; {ruff_version}{edits}")
     status = 0
     if args.repo:
         print()
