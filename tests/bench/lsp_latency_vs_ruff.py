@@ -36,6 +36,7 @@ import pathlib
 import random
 import re
 import select
+import shutil
 import statistics
 import subprocess
 import sys
@@ -181,14 +182,35 @@ class Server:
 
     # ------------------------------------------------------------------ lifecycle
 
-    def initialize(self) -> None:
+    def initialize(self, root: pathlib.Path | None = None) -> None:
+        """initialize (with root as rootUri and the one workspace folder, when given), then
+        initialized."""
         caps = {"general": {"positionEncodings": ["utf-16"]},
                 "textDocument": {"publishDiagnostics": {"versionSupport": True},
-                                 "synchronization": {"didSave": False}}}
-        self.request("initialize", {"processId": os.getpid(), "rootUri": None,
-                                    "workspaceFolders": None, "capabilities": caps,
+                                 "synchronization": {"didSave": False}},
+                "workspace": {"workspaceFolders": True, "configuration": True}}
+        uri = root.resolve().as_uri() if root else None
+        folders = [{"uri": uri, "name": root.name}] if root else None
+        self.request("initialize", {"processId": os.getpid(), "rootUri": uri,
+                                    "rootPath": str(root.resolve()) if root else None,
+                                    "workspaceFolders": folders, "capabilities": caps,
                                     "clientInfo": {"name": "lsp_latency_vs_ruff"}})
         self.notify("initialized", {})
+
+    def drain(self, seconds: float) -> list[tuple[float, dict]]:
+        """Every message pending or arriving within seconds, with its arrival time."""
+        until = time.monotonic() + seconds
+        while True:
+            if self._outbox:
+                self.send_pending()
+            left = until - time.monotonic()
+            if left <= 0:
+                break
+            readable, _, _ = select.select([self.out_fd], [], [], min(left, 0.25))
+            if readable and not self._read_available():
+                raise ServerError(f"{self.name}: exited (status {self.proc.wait()})")
+        got, self.pending = self.pending, []
+        return got
 
     def peak_rss_mb(self) -> float:
         with open(f"/proc/{self.proc.pid}/status", encoding="ascii") as status:
@@ -320,6 +342,146 @@ def bench_file(path: pathlib.Path, argvs: dict[str, list[str]], edits: int, open
     return result
 
 
+# ------------------------------------------------------------------ the repository case
+
+CACHE_DIR = ".graphmend_cache"  # the project cache (issue 38); absent with servers before it
+# A window/logMessage that says the workspace index is complete (graphmend's workspace.c:
+# "workspace: N Python files indexed in X ms").
+INDEX_DONE = re.compile(r"\bindexed\b")
+
+
+def repo_session(name: str, argv: list[str], repo: pathlib.Path, path: pathlib.Path,
+                 log_path: pathlib.Path, settle_s: float, index_timeout_s: float) -> dict:
+    """One editor start in the repository: initialize (the repository as workspace folder),
+    initialized, didOpen of path at once (an editor restoring its open tab), then every
+    publication for it until the server has been quiet for settle_s after its workspace index
+    said it was complete (or, when no such message comes, for index_timeout_s from initialize).
+    Times in ms from the initialize request, and from didOpen."""
+    text = path.read_text(encoding="utf-8")
+    uri = path.resolve().as_uri()
+    server = Server(name, argv, log_path)
+    try:
+        started = time.monotonic()
+        server.initialize(repo)
+        initialized = time.monotonic()
+        opened = server.notify("textDocument/didOpen", {"textDocument": {
+            "uri": uri, "languageId": "python", "version": 1, "text": text}})
+        pubs: list[tuple[float, int]] = []
+        index_done = None
+        last_event = opened
+        first_deadline = started + RESPONSE_TIMEOUT_S
+        while True:
+            now = time.monotonic()
+            if not pubs and now > first_deadline:
+                raise ServerError(f"{name}: no diagnostics in {RESPONSE_TIMEOUT_S:.0f} s")
+            for stamp, message in server.drain(0.25):
+                method = message.get("method")
+                params = message.get("params") or {}
+                if method == "textDocument/publishDiagnostics" and params.get("uri") == uri:
+                    pubs.append((stamp, len(params.get("diagnostics") or [])))
+                    last_event = stamp
+                elif (method == "window/logMessage" and index_done is None
+                      and INDEX_DONE.search(params.get("message", ""))):
+                    index_done = stamp
+                    last_event = stamp
+            now = time.monotonic()
+            if pubs and now - last_event >= settle_s and (
+                    index_done is not None or now - started >= index_timeout_s
+                    or name != "graphmend"):
+                break
+        rss = server.peak_rss_mb()
+    except BaseException:
+        server.proc.kill()
+        server.proc.wait()
+        server.log.close()
+        raise
+    server.close()
+    def ms(stamp: float) -> float:
+        return (stamp - started) * 1e3
+
+    return {"initialize response": ms(initialized),
+            "first diagnostics": ms(pubs[0][0]),
+            "didOpen to first": (pubs[0][0] - opened) * 1e3,
+            "index done": ms(index_done) if index_done is not None else None,
+            "last diagnostics": ms(pubs[-1][0]),
+            "publications": len(pubs),
+            "first count": pubs[0][1], "last count": pubs[-1][1],
+            "peak RSS MB": rss}
+
+
+def repo_case(args, argvs: dict[str, list[str]], log_dir: pathlib.Path) -> int:
+    """The editor's start in a large workspace, graphmend with its project cache cold (deleted
+    before the start) and warm (right after a cold start that ran until its index completed),
+    ruff's server beside it (no cache of its own: one row), alternated rep by rep; per file."""
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+    import bench_repo  # noqa: E402
+
+    repo = bench_repo.make(pathlib.Path(args.repo), pathlib.Path(args.repo_source))
+    relatives = args.repo_file or list(bench_repo.DEFAULT_FILES)
+    for relative in relatives:
+        if not (repo / relative).is_file():
+            raise SystemExit(f"no {relative} in {repo}")
+    files = sum(1 for _ in (repo / "src").rglob("*.py"))
+    print(f"{repo} as the workspace folder ({files:,} .py files; held-out families left out), "
+          f"one file opened right after `initialized`; median of {args.reps} starts; ms from "
+          f"the `initialize` request unless said; cold: {CACHE_DIR}/ deleted before the start, "
+          f"warm: right after a cold start; a start ends {args.settle:g} s after the last "
+          f"publication once the index said it was complete")
+    print()
+    print("| file | server | initialize answered | first diagnostics | didOpen -> first "
+          "diagnostics | index complete | last diagnostics | publications | diagnostics "
+          "first -> last | peak RSS MB | first diagnostics / ruff's |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for relative in relatives:
+        path = repo / relative
+        lines = path.read_bytes().count(b"\n")
+        med = repo_file_case(args, argvs, log_dir, repo, path)
+        ruff_first = med["ruff server"]["first diagnostics"]
+        for k, (label, m) in enumerate(med.items()):
+            done = f"{m['index done']:,.0f}" if m["index done"] is not None else "-"
+            last = f"{m['last diagnostics']:,.0f}" if m["publications"] > 1 else "-"
+            shown = f"{pathlib.Path(relative).name} ({lines:,} lines)" if k == 0 else ""
+            print(f"| {shown} | {label} | {m['initialize response']:,.0f} | "
+                  f"{m['first diagnostics']:,.0f} | {m['didOpen to first']:,.0f} | {done} | "
+                  f"{last} | {m['publications']:g} | {m['first count']:g} -> "
+                  f"{m['last count']:g} | {m['peak RSS MB']:,.0f} | "
+                  f"{m['first diagnostics'] / ruff_first:.2f}x |", flush=True)
+    cache = repo / CACHE_DIR
+    print()
+    print(f"{CACHE_DIR}/ after the last start: " +
+          (f"{sum(1 for p in cache.rglob('*') if p.is_file()):,} files" if cache.is_dir()
+           else "none (this server keeps no project cache)"))
+    return 0
+
+
+def repo_file_case(args, argvs, log_dir, repo, path) -> dict[str, dict]:
+    """Medians per row (graphmend cold, graphmend warm, ruff) of the starts with path opened."""
+    # (label, server, cold): the warm start comes right after the cold one, which left the cache
+    groups = [[("graphmend, cold cache", "graphmend", True),
+               ("graphmend, warm cache", "graphmend", False)],
+              [("ruff server", "ruff", None)]]
+    results: dict[str, list[dict]] = {label: [] for group in groups for label, _, _ in group}
+
+    def session(name: str) -> dict:
+        return repo_session(name, argvs[name], repo, path, log_dir / f"server-{name}-repo.log",
+                            args.settle, args.index_timeout)
+
+    # Unmeasured: the files into the page cache (one graphmend start to its index's end).
+    session("graphmend")
+    for rep in range(args.reps):
+        for group in groups if rep % 2 == 0 else groups[::-1]:
+            for label, name, cold in group:
+                if cold:
+                    shutil.rmtree(repo / CACHE_DIR, ignore_errors=True)
+                results[label].append(session(name))
+
+    def median_or_none(values: list) -> float | None:
+        return None if any(v is None for v in values) else statistics.median(values)
+
+    return {label: {key: median_or_none([r[key] for r in rs]) for key in rs[0]}
+            for label, rs in results.items()}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--graphmend", required=True)
@@ -331,20 +493,46 @@ def main() -> int:
     parser.add_argument("--parse-floor", metavar="BIN",
                         help="bench_parse_floor: adds tree-sitter's parse alone (whole, and cut "
                              "into one part per CPU on threads) beside ruff's cold open")
-    parser.add_argument("files", nargs="+")
+    parser.add_argument("--repo", metavar="DIR",
+                        help="the repository case: DIR laid out as transformers' repository "
+                             "(tests/bench/bench_repo.py, made once and reused) as the workspace")
+    parser.add_argument("--repo-source",
+                        default=str(pathlib.Path(__file__).resolve().parents[2] /
+                                    "build-sweep/src/transformers-5.23.0/transformers"))
+    parser.add_argument("--repo-file", action="append",
+                        help="the file opened, relative to the repository (repeatable; "
+                             "default: tests/bench/bench_repo.py's DEFAULT_FILES)")
+    parser.add_argument("--reps", type=int, default=3, help="starts per row, repository case")
+    parser.add_argument("--settle", type=float, default=3.0,
+                        help="seconds of quiet after the index completes before a start ends")
+    parser.add_argument("--index-timeout", type=float, default=90.0,
+                        help="seconds from initialize to wait for the index when no message "
+                             "says it completed")
+    parser.add_argument("files", nargs="*")
     args = parser.parse_args()
+    if not args.files and not args.repo:
+        parser.error("give MODEL_FILEs, --repo DIR, or both")
     argvs = {"graphmend": [args.graphmend, "serve"], "ruff": [args.ruff, "server"]}
     log_dir = pathlib.Path(args.log_dir)
     log_dir.mkdir(parents=True, exist_ok=True)
     ruff_version = subprocess.run([args.ruff, "--version"], capture_output=True, text=True,
                                   check=False).stdout.strip()
+    edits = (f"; {args.edits} edits per file (1 pair in {WHOLE_FILE_EVERY} parse-breaking or "
+             f"import-line), cold open x{args.opens}") if args.files else ""
     print(f"{time.strftime('%Y-%m-%d %H:%M %Z')}, {os.cpu_count()} cores, load "
-          f"{os.getloadavg()[0]:.1f}; {ruff_version}; {args.edits} edits per file "
-          f"(1 pair in {WHOLE_FILE_EVERY} parse-breaking or import-line), cold open x{args.opens}")
-    print()
-    print("| file | measure | graphmend ms | ruff ms | graphmend/ruff |")
-    print("|---|---|---:|---:|---:|")
+          f"{os.getloadavg()[0]:.1f}; {ruff_version}{edits}")
     status = 0
+    if args.repo:
+        print()
+        try:
+            status |= repo_case(args, argvs, log_dir)
+        except ServerError as exc:
+            print(f"lsp_latency_vs_ruff: repository case: {exc}", file=sys.stderr)
+            status = 1
+    if args.files:
+        print()
+        print("| file | measure | graphmend ms | ruff ms | graphmend/ruff |")
+        print("|---|---|---:|---:|---:|")
     for name in args.files:
         path = pathlib.Path(name)
         lines = path.read_bytes().count(b"\n")
