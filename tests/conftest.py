@@ -21,6 +21,7 @@ from __future__ import annotations
 import mmap
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
@@ -41,6 +42,10 @@ def binary_is_sanitized() -> bool:
 
 
 def pytest_configure(config):
+    # Test modules import the conftest of tests/e2e as `conftest` (tests/editors does, through
+    # tests/e2e on sys.path): where this file is the one loaded under that name, let it go.
+    if getattr(sys.modules.get("conftest"), "__file__", None) == __file__:
+        del sys.modules["conftest"]
     config.addinivalue_line(
         "markers", "serial: measures time or waits on a deadline: run it alone, not under -n")
     config.addinivalue_line(
