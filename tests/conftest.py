@@ -6,7 +6,9 @@ sanitized build.
   jobs' working directories, `graphmend-profile-*`, that tests look for there) and for
   XDG_CACHE_HOME (what the servers and commands remember between runs), removed when the worker
   ends; tests/e2e's conftest then gives each worker a cache of its own again, as for any run.
-* `-n 2` distributes as `--dist loadgroup`: an xdist_group stays on one worker.
+* Give `--dist loadgroup` with -n (tools/test does): an xdist_group then stays on one worker
+  (the oracles' session fixtures run all their cases at once; under plain `-n` each worker
+  would run them all again).
 * @pytest.mark.serial: the test measures time or CPU time, or waits on a deadline, and must not
   share the machine's two cores with another test: tools/test runs these in a pytest call of
   their own without -n, after the parallel one (`-m "not serial"`, then `-m serial`).
@@ -50,11 +52,6 @@ def pytest_configure(config):
         "markers", "serial: measures time or waits on a deadline: run it alone, not under -n")
     config.addinivalue_line(
         "markers", "torch_only: checks torch, not the binary: skipped on a sanitized build")
-    # `-n 2` alone means --dist load: make it loadgroup, which keeps each xdist_group on one
-    # worker (the oracles' session fixtures, that run all their cases at once) and spreads the
-    # rest as load does.
-    if getattr(config.option, "dist", None) == "load":
-        config.option.dist = "loadgroup"
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     if worker:
         global _WORKER_DIR
