@@ -1,13 +1,21 @@
 """Analysis cost grows linearly with the size of a file: a file four times longer may cost
 about four times as much, never sixteen (a per-file pass that walks every class or statement
 for each region made 4,000 classes cost 50x what 1,000 did). Measured as a ratio of CPU times
-in the same run, so a loaded machine does not decide the outcome."""
+in the same run, so a loaded machine does not decide the outcome.
+
+Marked serial (tests/conftest.py): CPU time still grows when another test shares the cores
+(caches, memory bandwidth), unevenly between the small and the large file's runs, so tools/test
+runs these alone after the parallel run of tests/e2e."""
 
 from __future__ import annotations
 
 import json
 import resource
 import subprocess
+
+import pytest
+
+pytestmark = pytest.mark.serial
 
 HEADER = """\
 import logging

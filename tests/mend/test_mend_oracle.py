@@ -1,7 +1,13 @@
 """The mend oracle: every fixture's original and mended versions under real torch 2.13 (CPU).
 The mended one has fewer dynamo breaks (exactly the number the fixture states, 0 by default),
 gives equal outputs eagerly and compiled on seeded inputs in eval mode, and, where its mends
-are safe, equal gradients in training."""
+are safe, equal gradients in training.
+
+Only torch runs here: the original (case.in.py) and the mended version are the committed files,
+and test_mend_fixtures.py checks that `graphmend fix` gives exactly that mended text, on every
+build. So these tests are torch_only (tests/conftest.py): skipped on the sanitized build, where
+they would run the same torch on the same files again. Under xdist they stay on one worker
+(xdist_group): the session fixture below runs every pair at once, in processes of its own."""
 
 from __future__ import annotations
 
@@ -16,6 +22,7 @@ import pytest
 from mend_lib import HERE, Fixture, discover
 
 MENDED = [f for f in discover() if f.expected is not None]
+pytestmark = [pytest.mark.torch_only, pytest.mark.xdist_group("mend-oracle")]
 
 
 @pytest.fixture(scope="session")
