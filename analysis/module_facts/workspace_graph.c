@@ -1,6 +1,7 @@
 #include "analysis/module_facts/workspace_graph.h"
 
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,11 +106,29 @@ struct gm_workspace_graph {
     size_t entry_count, entry_capacity;
     bool entry_phase;     /* reaching from the entry points */
     uint32_t current_via; /* what reach() marks in that phase */
+    /* base_class answers by the base's string (a summary's own pointer), kept while no summary
+     * changes: a solve asks for each class's bases once per method it looks up through them */
+    struct base_answer *bases_known;
+    size_t bases_known_size, bases_known_count;
     /* some module's roots_pending: collected before any module changes */
     bool roots_pending;
     /* held while roots are collected: analyses on several threads ask for them at once */
     pthread_mutex_t collecting;
 };
+
+typedef struct base_answer {
+    const char *base; /* NULL: an empty slot */
+    size_t module;    /* index + 1 of the module that defines it; 0: none */
+    char *key;        /* owned: the class's key there */
+} base_answer;
+
+static void bases_known_clear(gm_workspace_graph *g) {
+    for (size_t i = 0; i < g->bases_known_size; i++)
+        free(g->bases_known[i].key);
+    free(g->bases_known);
+    g->bases_known = NULL;
+    g->bases_known_size = g->bases_known_count = 0;
+}
 
 gm_workspace_graph *gm_workspace_graph_new(void) {
     gm_workspace_graph *g = calloc(1, sizeof(gm_workspace_graph));
@@ -173,6 +192,7 @@ void gm_workspace_graph_free(gm_workspace_graph *g) {
     free(g->entry_names);
     free(g->subclasses);
     star_tables_free(g);
+    bases_known_clear(g);
     pthread_mutex_destroy(&g->collecting);
     free(g);
 }
@@ -260,6 +280,7 @@ static void collect_pending_roots(gm_workspace_graph *g) {
 int gm_workspace_graph_set(gm_workspace_graph *g, const char *root, const char *name,
                            bool is_package, gm_module_summary *summary) {
     collect_pending_roots(g);
+    bases_known_clear(g);
     module *m = find_module_at(g, root, name);
     if (m) {
         bool same = m->is_package == is_package && m->summary.digest == summary->digest;
@@ -318,6 +339,7 @@ int gm_workspace_graph_set_library(gm_workspace_graph *g, const char *root, cons
 
 void gm_workspace_graph_remove(gm_workspace_graph *g, const char *root, const char *name) {
     collect_pending_roots(g);
+    bases_known_clear(g);
     module *m = find_module_at(g, root, name);
     if (!m)
         return;
@@ -644,8 +666,8 @@ static int reach(gm_workspace_graph *g, size_t *tail, module *m, const char *key
 
 /* The module where base (a base of a class of m, as the summary spells it) is defined, with its
  * class name there in key; NULL when it is no class of the workspace. */
-static module *base_class(const gm_workspace_graph *g, module *m, const char *base, char *key,
-                          size_t key_cap) {
+static module *base_class_resolved(const gm_workspace_graph *g, module *m, const char *base,
+                                   char *key, size_t key_cap) {
     module *bm = m;
     if (strchr(base, '.') || !gm_module_summary_class(&m->summary, base)) {
         bm = resolve(g, m, base, key, key_cap, 0);
@@ -657,6 +679,62 @@ static module *base_class(const gm_workspace_graph *g, module *m, const char *ba
         return NULL;
     }
     return gm_module_summary_class(&bm->summary, key) ? bm : NULL;
+}
+
+static base_answer *base_answer_slot(const gm_workspace_graph *g, const char *base) {
+    size_t mask = g->bases_known_size - 1;
+    size_t at = (size_t)(((uintptr_t)base >> 3) * 0x9e3779b97f4a7c15ull) & mask;
+    while (g->bases_known[at].base && g->bases_known[at].base != base)
+        at = (at + 1) & mask;
+    return &g->bases_known[at];
+}
+
+static void base_answer_grow(gm_workspace_graph *g) {
+    size_t size = g->bases_known_size ? g->bases_known_size * 2 : 1024;
+    base_answer *old = g->bases_known;
+    size_t old_size = g->bases_known_size;
+    g->bases_known = calloc(size, sizeof *g->bases_known);
+    if (!g->bases_known) { /* only a memo: start again empty */
+        g->bases_known = old;
+        g->bases_known_size = old_size;
+        bases_known_clear(g);
+        return;
+    }
+    g->bases_known_size = size;
+    for (size_t i = 0; i < old_size; i++)
+        if (old[i].base)
+            *base_answer_slot(g, old[i].base) = old[i];
+    free(old);
+}
+
+/* The module and key (written to key) of the class base names, as m's imports make it, or NULL
+ * when it is no class of the workspace. base is one of m's summary's strings. */
+static module *base_class(const gm_workspace_graph *g, module *m, const char *base, char *key,
+                          size_t key_cap) {
+    gm_workspace_graph *memo = (gm_workspace_graph *)g; /* a cache, like the star tables */
+    if (memo->bases_known_size) {
+        const base_answer *known = base_answer_slot(g, base);
+        if (known->base) {
+            if (!known->module || strlen(known->key) >= key_cap)
+                return NULL;
+            strcpy(key, known->key);
+            return &g->modules[known->module - 1];
+        }
+    }
+    module *bm = base_class_resolved(g, m, base, key, key_cap);
+    if (2 * (memo->bases_known_count + 1) > memo->bases_known_size)
+        base_answer_grow(memo);
+    if (memo->bases_known_size) {
+        char *copy = bm ? strdup(key) : NULL;
+        if (!bm || copy) {
+            base_answer *slot = base_answer_slot(g, base);
+            slot->base = base;
+            slot->module = bm ? (size_t)(bm - g->modules) + 1 : 0;
+            slot->key = copy;
+            memo->bases_known_count++;
+        }
+    }
+    return bm;
 }
 
 /* `self.m()` in a method of class cls of module m, where cls does not define m: the first
@@ -1327,6 +1405,7 @@ static int reach_entries(gm_workspace_graph *g) {
 
 int gm_workspace_graph_solve(gm_workspace_graph *g) {
     g->roots_pending = false;
+    bases_known_clear(g); /* star tables are rebuilt, and resolve reads them */
     for (size_t i = 0; i < g->count; i++) {
         g->modules[i].roots_pending = false;
         roots_clear(&g->modules[i]);
