@@ -186,24 +186,10 @@ static void library_options(const gm_analysis_options *user, gm_analysis_options
     options->ignore_logging_functions = user->ignore_logging_functions;
 }
 
-uint64_t gm_library_options_digest(const gm_analysis_options *o) {
-    int fields[] = {o->training,
-                    o->torch_version,
-                    o->python_version,
-                    o->capture_scalar_outputs,
-                    o->capture_dynamic_output_shape_ops,
-                    o->allow_rnn,
-                    o->fullgraph,
-                    (int)o->nested_graph_breaks};
-    uint64_t h = gm_hash_bytes(GM_HASH_INIT, fields, sizeof fields);
-    for (size_t i = 0; i < o->reorderable_logging_functions.count; i++)
-        h = gm_hash_bytes(h, o->reorderable_logging_functions.items[i],
-                          strlen(o->reorderable_logging_functions.items[i]) + 1);
-    h = gm_hash_bytes(h, "|", 1);
-    for (size_t i = 0; i < o->ignore_logging_functions.count; i++)
-        h = gm_hash_bytes(h, o->ignore_logging_functions.items[i],
-                          strlen(o->ignore_logging_functions.items[i]) + 1);
-    return h;
+uint64_t gm_library_options_digest(const gm_analysis_options *user) {
+    gm_analysis_options options;
+    library_options(user, &options); /* what the package is analysed with, nothing else */
+    return gm_analysis_options_digest(&options);
 }
 
 /* Analyses the file at path with the roots the package's compiled code gives it. */
